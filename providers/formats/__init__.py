@@ -1,0 +1,133 @@
+"""The registry of formats: every module in this package registers one :class:`Format`.
+
+Use :func:`get` for a format by id, :func:`parse` (with ``"auto"`` detection) and
+:func:`convert` to go from one format to another without storing anything.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+
+from providers.formats.base import (
+    Capabilities,
+    Format,
+    FormatDetectionError,
+    FormatError,
+    ParseResult,
+    Rendered,
+)
+from providers.umf import JSON, DriftWarning
+
+__all__ = [
+    "Capabilities",
+    "Format",
+    "FormatDetectionError",
+    "FormatError",
+    "ParseResult",
+    "Parsed",
+    "Rendered",
+    "all_formats",
+    "convert",
+    "detect",
+    "get",
+    "parse",
+    "register",
+]
+
+_REGISTRY: dict[str, Format] = {}
+_LOADED = False
+
+
+def register(fmt: Format) -> Format:
+    """Add a format to the registry (called once by each format module)."""
+    if fmt.id in _REGISTRY and _REGISTRY[fmt.id] is not fmt:
+        raise RuntimeError(f"format {fmt.id!r} is registered twice")
+    _REGISTRY[fmt.id] = fmt
+    return fmt
+
+
+def _load() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    for module in pkgutil.iter_modules(__path__):
+        if not module.name.startswith("_") and module.name != "base":
+            importlib.import_module(f"{__name__}.{module.name}")
+    _LOADED = True
+
+
+def all_formats() -> list[Format]:
+    """Every registered format, sorted by id."""
+    _load()
+    return [_REGISTRY[key] for key in sorted(_REGISTRY)]
+
+
+def get(format_id: str) -> Format:
+    """The format with this id; :class:`FormatError` naming the known ids if there is none."""
+    _load()
+    try:
+        return _REGISTRY[format_id]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise FormatError(
+            f"unknown format {format_id!r}; known formats: {known}", field="format"
+        ) from None
+
+
+def detect(payload: JSON) -> Format:
+    """The one format whose distinctive marks the payload carries.
+
+    Raises :class:`FormatDetectionError` naming the candidates when none or several fit.
+    """
+    scores = [(fmt.detect(payload), fmt) for fmt in all_formats()]
+    best = max((score for score, _ in scores), default=0)
+    if best == 0:
+        raise FormatDetectionError(
+            "could not detect the format of the payload; name it explicitly",
+            candidates=[],
+        )
+    winners = [fmt for score, fmt in scores if score == best]
+    if len(winners) > 1:
+        names = [fmt.id for fmt in winners]
+        raise FormatDetectionError(
+            f"the payload fits several formats ({', '.join(names)}); name one explicitly",
+            candidates=names,
+        )
+    return winners[0]
+
+
+@dataclass
+class Parsed:
+    """The result of :func:`parse`: the format that read the payload and what it read."""
+
+    format: Format
+    items: list[ParseResult]
+
+
+def parse(format_id: str, payload: JSON) -> Parsed:
+    """Parse ``payload`` in ``format_id`` (or ``"auto"``) into UMF conversations.
+
+    The conversations are left exactly as the payload describes them (so that rendering
+    them back gives the payload again); ``Parsed.format`` says which format read them.
+    """
+    fmt = detect(payload) if format_id == "auto" else get(format_id)
+    return Parsed(fmt, fmt.parse(payload))
+
+
+@dataclass
+class Converted:
+    source: Format
+    target: Format
+    payload: JSON
+    warnings: list[DriftWarning]
+
+
+def convert(source_id: str, target_id: str, payload: JSON) -> Converted:
+    """Parse in one format and render in another; warnings cover both steps."""
+    target = get(target_id)
+    parsed = parse(source_id, payload)
+    rendered = target.render_all([item.conversation for item in parsed.items])
+    parse_warnings = [warning for item in parsed.items for warning in item.warnings]
+    return Converted(parsed.format, target, rendered.payload, parse_warnings + rendered.warnings)

@@ -1,0 +1,169 @@
+"""Helpers every format module shares: unknown-field bookkeeping, layout hints, data URIs,
+tool-argument strings, and deterministic tool-call id rewriting."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import orjson
+
+from providers.formats.base import Drift, FormatError
+from providers.umf import JSON, Extra, ThinkingBlock
+
+
+def unknown_fields(source: Mapping[str, Any], known: Iterable[str]) -> dict[str, Any]:
+    """The entries of ``source`` whose keys are not in ``known``, verbatim."""
+    known_set = set(known)
+    return {key: value for key, value in source.items() if key not in known_set}
+
+
+def extra_of(format_id: str, fields: Mapping[str, Any]) -> Extra:
+    """``fields`` namespaced under ``format_id``, or ``{}`` when there are none."""
+    return {format_id: dict(fields)} if fields else {}
+
+
+def own_extra(extra: Extra, format_id: str) -> dict[str, Any]:
+    """The provider fields (not ``$`` hints) kept under ``format_id``."""
+    return {k: v for k, v in extra.get(format_id, {}).items() if not k.startswith("$")}
+
+
+def hint(extra: Extra, format_id: str, key: str, default: Any = None) -> Any:
+    """A layout hint (``$key``) that ``format_id`` left on a value."""
+    return extra.get(format_id, {}).get(f"${key}", default)
+
+
+def with_hints(fields: Mapping[str, Any], **hints: Any) -> dict[str, Any]:
+    """``fields`` plus ``$``-prefixed hints, skipping hints that are None."""
+    merged = dict(fields)
+    merged.update({f"${key}": value for key, value in hints.items() if value is not None})
+    return merged
+
+
+def require_mapping(value: JSON, field: str) -> dict[str, Any]:
+    """``value`` if it is a JSON object, else a :class:`FormatError` for ``field``."""
+    if not isinstance(value, dict):
+        raise FormatError(f"expected an object, got {_json_type(value)}", field=field)
+    return value
+
+
+def require_list(value: JSON, field: str) -> list[Any]:
+    """``value`` if it is a JSON array, else a :class:`FormatError` for ``field``."""
+    if not isinstance(value, list):
+        raise FormatError(f"expected an array, got {_json_type(value)}", field=field)
+    return value
+
+
+def require_str(value: JSON, field: str) -> str:
+    """``value`` if it is a string, else a :class:`FormatError` for ``field``."""
+    if not isinstance(value, str):
+        raise FormatError(f"expected a string, got {_json_type(value)}", field=field)
+    return value
+
+
+def _json_type(value: JSON) -> str:
+    if value is None:
+        return "null"
+    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}.get(
+        type(value), "a number"
+    )
+
+
+_DATA_URI = re.compile(r"^data:(?P<media>[\w.+-]+/[\w.+-]+)?(?P<params>(;[^;,]*)*?);base64,(?P<data>.*)$", re.S)
+
+
+def parse_data_uri(uri: str) -> tuple[str, str] | None:
+    """``(media_type, base64 data)`` of a base64 ``data:`` URI, or None for anything else."""
+    match = _DATA_URI.match(uri)
+    if match is None:
+        return None
+    return match.group("media") or "application/octet-stream", match.group("data")
+
+
+def data_uri(media_type: str | None, data: str) -> str:
+    """A base64 ``data:`` URI."""
+    return f"data:{media_type or 'application/octet-stream'};base64,{data}"
+
+
+def is_base64(data: str) -> bool:
+    """Whether ``data`` decodes as strict base64."""
+    try:
+        base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True
+
+
+def parse_arguments(raw: str) -> tuple[JSON, bool]:
+    """Decode a tool-call argument string: ``(value, ok)``; ``({}, False)`` if invalid JSON."""
+    try:
+        return orjson.loads(raw), True
+    except orjson.JSONDecodeError:
+        return {}, False
+
+
+def dump_arguments(value: JSON) -> str:
+    """The compact JSON string of tool arguments (what providers send)."""
+    return orjson.dumps(value).decode()
+
+
+def arguments_string(input_value: JSON, raw: str | None) -> str:
+    """The argument string to send: the original when it still says the same thing."""
+    if raw is not None:
+        decoded, ok = parse_arguments(raw)
+        if not ok or decoded == input_value:
+            return raw
+    return dump_arguments(input_value)
+
+
+def signature_portable(block: ThinkingBlock, target: str) -> bool:
+    """Whether the block's opaque signature/data may be sent to ``target``: only back to
+    the provider that produced it (blocks of unknown origin never travel)."""
+    return block.provider is not None and block.provider == target
+
+
+class ToolIdMap:
+    """Rewrites tool-call ids that the target rejects, the same way every time.
+
+    ``valid`` says whether the target accepts an id; ``make`` builds a valid id from a hash.
+    The same original always gives the same new id, so calls and their results stay paired.
+    """
+
+    def __init__(
+        self,
+        drift: Drift,
+        valid: Callable[[str], bool],
+        make: Callable[[str], str],
+    ) -> None:
+        self._drift = drift
+        self._valid = valid
+        self._make = make
+        self._map: dict[str, str] = {}
+        self._used: set[str] = set()
+
+    def __call__(self, original: str, field: str) -> str:
+        if original in self._map:
+            return self._map[original]
+        new = original
+        if not self._valid(original):
+            digest = hashlib.sha256(original.encode()).hexdigest()
+            new = self._make(digest)
+            salt = 0
+            while new in self._used:
+                salt += 1
+                new = self._make(hashlib.sha256(f"{original}#{salt}".encode()).hexdigest())
+            self._drift.add(
+                "id-rewritten",
+                "tool call id rewritten to fit the target's id rules",
+                field=field,
+                original=original,
+                transformed=new,
+                severity="info",
+            )
+        self._map[original] = new
+        self._used.add(new)
+        return new

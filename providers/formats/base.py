@@ -1,0 +1,160 @@
+"""What every format module provides, and the tools they share to report drift.
+
+A format module defines one :class:`Format` instance at module level and decorates it with
+:func:`providers.formats.register`. ``parse`` turns a payload (already-decoded JSON, or a
+string for text formats) into UMF conversations; ``render`` turns one conversation back into
+a payload and lists what it could not carry.
+
+Rules every format follows, so that conversions behave the same whatever the pair:
+
+* ``parse`` accepts a request body, a bare message list and a logged exchange
+  ``{"request": ..., "response": ...}`` (and a bare response where the format has one); it
+  records which of these it read as the conversation hint ``$shape`` so that ``render``
+  writes the same shape back. Unknown fields go to ``extra[<format id>]``.
+* ``render`` writes only its own ``extra`` namespace. Everything it cannot carry is one
+  drift warning, with the path of the UMF value in ``field`` (``messages[3].content[1]``).
+
+Which drift category each lossy step uses (the codes of reference/provider-formats.md on
+the left):
+
+==========================  =================================================================
+SYSTEM_MOVED                ``system-message-transformed`` (also developer -> system)
+MEDIA_MOVED, BRIDGE_...     ``message-reordered`` (content moved or a message inserted)
+ROLE_MERGED                 ``role-merged`` (two UMF messages became one)
+block the target lacks      ``content-dropped`` (dropped), ``content-type-unsupported``
+                            (kept as another type: refusal -> text, document -> text,
+                            a media URL the target cannot fetch, a wrapped tool result)
+TOOL_ERROR_AS_TEXT          ``capability-unsupported`` (error flag folded into text)
+ID_REMAPPED / ID_DROPPED    ``id-rewritten`` (transformed value None when dropped)
+ids made up while parsing   ``id-synthesized``
+REASONING_DROPPED           ``reasoning-dropped``; ``signature-stripped`` when the text is
+                            kept but its signature/encrypted data is not
+CITATIONS_FLATTENED         ``content-dropped`` with the citations as original value
+BRANCHES_DROPPED            ``content-dropped``
+a parameter the target      ``parameter-unsupported``; a required one filled in:
+cannot take                 ``parameter-defaulted``; range-limited: ``parameter-clamped``
+tool_choice approximated    ``parameter-normalized``; not expressible: ``tool-unsupported``
+another format's extras     ``field-unknown`` (severity info)
+==========================  =================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from providers.umf import JSON, Conversation, DriftWarning, Severity, WarningCategory
+
+
+class FormatError(ValueError):
+    """The payload is valid JSON but not a valid document of the format.
+
+    ``field`` is a JSON-pointer-like path (``messages[2].content``) to the offending value.
+    """
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class FormatDetectionError(FormatError):
+    """``auto`` could not decide which format a payload is in."""
+
+    def __init__(self, message: str, *, candidates: Sequence[str] = ()) -> None:
+        super().__init__(message, field="payload")
+        self.candidates = list(candidates)
+
+
+@dataclass
+class Drift:
+    """Collects the drift warnings of one parse or render, all tagged with one source."""
+
+    source: str
+    warnings: list[DriftWarning] = field(default_factory=list)
+
+    def add(
+        self,
+        category: WarningCategory,
+        message: str,
+        *,
+        field: str | None = None,
+        original: JSON = None,
+        transformed: JSON = None,
+        severity: Severity = "warning",
+        details: dict[str, Any] | None = None,
+    ) -> None:
+        """Record one lossy step."""
+        self.warnings.append(
+            DriftWarning(
+                category=category,
+                severity=severity,
+                message=message,
+                field=field,
+                original_value=original,
+                transformed_value=transformed,
+                source=self.source,
+                details=details,
+            )
+        )
+
+
+@dataclass
+class ParseResult:
+    """One conversation read from a payload, and the warnings for what reading it changed
+    (ids synthesized, fields re-mapped...). Warnings the payload itself carries (UMF and
+    ai.matey documents hold drift history) stay in ``conversation.metadata.warnings``."""
+
+    conversation: Conversation
+    warnings: list[DriftWarning] = field(default_factory=list)
+
+
+@dataclass
+class Rendered:
+    """A rendered payload and the warnings for what it could not carry."""
+
+    payload: JSON
+    warnings: list[DriftWarning] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a format can carry. Published by ``GET /api/v1/formats/``."""
+
+    roles: frozenset[str]
+    blocks: frozenset[str]
+    tools: bool
+    tool_choice: bool
+    parameters: frozenset[str]
+    reasoning_signatures: bool
+    usage: bool
+    tree: bool = False
+    multi_conversation: bool = False
+
+
+@dataclass(frozen=True)
+class Format:
+    """One registered format. ``detect`` scores how sure it is that a payload is its own
+    (0 = not mine, 1 = maybe, 2 = the format's distinctive marks are there)."""
+
+    id: str
+    label: str
+    capabilities: Capabilities
+    parse: Callable[[JSON], list[ParseResult]]
+    render: Callable[[Conversation], Rendered]
+    detect: Callable[[JSON], int]
+    kind: Literal["json", "text"] = "json"
+    render_many: Callable[[Sequence[Conversation]], Rendered] | None = None
+
+    def render_all(self, conversations: Sequence[Conversation]) -> Rendered:
+        """Render several conversations as this format holds them: one file for formats
+        that hold many, else a list with one payload per conversation."""
+        if self.render_many is not None:
+            return self.render_many(conversations)
+        payloads, warnings = [], []
+        for conversation in conversations:
+            rendered = self.render(conversation)
+            payloads.append(rendered.payload)
+            warnings.extend(rendered.warnings)
+        return Rendered(payloads[0] if len(payloads) == 1 else payloads, warnings)

@@ -1,0 +1,444 @@
+"""The Unified Message Format (UMF): one provider-agnostic shape for LLM conversations.
+
+UMF is the union of what the seed formats describe (UMF InternalMessage, ai.matey IR, Appam
+UnifiedMessage, Forge, ART) and the provider wire formats, so that every format maps into it
+without loss. The types are plain values with no database identity.
+
+Two conventions keep round trips exact:
+
+* ``extra`` on every block, message, tool and conversation holds the provider fields UMF has
+  no name for, **namespaced by format id**: ``{"openai-chat": {"logprobs": null}}``. A format
+  renders back only its own namespace, so fields of one provider never leak into another's
+  request.
+* Inside a namespace, keys that start with ``$`` are layout hints written by the format
+  itself (for example ``"$content": "string"`` when a message's content was a bare string
+  rather than a list of parts). Provider field names never start with ``$``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Annotated, Any, Literal, TypeAlias
+
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+
+JSON: TypeAlias = Any
+Extra: TypeAlias = dict[str, dict[str, Any]]
+
+Role = Literal["system", "developer", "user", "assistant", "tool"]
+FinishReason = Literal["stop", "length", "tool_calls", "content_filter", "error", "cancelled"]
+Severity = Literal["info", "warning", "error"]
+
+# The drift categories are a contract (DESIGN.md section 2): the ai.matey ones first, then
+# the ones that conversion between wire formats needs.
+WarningCategory = Literal[
+    "parameter-normalized",
+    "parameter-clamped",
+    "parameter-unsupported",
+    "capability-unsupported",
+    "token-limit-exceeded",
+    "stop-sequences-truncated",
+    "system-message-transformed",
+    "content-type-unsupported",
+    "tool-unsupported",
+    "model-substituted",
+    "content-dropped",
+    "reasoning-dropped",
+    "signature-stripped",
+    "role-merged",
+    "message-reordered",
+    "id-synthesized",
+    "id-rewritten",
+    "field-unknown",
+    "parameter-defaulted",
+]
+WARNING_CATEGORIES: tuple[str, ...] = WarningCategory.__args__  # type: ignore[attr-defined]
+
+
+class UMFModel(BaseModel):
+    """Base for every UMF value: strict about unknown keys, so a typo is an error."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    def extra_for(self, format_id: str) -> dict[str, Any]:
+        """The provider fields this value carries for ``format_id`` (empty if none)."""
+        extra: Extra = getattr(self, "extra", {})
+        return extra.get(format_id, {})
+
+
+def _extra_field() -> Any:
+    return Field(default_factory=dict)
+
+
+class Typed(UMFModel):
+    """A value tagged by ``type``: the tag is always written, even when defaults are not."""
+
+    @model_serializer(mode="wrap")
+    def _always_typed(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        return {"type": getattr(self, "type"), **data}  # noqa: B009
+
+
+# --------------------------------------------------------------------------- blocks
+
+
+class MediaSource(UMFModel):
+    """Where the bytes of an image, document or audio clip are.
+
+    ``base64``: ``data`` with ``media_type``; ``url``: ``url``; ``text``: ``data`` is plain
+    text (documents); ``file``: a provider-side ``file_id``.
+    """
+
+    type: Literal["base64", "url", "text", "file"]
+    media_type: str | None = None
+    data: str | None = None
+    url: str | None = None
+    file_id: str | None = None
+
+
+class TextBlock(Typed):
+    type: Literal["text"] = "text"
+    text: str
+    citations: list[dict[str, Any]] | None = None
+    extra: Extra = _extra_field()
+
+
+class RefusalBlock(Typed):
+    """A model's refusal, kept apart from text where the provider does (OpenAI)."""
+
+    type: Literal["refusal"] = "refusal"
+    text: str
+    extra: Extra = _extra_field()
+
+
+class ImageBlock(Typed):
+    type: Literal["image"] = "image"
+    source: MediaSource
+    detail: str | None = None
+    extra: Extra = _extra_field()
+
+
+class DocumentBlock(Typed):
+    type: Literal["document"] = "document"
+    source: MediaSource
+    title: str | None = None
+    filename: str | None = None
+    extra: Extra = _extra_field()
+
+
+class AudioBlock(Typed):
+    type: Literal["audio"] = "audio"
+    source: MediaSource
+    extra: Extra = _extra_field()
+
+
+class ToolUseBlock(Typed):
+    """A call the assistant makes. ``raw_arguments`` is the provider's argument string when
+    it sent one (it may be invalid JSON, in which case ``input`` is ``{}``)."""
+
+    type: Literal["tool_use"] = "tool_use"
+    id: str
+    name: str
+    input: JSON = Field(default_factory=dict)
+    raw_arguments: str | None = None
+    extra: Extra = _extra_field()
+
+
+class ThinkingBlock(Typed):
+    """Reasoning. ``signature`` / ``data`` are opaque continuity blobs that only the provider
+    named in ``provider`` may receive back; ``redacted`` marks reasoning with no readable text."""
+
+    type: Literal["thinking"] = "thinking"
+    text: str = ""
+    signature: str | None = None
+    redacted: bool = False
+    data: str | None = None
+    provider: str | None = None
+    extra: Extra = _extra_field()
+
+
+class ToolResultBlock(Typed):
+    type: Literal["tool_result"] = "tool_result"
+    tool_use_id: str
+    content: str | list[Block] = ""
+    is_error: bool | None = None
+    name: str | None = None
+    extra: Extra = _extra_field()
+
+
+Block = Annotated[
+    TextBlock
+    | RefusalBlock
+    | ImageBlock
+    | DocumentBlock
+    | AudioBlock
+    | ToolUseBlock
+    | ToolResultBlock
+    | ThinkingBlock,
+    Field(discriminator="type"),
+]
+ToolResultBlock.model_rebuild()
+
+BLOCK_TYPES: tuple[str, ...] = (
+    "text",
+    "refusal",
+    "image",
+    "document",
+    "audio",
+    "tool_use",
+    "tool_result",
+    "thinking",
+)
+
+
+# --------------------------------------------------------------------------- messages
+
+
+class Usage(UMFModel):
+    """Token counts, normalised to OpenAI's meaning (prompt includes cached tokens,
+    completion includes reasoning tokens); ``raw`` keeps the provider's own object."""
+
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    total_tokens: int | None = None
+    cached_tokens: int | None = None
+    cache_write_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    raw: dict[str, Any] | None = None
+
+
+class Message(UMFModel):
+    role: Role
+    content: list[Block] = Field(default_factory=list)
+    name: str | None = None
+    tool_call_id: str | None = None
+    id: str | None = None
+    parent_id: str | None = None
+    timestamp: datetime | None = None
+    model: str | None = None
+    finish_reason: FinishReason | None = None
+    provider_finish_reason: str | None = None
+    usage: Usage | None = None
+    reasoning: str | None = None
+    reasoning_details: list[dict[str, Any]] | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    extra: Extra = _extra_field()
+
+
+class Tool(UMFModel):
+    name: str
+    description: str | None = None
+    parameters: dict[str, Any] | None = None
+    extra: Extra = _extra_field()
+
+
+class ToolChoice(UMFModel):
+    type: Literal["auto", "required", "none", "tool"]
+    name: str | None = None
+    extra: Extra = _extra_field()
+
+
+class Parameters(UMFModel):
+    model: str | None = None
+    temperature: float | None = None
+    max_tokens: int | None = None
+    top_p: float | None = None
+    top_k: int | None = None
+    stop: list[str] | None = None
+    seed: int | None = None
+    frequency_penalty: float | None = None
+    presence_penalty: float | None = None
+    user: str | None = None
+    parallel_tool_calls: bool | None = None
+    stream: bool | None = None
+    custom: dict[str, Any] = Field(default_factory=dict)
+
+
+class Provenance(UMFModel):
+    frontend: str | None = None
+    backend: str | None = None
+    middleware: list[str] = Field(default_factory=list)
+    router: str | None = None
+    model: str | None = None
+
+
+class DriftWarning(UMFModel):
+    """One thing a conversion could not carry as it was (dropped, clamped, re-mapped...)."""
+
+    category: WarningCategory
+    severity: Severity = "warning"
+    message: str
+    field: str | None = None
+    original_value: JSON = None
+    transformed_value: JSON = None
+    source: str | None = None
+    details: dict[str, Any] | None = None
+
+
+class Metadata(UMFModel):
+    request_id: str | None = None
+    provider_response_id: str | None = None
+    timestamp: datetime | None = None
+    title: str | None = None
+    provenance: Provenance | None = None
+    warnings: list[DriftWarning] = Field(default_factory=list)
+    custom: dict[str, Any] = Field(default_factory=dict)
+
+
+class Conversation(UMFModel):
+    """A conversation (or request): messages in order plus what was offered to the model.
+
+    Messages form a linear thread unless they carry ``parent_id``: then each names the
+    ``id`` of its parent and the list holds a tree in which every parent comes before its
+    children.
+    """
+
+    messages: list[Message] = Field(default_factory=list)
+    tools: list[Tool] = Field(default_factory=list)
+    tool_choice: ToolChoice | None = None
+    parameters: Parameters = Field(default_factory=Parameters)
+    metadata: Metadata = Field(default_factory=Metadata)
+    extra: Extra = _extra_field()
+
+
+class Response(UMFModel):
+    """What a provider answered to one request."""
+
+    message: Message
+    finish_reason: FinishReason | None = None
+    provider_finish_reason: str | None = None
+    usage: Usage | None = None
+    metadata: Metadata = Field(default_factory=Metadata)
+
+
+# --------------------------------------------------------------------------- stream chunks
+
+
+class StreamStart(Typed):
+    type: Literal["start"] = "start"
+    sequence: int
+    metadata: Metadata = Field(default_factory=Metadata)
+
+
+class StreamContent(Typed):
+    type: Literal["content"] = "content"
+    sequence: int
+    delta: str
+    accumulated: str | None = None
+    role: Literal["assistant"] | None = None
+
+
+class StreamToolUse(Typed):
+    type: Literal["tool_use"] = "tool_use"
+    sequence: int
+    id: str
+    name: str
+    input_delta: str | None = None
+
+
+class StreamMetadata(Typed):
+    type: Literal["metadata"] = "metadata"
+    sequence: int
+    usage: Usage | None = None
+    metadata: Metadata | None = None
+
+
+class StreamDone(Typed):
+    type: Literal["done"] = "done"
+    sequence: int
+    finish_reason: FinishReason
+    usage: Usage | None = None
+    message: Message | None = None
+
+
+class StreamError(Typed):
+    type: Literal["error"] = "error"
+    sequence: int
+    code: str
+    message: str
+    details: dict[str, Any] | None = None
+
+
+StreamChunk = Annotated[
+    StreamStart | StreamContent | StreamToolUse | StreamMetadata | StreamDone | StreamError,
+    Field(discriminator="type"),
+]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _content(content: str | Iterable[Block]) -> list[Block]:
+    if isinstance(content, str):
+        return [TextBlock(text=content)]
+    return list(content)
+
+
+def system(content: str | Iterable[Block]) -> Message:
+    """A system message."""
+    return Message(role="system", content=_content(content))
+
+
+def user(content: str | Iterable[Block]) -> Message:
+    """A user message."""
+    return Message(role="user", content=_content(content))
+
+
+def assistant(content: str | Iterable[Block], tool_calls: Iterable[ToolUseBlock] = ()) -> Message:
+    """An assistant message, optionally followed by tool calls (``assistant_with_tools``)."""
+    blocks = _content(content) if content else []
+    return Message(role="assistant", content=[*blocks, *tool_calls])
+
+
+def tool_result(
+    tool_call_id: str, name: str | None, content: str | list[Block], *, is_error: bool = False
+) -> Message:
+    """A tool-role message answering the call ``tool_call_id``."""
+    block = ToolResultBlock(
+        tool_use_id=tool_call_id, name=name, content=content, is_error=is_error or None
+    )
+    return Message(role="tool", tool_call_id=tool_call_id, name=name, content=[block])
+
+
+def extract_text(message: Message) -> str:
+    """The visible text of a message: its text blocks joined together."""
+    return "".join(block.text for block in message.content if isinstance(block, TextBlock))
+
+
+def extract_tool_calls(message: Message) -> list[ToolUseBlock]:
+    """The tool calls a message makes, in order."""
+    return [block for block in message.content if isinstance(block, ToolUseBlock)]
+
+
+def has_tool_calls(message: Message) -> bool:
+    """Whether the message makes at least one tool call."""
+    return any(isinstance(block, ToolUseBlock) for block in message.content)
+
+
+def extract_reasoning(message: Message) -> str | None:
+    """The message's reasoning text (thinking blocks, else ``reasoning``), or None."""
+    parts = [b.text for b in message.content if isinstance(b, ThinkingBlock) and b.text]
+    if parts:
+        return "\n".join(parts)
+    return message.reasoning
+
+
+def main_path(conversation: Conversation, leaf_id: str | None = None) -> list[Message]:
+    """The thread from the root to ``leaf_id`` (default: the last message) of a tree.
+
+    A conversation without ``parent_id`` links is already linear and comes back as is.
+    """
+    messages = conversation.messages
+    if not any(m.parent_id for m in messages):
+        return list(messages)
+    by_id = {m.id: m for m in messages if m.id is not None}
+    node: Message | None = by_id.get(leaf_id) if leaf_id else messages[-1] if messages else None
+    path: list[Message] = []
+    seen: set[int] = set()
+    while node is not None and id(node) not in seen:
+        seen.add(id(node))
+        path.append(node)
+        node = by_id.get(node.parent_id) if node.parent_id else None
+    path.reverse()
+    return path

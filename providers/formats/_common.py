@@ -73,7 +73,9 @@ def _json_type(value: JSON) -> str:
     )
 
 
-_DATA_URI = re.compile(r"^data:(?P<media>[\w.+-]+/[\w.+-]+)?(?P<params>(;[^;,]*)*?);base64,(?P<data>.*)$", re.S)
+_DATA_URI = re.compile(
+    r"^data:(?P<media>[\w.+-]+/[\w.+-]+)?(?P<params>(;[^;,]*)*?);base64,(?P<data>.*)$", re.S
+)
 
 
 def parse_data_uri(uri: str) -> tuple[str, str] | None:

@@ -108,6 +108,9 @@ class ParseResult:
 
     conversation: Conversation
     warnings: list[DriftWarning] = field(default_factory=list)
+    # A stable identity of this conversation inside a file of many (the export's own
+    # conversation id), so a newer export of the same account updates instead of adding.
+    key: str | None = None
 
 
 @dataclass
@@ -145,6 +148,8 @@ class Format:
     render: Callable[[Conversation], Rendered]
     detect: Callable[[JSON], int]
     kind: Literal["json", "text"] = "json"
+    # The provider whose API this format is (None for neutral formats such as umf).
+    provider: str | None = None
     render_many: Callable[[Sequence[Conversation]], Rendered] | None = None
 
     def render_all(self, conversations: Sequence[Conversation]) -> Rendered:

@@ -10,7 +10,7 @@ come back as they came in.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -20,6 +20,7 @@ from providers.formats.base import Capabilities, Format, FormatError, ParseResul
 from providers.umf import BLOCK_TYPES, JSON, Conversation, Message, Tool
 
 FORMAT_ID = "umf"
+ModelT = TypeVar("ModelT", bound=BaseModel)
 _MESSAGE_KEYS = set(Message.model_fields)
 _CONVERSATION_KEYS = set(Conversation.model_fields)
 
@@ -29,7 +30,7 @@ def _present_defaults(model: BaseModel, source: dict[str, Any]) -> list[str]:
     present = []
     for key, value in source.items():
         info = type(model).model_fields.get(key)
-        if info is None:
+        if info is None or key == "type":
             continue
         default = info.get_default(call_default_factory=True)
         if value == default or (isinstance(value, list | dict) and not value and not default):
@@ -83,7 +84,7 @@ def _parse_tool(raw: JSON, path: str) -> Tool:
     return _validate(Tool, source, path)
 
 
-def _validate(model: type[Any], data: dict[str, Any], path: str) -> Any:
+def _validate(model: type[ModelT], data: dict[str, Any], path: str) -> ModelT:
     try:
         return model.model_validate(data)
     except ValidationError as error:

@@ -1,0 +1,59 @@
+# The two commands of the README: `make run` and `make test`. Both install what they need
+# into .venv first, so they work on a fresh machine with only python3 (3.11+).
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/umf_archive
+
+.PHONY: run test install install-dev lint typecheck pytest bench worker clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.stamp-run: pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.stamp-dev: pyproject.toml $(VENV)/.stamp-run
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+install: $(VENV)/.stamp-run
+install-dev: $(VENV)/.stamp-dev
+
+## make run: migrate, load the demo user and conversations, serve on 127.0.0.1:$(PORT).
+## SQLite and in-process tasks unless DATABASE_URL / CELERY_BROKER_URL are set.
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+## make test: ruff, mypy and the whole pytest suite against PostgreSQL.
+test: install-dev
+	@DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) scripts/check_database.py
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy .
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(VENV)/bin/pytest $(PYTEST_ARGS)
+
+lint: install-dev
+	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
+
+typecheck: install-dev
+	$(VENV)/bin/mypy .
+
+pytest: install-dev
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(VENV)/bin/pytest $(PYTEST_ARGS)
+
+## make bench: the benchmarks in bench/ (PostgreSQL).
+bench: install-dev
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) bench/api_roundtrip.py
+
+worker: install
+	$(VENV)/bin/celery -A umfsite worker --loglevel=info
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,1 @@
+"""The archive app: models, services (writes), selectors (reads), API, pages and admin."""

@@ -1,0 +1,75 @@
+"""One error shape for the whole API: ``{"error": {"code", "message", "field"}}``.
+
+400 malformed request, 401/403 authentication, 404 not yours or not there, 413 too large,
+422 valid JSON that is not the named format. Never a 5xx for bad input.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ObjectDoesNotExist
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from providers.formats import FormatDetectionError, FormatError
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "too_large"
+    default_detail = "request body too large"
+
+
+def error_response(
+    status_code: int, code: str, message: str, field: str | None = None, **more: Any
+) -> Response:
+    """A response in the API's error shape."""
+    return Response(
+        {"error": {"code": code, "message": message, "field": field, **more}}, status=status_code
+    )
+
+
+def format_error_response(error: FormatError) -> Response:
+    """422 for a payload that is not the format it claims (or that auto cannot place)."""
+    more = {}
+    if isinstance(error, FormatDetectionError):
+        more["candidates"] = error.candidates
+    return error_response(422, "invalid_payload", error.message, error.field, **more)
+
+
+def _first_validation_error(detail: Any, prefix: str = "") -> tuple[str | None, str, str]:
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            name = f"{prefix}.{key}" if prefix else str(key)
+            field = None if key == "non_field_errors" else name
+            inner_field, message, code = _first_validation_error(value, name)
+            return (inner_field if inner_field is not None else field), message, code
+    if isinstance(detail, list) and detail:
+        if any(isinstance(item, dict | list) for item in detail):
+            for index, item in enumerate(detail):
+                if item:
+                    return _first_validation_error(item, f"{prefix}[{index}]")
+        return _first_validation_error(detail[0], prefix)
+    code = getattr(detail, "code", "invalid")
+    return None, str(detail), str(code)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF exception handler that answers every error in the API's error shape."""
+    if isinstance(exc, FormatError):
+        return format_error_response(exc)
+    if isinstance(exc, ObjectDoesNotExist | Http404):
+        return error_response(404, "not_found", "not found")
+    if isinstance(exc, exceptions.ValidationError):
+        field, message, error_code = _first_validation_error(exc.detail)
+        return error_response(400, error_code or "invalid", message, field, details=exc.detail)
+    handled = drf_exception_handler(exc, context)
+    if handled is None:
+        return None
+    detail = handled.data.get("detail", "") if isinstance(handled.data, dict) else ""
+    code = getattr(detail, "code", None) or getattr(exc, "default_code", "error")
+    handled.data = {"error": {"code": str(code), "message": str(detail), "field": None}}
+    return handled

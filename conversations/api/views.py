@@ -1,0 +1,208 @@
+"""API views: each parses its input, calls one service or selector, shapes the output."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import asdict
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import ValidationError
+from rest_framework.pagination import CursorPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from conversations import models, selectors, services
+from conversations.api import serializers as s
+from conversations.api.errors import error_response, exception_handler, format_error_response
+from conversations.api.filters import ConversationFilter
+from providers import formats
+
+BATCH_LIMIT = 100
+
+
+def _owned_conversation(request: Request, pk: str) -> models.Conversation:
+    try:
+        conversation_id = uuid.UUID(pk)
+    except ValueError:
+        raise models.Conversation.DoesNotExist from None
+    return selectors.conversation_get(owner=request.user, conversation_id=conversation_id)  # type: ignore[arg-type]
+
+
+def _warnings(warnings: list[Any]) -> list[dict[str, Any]]:
+    return [w.model_dump(mode="json") for w in warnings]
+
+
+class FormatListView(APIView):
+    @extend_schema(responses=s.FormatOutput(many=True), summary="The supported formats")
+    def get(self, request: Request) -> Response:
+        data = []
+        for fmt in formats.all_formats():
+            capabilities = {
+                key: sorted(value) if isinstance(value, frozenset) else value
+                for key, value in asdict(fmt.capabilities).items()
+            }
+            data.append(
+                {
+                    "id": fmt.id,
+                    "label": fmt.label,
+                    "kind": fmt.kind,
+                    "provider": fmt.provider,
+                    "capabilities": capabilities,
+                }
+            )
+        return Response(data)
+
+
+def _import_one(request: Request, body: Any) -> tuple[int, dict[str, Any]]:
+    """Run one import; returns the HTTP status and body (errors in the API's shape)."""
+    serializer = s.ImportInput(data=body)
+    serializer.is_valid(raise_exception=True)
+    data = serializer.validated_data
+    format_id, results = services.conversation_import(
+        owner=request.user,  # type: ignore[arg-type]
+        format_id=data["format"],
+        payload=data["payload"],
+        title=data.get("title") or None,
+    )
+    created = any(result.created for result in results)
+    return (
+        status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        {
+            "format": format_id,
+            "conversations": [
+                {
+                    "id": result.conversation.id,
+                    "title": result.conversation.title,
+                    "format": result.conversation.source_format,
+                    "created": result.created,
+                    "warnings": _warnings(result.warnings),
+                }
+                for result in results
+            ],
+        },
+    )
+
+
+class ImportView(APIView):
+    @extend_schema(
+        request=s.ImportInput,
+        responses={201: s.ImportOutput, 200: s.ImportOutput},
+        summary="Import a payload (201 new, 200 already archived)",
+    )
+    def post(self, request: Request) -> Response:
+        code, body = _import_one(request, request.data)
+        return Response(body, status=code)
+
+
+class ImportBatchView(APIView):
+    @extend_schema(
+        request=s.ImportInput(many=True),
+        responses={207: OpenApiResponse(description="One status and body per item")},
+        summary="Import several payloads; each succeeds or fails on its own",
+    )
+    def post(self, request: Request) -> Response:
+        items = request.data
+        if not isinstance(items, list):
+            return error_response(400, "invalid", "expected a list of import bodies", "body")
+        if len(items) > BATCH_LIMIT:
+            return error_response(
+                413, "too_large", f"at most {BATCH_LIMIT} items per batch", "body"
+            )
+        results = []
+        for index, item in enumerate(items):
+            try:
+                code, body = _import_one(request, item)
+            except formats.FormatError as error:
+                response = format_error_response(error)
+                code, body = response.status_code, response.data
+            except ValidationError as error:
+                handled = exception_handler(error, {})
+                assert handled is not None  # the handler answers every ValidationError
+                code, body = handled.status_code, handled.data
+            results.append({"index": index, "status": code, **body})
+        return Response({"results": results}, status=207)
+
+
+class ConversationPagination(CursorPagination):
+    ordering = ("-created_at", "-id")
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = settings.API_MAX_PAGE_SIZE
+
+
+class ConversationListView(APIView):
+    @extend_schema(
+        parameters=[ConversationFilter.schema_parameters()],
+        responses=s.ConversationSummary(many=True),
+        summary="List, filter and search your conversations",
+    )
+    def get(self, request: Request) -> Response:
+        params = ConversationFilter(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        queryset = selectors.conversation_list(owner=request.user, **params.selector_kwargs())  # type: ignore[arg-type]
+        paginator = ConversationPagination()
+        page = paginator.paginate_queryset(queryset, request, view=self)
+        return paginator.get_paginated_response(s.ConversationSummary(page, many=True).data)
+
+
+class ConversationDetailView(APIView):
+    @extend_schema(responses=s.ConversationDetail, summary="A conversation, in UMF")
+    def get(self, request: Request, pk: str) -> Response:
+        conversation = _owned_conversation(request, pk)
+        stored = selectors.conversation_umf(conversation=conversation)
+        return Response(s.ConversationDetail(conversation, context={"stored": stored}).data)
+
+    @extend_schema(responses={204: None}, summary="Delete a conversation")
+    def delete(self, request: Request, pk: str) -> Response:
+        with transaction.atomic():
+            conversation = _owned_conversation(request, pk)
+            services.conversation_delete(conversation=conversation)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ExportView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("format", str, description="Target format id (umf)")],
+        responses=s.ExportOutput,
+        summary="Export a conversation in any format, with what the target could not hold",
+    )
+    def get(self, request: Request, pk: str) -> Response:
+        query = s.ExportQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        conversation = _owned_conversation(request, pk)
+        stored = selectors.conversation_umf(conversation=conversation)
+        target = formats.get(query.validated_data["format"])
+        rendered = target.render_all([stored.umf])
+        return Response(
+            {
+                "format": target.id,
+                "payload": rendered.payload,
+                "warnings": _warnings(rendered.warnings),
+            }
+        )
+
+
+class ConvertView(APIView):
+    @extend_schema(
+        request=s.ConvertInput,
+        responses=s.ConvertOutput,
+        summary="Convert a payload between formats without storing anything",
+    )
+    def post(self, request: Request) -> Response:
+        serializer = s.ConvertInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        converted = formats.convert(data["from"], data["to"], data["payload"])
+        return Response(
+            {
+                "from": converted.source.id,
+                "to": converted.target.id,
+                "payload": converted.payload,
+                "warnings": _warnings(converted.warnings),
+            }
+        )

@@ -1,0 +1,270 @@
+"""The archive's tables: normalised rows, never one JSON blob per conversation.
+
+A conversation's messages form a tree through ``Message.parent`` (branches from ChatGPT and
+Claude.ai exports, forks and replays); ``position`` is the order in which they were stored,
+which is also the order of the thread for linear imports. Primary keys of messages and
+blocks are time-ordered UUIDs made in Python, so a whole conversation (parents included) is
+written with one bulk insert per table.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+def uuid7() -> uuid.UUID:
+    """A time-ordered UUID (RFC 9562 version 7): new rows land at the end of the index."""
+    millis = time.time_ns() // 1_000_000
+    rand = int.from_bytes(os.urandom(10), "big")
+    value = (millis & ((1 << 48) - 1)) << 80
+    value |= 0x7 << 76
+    value |= ((rand >> 62) & 0xFFF) << 64
+    value |= 0b10 << 62
+    value |= rand & ((1 << 62) - 1)
+    return uuid.UUID(int=value)
+
+
+class Conversation(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid7, editable=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations"
+    )
+    title = models.CharField(max_length=300, blank=True)
+    source_format = models.CharField(max_length=40)
+    # The provider that produced the answers (openai, anthropic...), when the source says.
+    provider = models.CharField(max_length=40, blank=True)
+    model = models.CharField(max_length=200, blank=True)
+    # sha256 of the format id and the parsed conversation: the same import twice is a no-op.
+    content_hash = models.CharField(max_length=64)
+    tool_choice = models.JSONField(null=True, blank=True)
+    parameters = models.JSONField(default=dict, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+    extra = models.JSONField(default=dict, blank=True)
+    message_count = models.PositiveIntegerField(default=0)
+    warning_count = models.PositiveIntegerField(default=0)
+    forked_from = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="forks"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "content_hash"], name="conversation_unique_import_per_owner"
+            )
+        ]
+        indexes = [
+            # The list page: one owner's conversations, newest first (cursor pagination).
+            models.Index(fields=["owner", "-created_at", "id"], name="conversation_owner_recent"),
+            # Filters of the list: by source format and by model.
+            models.Index(fields=["owner", "source_format"], name="conversation_owner_format"),
+            models.Index(fields=["owner", "model"], name="conversation_owner_model"),
+        ]
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.title or str(self.id)
+
+
+class Attachment(models.Model):
+    """Media bytes (images, documents, audio), stored once by content hash for everyone;
+    who may read them follows from the blocks that point at them."""
+
+    sha256 = models.CharField(max_length=64, primary_key=True)
+    media_type = models.CharField(max_length=200)
+    size = models.PositiveBigIntegerField()
+    data = models.BinaryField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.media_type} {self.sha256[:12]} ({self.size} bytes)"
+
+
+class Message(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid7, editable=False)
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.CASCADE, related_name="messages"
+    )
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="children"
+    )
+    position = models.PositiveIntegerField()
+    role = models.CharField(max_length=20)
+    name = models.CharField(max_length=200, null=True, blank=True)
+    tool_call_id = models.CharField(max_length=200, null=True, blank=True)
+    # The UMF message id (the provider's, or the node id in exported trees).
+    source_id = models.CharField(max_length=200, null=True, blank=True)
+    # The UMF ``parent_id`` when the source named parents itself (trees); the ``parent``
+    # foreign key holds the structure in every case.
+    source_parent_id = models.CharField(max_length=200, null=True, blank=True)
+    model = models.CharField(max_length=200, null=True, blank=True)
+    timestamp = models.DateTimeField(null=True, blank=True)
+    finish_reason = models.CharField(max_length=20, null=True, blank=True)
+    provider_finish_reason = models.CharField(max_length=60, null=True, blank=True)
+    usage = models.JSONField(null=True, blank=True)
+    reasoning = models.TextField(blank=True, null=True)
+    reasoning_details = models.JSONField(null=True, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+    extra = models.JSONField(default=dict, blank=True)
+    # Everything searchable in the message: text, reasoning, tool names, arguments and
+    # results. On PostgreSQL a GIN index over its tsvector serves ?q= (migration 0002).
+    search_text = models.TextField(blank=True)
+    # Which backend produced this message when it was not the conversation's source
+    # (replays); empty means "as the conversation".
+    provider = models.CharField(max_length=40, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["conversation", "position"], name="message_unique_position"
+            )
+        ]
+        ordering = ["conversation", "position"]
+
+    def __str__(self) -> str:
+        return f"{self.role} #{self.position}"
+
+
+class ContentBlock(models.Model):
+    """One block of a message. ``text`` holds the readable text (text, refusal, thinking,
+    tool-result text); ``payload`` the rest of the UMF block; base64 media lives in
+    ``attachment`` instead of inline."""
+
+    id = models.UUIDField(primary_key=True, default=uuid7, editable=False)
+    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="blocks")
+    index = models.PositiveIntegerField()
+    type = models.CharField(max_length=20)
+    text = models.TextField(blank=True, null=True)
+    payload = models.JSONField(default=dict, blank=True)
+    attachment = models.ForeignKey(
+        Attachment, null=True, blank=True, on_delete=models.PROTECT, related_name="blocks"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["message", "index"], name="block_unique_index")
+        ]
+        ordering = ["message", "index"]
+
+    def __str__(self) -> str:
+        return f"{self.type} block {self.index}"
+
+
+class ToolDefinition(models.Model):
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.CASCADE, related_name="tool_definitions"
+    )
+    position = models.PositiveIntegerField()
+    name = models.CharField(max_length=200)
+    description = models.TextField(blank=True, null=True)
+    parameters = models.JSONField(null=True, blank=True)
+    extra = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["conversation", "position"], name="tooldef_unique_position"
+            )
+        ]
+        # The list filter "conversations offering or calling tool X".
+        indexes = [models.Index(fields=["name"], name="tooldef_name")]
+        ordering = ["conversation", "position"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ToolCall(models.Model):
+    """A tool call and, once answered, the block that answered it."""
+
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.CASCADE, related_name="tool_calls"
+    )
+    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="tool_calls")
+    block = models.OneToOneField(ContentBlock, on_delete=models.CASCADE, related_name="tool_call")
+    call_id = models.CharField(max_length=200)
+    name = models.CharField(max_length=200)
+    arguments = models.JSONField(null=True, blank=True)
+    result_block = models.OneToOneField(
+        ContentBlock,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="answered_call",
+    )
+    is_error = models.BooleanField(null=True)
+
+    class Meta:
+        indexes = [
+            # The list filter "conversations calling tool X".
+            models.Index(fields=["name"], name="toolcall_name"),
+            models.Index(fields=["conversation", "call_id"], name="toolcall_conversation_id"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.call_id})"
+
+
+class Provenance(models.Model):
+    """Which format a conversation (or one of its messages) was read from, and which
+    provider and model produced it."""
+
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.CASCADE, related_name="provenance"
+    )
+    message = models.ForeignKey(
+        Message, null=True, blank=True, on_delete=models.CASCADE, related_name="provenance"
+    )
+    frontend = models.CharField(max_length=40, blank=True)
+    backend = models.CharField(max_length=40, blank=True)
+    middleware = models.JSONField(default=list, blank=True)
+    router = models.CharField(max_length=100, blank=True)
+    model = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.frontend or '?'} -> {self.backend or '?'}"
+
+
+class DriftWarning(models.Model):
+    """Something a conversion could not carry as it was.
+
+    ``stage`` says which conversion: ``import`` (reading the source), ``record`` (warnings
+    the source document itself carried, as UMF and ai.matey documents do), ``replay``.
+    """
+
+    class Stage(models.TextChoices):
+        IMPORT = "import"
+        RECORD = "record"
+        REPLAY = "replay"
+
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.CASCADE, related_name="warnings"
+    )
+    message = models.ForeignKey(
+        Message, null=True, blank=True, on_delete=models.CASCADE, related_name="warnings"
+    )
+    position = models.PositiveIntegerField(default=0)
+    stage = models.CharField(max_length=10, choices=Stage.choices)
+    category = models.CharField(max_length=40)
+    severity = models.CharField(max_length=10)
+    text = models.TextField()
+    field = models.CharField(max_length=300, blank=True, null=True)
+    original_value = models.JSONField(null=True, blank=True)
+    transformed_value = models.JSONField(null=True, blank=True)
+    source = models.CharField(max_length=100, blank=True, null=True)
+    details = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["conversation", "stage", "position"]
+        indexes = [models.Index(fields=["category"], name="warning_category")]
+
+    def __str__(self) -> str:
+        return f"{self.category}: {self.text}"

@@ -1,0 +1,230 @@
+"""The mapping between UMF values and table rows, both ways, with no queries of its own.
+
+Services call :func:`rows_for` to turn a UMF conversation into unsaved rows; selectors call
+:func:`conversation_from_rows` to turn fetched rows back into the same UMF conversation.
+The pair is exact: ``conversation_from_rows(rows_for(c))`` equals ``c``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC
+from typing import Any
+
+import orjson
+from pydantic import TypeAdapter
+
+from conversations import models
+from providers import umf
+
+BLOCK_ADAPTER: TypeAdapter[umf.Block] = TypeAdapter(umf.Block)
+_TEXT_BLOCKS = {"text", "refusal", "thinking"}
+_MEDIA_BLOCKS = {"image", "document", "audio"}
+
+
+@dataclass
+class Rows:
+    """Unsaved rows for one conversation, in insert order."""
+
+    conversation: models.Conversation
+    messages: list[models.Message] = field(default_factory=list)
+    blocks: list[models.ContentBlock] = field(default_factory=list)
+    attachments: dict[str, models.Attachment] = field(default_factory=dict)
+    tools: list[models.ToolDefinition] = field(default_factory=list)
+    tool_calls: list[models.ToolCall] = field(default_factory=list)
+    warnings: list[models.DriftWarning] = field(default_factory=list)
+
+
+def content_hash(format_id: str, document: umf.JSON) -> str:
+    """The identity of an import: the same format and the same document (JSON compared
+    with sorted keys), the same hash. It depends on the source document, not on how this
+    version of the parser reads it, so an upgrade never makes a re-import a duplicate."""
+    body = orjson.dumps(document, option=orjson.OPT_SORT_KEYS)
+    return hashlib.sha256(format_id.encode() + b"\n" + body).hexdigest()
+
+
+def canonical_base64(data: str) -> bytes | None:
+    """The bytes behind ``data`` if encoding them again gives ``data`` back exactly."""
+    try:
+        raw = base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return raw if base64.b64encode(raw).decode() == data else None
+
+
+def block_row(block: umf.Block, rows: Rows, message: models.Message, index: int) -> None:
+    """Add the row for one block (and its attachment) to ``rows``."""
+    payload: dict[str, Any] = block.model_dump(mode="json", exclude_defaults=True)
+    del payload["type"]
+    text: str | None = None
+    if block.type in _TEXT_BLOCKS:
+        text = payload.pop("text", None)
+    elif block.type == "tool_result" and isinstance(payload.get("content"), str):
+        text = payload.pop("content")
+    attachment = None
+    if block.type in _MEDIA_BLOCKS:
+        attachment = _attachment_for(payload, rows)
+    rows.blocks.append(
+        models.ContentBlock(
+            message=message,
+            index=index,
+            type=block.type,
+            text=text,
+            payload=payload,
+            attachment=attachment,
+        )
+    )
+
+
+def _attachment_for(payload: dict[str, Any], rows: Rows) -> models.Attachment | None:
+    source = payload.get("source", {})
+    data = source.get("data")
+    if source.get("type") != "base64" or not data:
+        return None
+    raw = canonical_base64(data)
+    if raw is None:
+        return None
+    digest = hashlib.sha256(raw).hexdigest()
+    attachment = rows.attachments.get(digest)
+    if attachment is None:
+        attachment = models.Attachment(
+            sha256=digest,
+            media_type=source.get("media_type") or "application/octet-stream",
+            size=len(raw),
+            data=raw,
+        )
+        rows.attachments[digest] = attachment
+    del source["data"]
+    return attachment
+
+
+def block_from_row(row: models.ContentBlock, attachment_data: bytes | None) -> umf.Block:
+    """The UMF block a row holds; ``attachment_data`` are its media bytes, if any."""
+    data = dict(row.payload)
+    data["type"] = row.type
+    if row.text is not None:
+        data["content" if row.type == "tool_result" else "text"] = row.text
+    if attachment_data is not None:
+        data["source"] = {**data["source"], "data": base64.b64encode(attachment_data).decode()}
+    return BLOCK_ADAPTER.validate_python(data)
+
+
+def search_text(message: umf.Message) -> str:
+    """Everything a search should find in a message: visible text, reasoning, tool names,
+    arguments and results."""
+    parts: list[str] = []
+    for block in message.content:
+        parts.extend(_block_search_parts(block))
+    if message.reasoning:
+        parts.append(message.reasoning)
+    return "\n".join(part for part in parts if part)
+
+
+def _block_search_parts(block: umf.Block) -> Iterable[str]:
+    if isinstance(block, umf.TextBlock | umf.RefusalBlock | umf.ThinkingBlock):
+        yield block.text
+    elif isinstance(block, umf.ToolUseBlock):
+        yield block.name
+        yield block.raw_arguments or orjson.dumps(block.input).decode()
+    elif isinstance(block, umf.ToolResultBlock):
+        if isinstance(block.content, str):
+            yield block.content
+        else:
+            for inner in block.content:
+                yield from _block_search_parts(inner)
+    elif isinstance(block, umf.DocumentBlock):
+        if block.title:
+            yield block.title
+        if block.source.type == "text" and block.source.data:
+            yield block.source.data
+
+
+def message_row(
+    message: umf.Message, conversation: models.Conversation, position: int
+) -> models.Message:
+    """The row of one message (parent links are set by the caller)."""
+    timestamp = message.timestamp
+    if timestamp is not None and timestamp.tzinfo is None:
+        timestamp = timestamp.replace(tzinfo=UTC)
+    return models.Message(
+        conversation=conversation,
+        position=position,
+        role=message.role,
+        name=message.name,
+        tool_call_id=message.tool_call_id,
+        source_id=message.id,
+        source_parent_id=message.parent_id,
+        model=message.model,
+        timestamp=timestamp,
+        finish_reason=message.finish_reason,
+        provider_finish_reason=message.provider_finish_reason,
+        usage=message.usage.model_dump(mode="json", exclude_none=True) if message.usage else None,
+        reasoning=message.reasoning,
+        reasoning_details=message.reasoning_details,
+        metadata=message.metadata,
+        extra=message.extra,
+        search_text=search_text(message),
+    )
+
+
+def message_from_row(row: models.Message, blocks: Sequence[umf.Block]) -> umf.Message:
+    """The UMF message a row and its blocks hold."""
+    return umf.Message(
+        role=row.role,  # type: ignore[arg-type]
+        content=list(blocks),
+        name=row.name,
+        tool_call_id=row.tool_call_id,
+        id=row.source_id,
+        parent_id=row.source_parent_id,
+        timestamp=row.timestamp,
+        model=row.model,
+        finish_reason=row.finish_reason,  # type: ignore[arg-type]
+        provider_finish_reason=row.provider_finish_reason,
+        usage=umf.Usage.model_validate(row.usage) if row.usage is not None else None,
+        reasoning=row.reasoning,
+        reasoning_details=row.reasoning_details,
+        metadata=row.metadata,
+        extra=row.extra,
+    )
+
+
+def warning_row(
+    warning: umf.DriftWarning,
+    conversation: models.Conversation,
+    stage: str,
+    position: int,
+    message: models.Message | None = None,
+) -> models.DriftWarning:
+    """The row of one drift warning."""
+    return models.DriftWarning(
+        conversation=conversation,
+        message=message,
+        position=position,
+        stage=stage,
+        category=warning.category,
+        severity=warning.severity,
+        text=warning.message,
+        field=warning.field,
+        original_value=warning.original_value,
+        transformed_value=warning.transformed_value,
+        source=warning.source,
+        details=warning.details,
+    )
+
+
+def warning_from_row(row: models.DriftWarning) -> umf.DriftWarning:
+    """The UMF drift warning a row holds."""
+    return umf.DriftWarning(
+        category=row.category,  # type: ignore[arg-type]
+        severity=row.severity,  # type: ignore[arg-type]
+        message=row.text,
+        field=row.field,
+        original_value=row.original_value,
+        transformed_value=row.transformed_value,
+        source=row.source,
+        details=row.details,
+    )

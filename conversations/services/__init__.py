@@ -1,0 +1,15 @@
+"""Writes. Every function is keyword-only, typed, and does its work in one transaction."""
+
+from conversations.services.imports import (
+    ImportedConversation,
+    conversation_delete,
+    conversation_import,
+    conversation_save,
+)
+
+__all__ = [
+    "ImportedConversation",
+    "conversation_delete",
+    "conversation_import",
+    "conversation_save",
+]

@@ -1,0 +1,91 @@
+"""The UMF types: validation, helpers from the seeds, and the tree walk."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from providers import umf
+
+
+def test_helpers_build_messages_like_the_seed_describes() -> None:
+    call = umf.ToolUseBlock(id="call_123", name="search", input={"query": "rust"})
+    message = umf.assistant("Searching...", [call])
+    result = umf.tool_result("call_123", "search", "Found results...")
+
+    assert umf.system("Be brief.").role == "system"
+    assert umf.user("What is Rust?").content == [umf.TextBlock(text="What is Rust?")]
+    assert umf.extract_text(message) == "Searching..."
+    assert umf.extract_tool_calls(message) == [call]
+    assert umf.has_tool_calls(message) and not umf.has_tool_calls(result)
+    assert result.role == "tool" and result.tool_call_id == "call_123"
+    assert result.content[0] == umf.ToolResultBlock(
+        tool_use_id="call_123", name="search", content="Found results..."
+    )
+
+
+def test_extract_reasoning_prefers_thinking_blocks_then_reasoning_field() -> None:
+    thinking = umf.Message(
+        role="assistant",
+        content=[umf.ThinkingBlock(text="step one"), umf.ThinkingBlock(text="step two")],
+        reasoning="ignored",
+    )
+    assert umf.extract_reasoning(thinking) == "step one\nstep two"
+    assert umf.extract_reasoning(umf.Message(role="assistant", reasoning="why")) == "why"
+    assert umf.extract_reasoning(umf.assistant("plain")) is None
+
+
+def test_blocks_are_a_discriminated_union_with_type_always_dumped() -> None:
+    message = umf.Message.model_validate(
+        {"role": "user", "content": [{"type": "image", "source": {"type": "url", "url": "u"}}]}
+    )
+    assert isinstance(message.content[0], umf.ImageBlock)
+    dumped = message.model_dump(mode="json", exclude_defaults=True)
+    assert dumped["content"][0] == {"type": "image", "source": {"type": "url", "url": "u"}}
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"role": "robot", "content": []},
+        {"role": "user", "content": [{"type": "video"}]},
+        {"role": "user", "content": [{"type": "text"}]},
+        {"role": "user", "content": [], "unknown_key": 1},
+    ],
+)
+def test_invalid_messages_are_rejected(bad: dict[str, object]) -> None:
+    with pytest.raises(ValidationError):
+        umf.Message.model_validate(bad)
+
+
+def test_main_path_follows_parents_to_the_chosen_leaf() -> None:
+    conversation = umf.Conversation(
+        messages=[
+            umf.Message(role="user", id="a", content=[umf.TextBlock(text="q")]),
+            umf.Message(role="assistant", id="b", parent_id="a"),
+            umf.Message(role="assistant", id="c", parent_id="a"),
+            umf.Message(role="user", id="d", parent_id="b"),
+        ]
+    )
+    assert [m.id for m in umf.main_path(conversation)] == ["a", "b", "d"]
+    assert [m.id for m in umf.main_path(conversation, "c")] == ["a", "c"]
+
+
+def test_main_path_of_a_linear_conversation_is_the_list() -> None:
+    conversation = umf.Conversation(messages=[umf.user("a"), umf.assistant("b")])
+    assert umf.main_path(conversation) == conversation.messages
+
+
+def test_warning_categories_are_the_contract() -> None:
+    assert set(umf.WARNING_CATEGORIES) >= {
+        "parameter-normalized",
+        "model-substituted",
+        "content-dropped",
+        "reasoning-dropped",
+        "signature-stripped",
+        "role-merged",
+        "id-rewritten",
+        "parameter-defaulted",
+    }
+    with pytest.raises(ValidationError):
+        umf.DriftWarning(category="made-up", message="x")  # type: ignore[arg-type]

@@ -1,0 +1,143 @@
+"""``anthropic``: the Anthropic Messages API (``POST /v1/messages``).
+
+**Parse** accepts a request body, a bare message list, a logged exchange
+``{"request", "response"}`` and a bare response Message, and records which as the
+conversation hint ``$shape``. The top-level ``system`` becomes a leading UMF system message;
+tool results stay ``tool_result`` blocks of ``user`` messages (splitting them into tool
+messages is for the renderers of formats that need it). Every field UMF has no name for is
+kept in ``extra["anthropic"]`` at its level, and explicit nulls too. Block types UMF has no
+name for (server tool blocks, ``search_result``...) are kept verbatim with their position in
+the ``$opaque`` hint of their message: they come back in place here and are not content for
+any other format (which reports them among this format's unknown fields).
+
+**Render** writes the shape that was read. A conversation read from this format comes back
+exactly as it was (same JSON); one from any other format becomes a request the API accepts:
+``model`` / ``max_tokens`` defaulted (:data:`DEFAULT_MODEL`, :data:`DEFAULT_MAX_TOKENS`),
+system and developer messages in the top-level ``system``, tool messages and same-role runs
+merged into alternating turns that start with the user, every call answered right after it,
+tool ids fitted to ``^[a-zA-Z0-9_-]+$``, and a drift warning for each of these steps and for
+everything left out (audio, foreign reasoning and signatures, citations, temperature/top_p/
+top_k, penalties, seed, other formats' fields).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from providers.formats import register
+from providers.formats.anthropic._constants import (
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_MODEL,
+    FORMAT_ID,
+)
+from providers.formats.anthropic._parse import parse_payload
+from providers.formats.anthropic._render import render_conversation
+from providers.formats.base import Capabilities, Format, FormatError, ParseResult, Rendered
+from providers.umf import JSON, Conversation
+
+__all__ = [
+    "DEFAULT_MAX_TOKENS",
+    "DEFAULT_MODEL",
+    "FORMAT",
+    "FORMAT_ID",
+    "detect",
+    "parse",
+    "render",
+]
+
+
+def parse(payload: JSON) -> list[ParseResult]:
+    """Read one Anthropic payload (request, message list, exchange or response) as one
+    conversation. Raises :class:`FormatError` naming the field for anything that is not."""
+    try:
+        conversation = parse_payload(payload)
+    except ValidationError as error:
+        # The readers check types first; this is the net for a value UMF still refuses.
+        first = error.errors()[0]
+        raise FormatError(first["msg"], field=".".join(str(p) for p in first["loc"])) from None
+    return [ParseResult(conversation)]
+
+
+def render(conversation: Conversation) -> Rendered:
+    """Write a conversation as an Anthropic payload (see the module docstring)."""
+    return render_conversation(conversation)
+
+
+_OTHER_ROLES = {"tool", "developer", "function"}
+_DISTINCT_BLOCKS = {"thinking", "redacted_thinking", "tool_use", "tool_result", "server_tool_use"}
+_DISTINCT_BLOCKS |= {"image", "document", "search_result"}
+
+
+def detect(payload: JSON) -> int:
+    """2 for Anthropic's marks (a response Message, ``max_tokens`` or a top-level
+    ``system`` beside ``messages``, Anthropic block types), 1 for plain role/content
+    messages that fit, 0 otherwise."""
+    if isinstance(payload, dict) and "request" in payload and "response" in payload:
+        response = payload["response"]
+        is_message = isinstance(response, dict) and response.get("type") == "message"
+        return 2 if is_message and detect(payload["request"]) else 0
+    if isinstance(payload, dict) and payload.get("type") == "message":
+        return (
+            2
+            if payload.get("role") == "assistant" and isinstance(payload.get("content"), list)
+            else 0
+        )
+    if isinstance(payload, dict):
+        return _detect_request(payload)
+    return _detect_messages(payload)
+
+
+def _detect_request(payload: dict[str, Any]) -> int:
+    if {"parameters", "extra"} & payload.keys():
+        return 0
+    score = _detect_messages(payload.get("messages"))
+    if score and ({"system", "stop_sequences", "top_k", "thinking"} & payload.keys()):
+        return 2
+    return score
+
+
+def _detect_messages(messages: JSON) -> int:
+    if not isinstance(messages, list) or not messages:
+        return 0
+    score = 1
+    for message in messages:
+        if not isinstance(message, dict) or not {"role", "content"} <= message.keys():
+            return 0
+        if message["role"] in _OTHER_ROLES or set(message) - {"role", "content"}:
+            return 0
+        content = message["content"]
+        if isinstance(content, list):
+            types = {b.get("type") for b in content if isinstance(b, dict)}
+            if types & {"image_url", "input_audio", "file", "input_text"}:
+                return 0
+            if types & _DISTINCT_BLOCKS:
+                score = 2
+        elif not isinstance(content, str):
+            return 0
+    return score
+
+
+FORMAT = register(
+    Format(
+        id=FORMAT_ID,
+        label="Anthropic Messages",
+        capabilities=Capabilities(
+            roles=frozenset({"system", "user", "assistant"}),
+            blocks=frozenset({"text", "image", "document", "tool_use", "tool_result", "thinking"}),
+            tools=True,
+            tool_choice=True,
+            # temperature/top_p/top_k only in round trips of Anthropic payloads (API version).
+            parameters=frozenset(
+                {"model", "max_tokens", "temperature", "top_p", "top_k", "stop", "user", "stream"}
+                | {"parallel_tool_calls"}
+            ),
+            reasoning_signatures=True,
+            usage=True,
+        ),
+        parse=parse,
+        render=render,
+        detect=detect,
+    )
+)

@@ -1,0 +1,186 @@
+"""The structural rules of the Messages API, applied to drafts converted from another format.
+
+In order: tool ids fit ``^[a-zA-Z0-9_-]+$``; no blank text blocks, no empty messages; one
+message per turn (same-role runs merged); the first turn is the user's; every ``tool_use`` is
+answered by a ``tool_result`` at the start of the very next user turn, and every result
+answers a call of the turn before it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from providers.formats._common import ToolIdMap
+from providers.formats.anthropic._constants import (
+    BRIDGE_USER_TEXT,
+    MISSING_RESULT_TEXT,
+    TOOL_ID_PATTERN,
+)
+from providers.formats.anthropic._drafts import Draft
+from providers.formats.anthropic._render_blocks import Context, Part, drop_blank_text
+
+
+def normalize(drafts: list[Draft], ctx: Context) -> list[Draft]:
+    """Drafts rearranged into a request the API accepts; every change is a warning."""
+    _rewrite_ids(drafts, ctx)
+    drafts = _drop_empty(drafts, ctx)
+    drafts = _merge_runs(drafts, ctx)
+    if not drafts or drafts[0].role != "user":
+        drafts.insert(0, _bridge(drafts, ctx))
+    return _pair_tool_results(drafts, ctx)
+
+
+def _rewrite_ids(drafts: list[Draft], ctx: Context) -> None:
+    ids = ToolIdMap(
+        ctx.drift,
+        valid=lambda value: TOOL_ID_PATTERN.fullmatch(value) is not None,
+        make=lambda digest: f"toolu_{digest[:24]}",
+    )
+    for draft in drafts:
+        for part in draft.parts:
+            if part.body.get("type") == "tool_use":
+                part.body["id"] = ids(part.body["id"], f"{part.path}.id")
+            elif part.body.get("type") == "tool_result":
+                part.body["tool_use_id"] = ids(part.body["tool_use_id"], f"{part.path}.tool_use_id")
+
+
+def _drop_empty(drafts: list[Draft], ctx: Context) -> list[Draft]:
+    kept = []
+    for draft in drafts:
+        draft.parts = drop_blank_text(draft.parts, ctx)
+        if draft.parts:
+            kept.append(draft)
+        elif not draft.synthetic:
+            ctx.drift.add(
+                "content-dropped",
+                "a message with no content Anthropic can take was left out",
+                field=draft.path,
+                original=draft.source_role,
+                severity="info",
+            )
+    return kept
+
+
+def _merge_runs(drafts: list[Draft], ctx: Context) -> list[Draft]:
+    """Consecutive same-role drafts as one (tool messages join the user turn)."""
+    merged: list[Draft] = []
+    for draft in drafts:
+        previous = merged[-1] if merged else None
+        if previous is None or previous.role != draft.role:
+            merged.append(draft)
+            continue
+        if not (previous.synthetic or draft.synthetic):
+            ctx.drift.add(
+                "role-merged",
+                "Anthropic takes one message per turn; merged with the message before",
+                field=draft.path,
+                original=draft.source_role,
+                transformed=draft.role,
+                details={"merged_into": previous.path},
+            )
+        previous.parts.extend(draft.parts)
+        previous.content_hint = "blocks"
+        previous.extra = {**previous.extra, **draft.extra}
+        previous.synthetic = previous.synthetic and draft.synthetic
+    return merged
+
+
+def _bridge(drafts: list[Draft], ctx: Context) -> Draft:
+    """The user turn put first when the conversation would start with the assistant."""
+    path = drafts[0].path if drafts else "messages"
+    body = {"type": "text", "text": BRIDGE_USER_TEXT}
+    ctx.drift.add(
+        "message-reordered",
+        "Anthropic conversations start with the user; a bridge user turn was inserted",
+        field=path,
+        transformed={"role": "user", "content": BRIDGE_USER_TEXT},
+    )
+    return Draft("user", [Part(body, path)], path, "user", synthetic=True)
+
+
+def _pair_tool_results(drafts: list[Draft], ctx: Context) -> list[Draft]:
+    paired: list[Draft] = []
+    for draft in drafts:
+        if draft.role == "user":
+            calls = _calls(paired[-1]) if paired and paired[-1].role == "assistant" else {}
+            _answer_calls(draft, calls, ctx)
+        paired.append(draft)
+    calls = _calls(paired[-1])
+    if paired[-1].role == "assistant" and calls:
+        closing = Draft("user", [], paired[-1].path, "user", "blocks", synthetic=True)
+        _answer_calls(closing, calls, ctx)
+        paired.append(closing)
+    return paired
+
+
+def _calls(draft: Draft) -> dict[str, str]:
+    """The tool_use ids of a turn, with their UMF paths, in order."""
+    return {p.body["id"]: p.path for p in draft.parts if p.body.get("type") == "tool_use"}
+
+
+def _answer_calls(draft: Draft, calls: dict[str, str], ctx: Context) -> None:
+    """Results first, one per call of the previous turn; a result that answers nothing
+    there becomes text, a call that nothing answers gets an error result."""
+    results: list[Part] = []
+    others: list[Part] = []
+    for part in draft.parts:
+        answers = part.body.get("tool_use_id")
+        if part.body.get("type") != "tool_result":
+            others.append(part)
+        elif answers in calls and all(r.body["tool_use_id"] != answers for r in results):
+            if any(not other.moved for other in others) and not draft.synthetic:
+                _warn_reordered(part, ctx)
+            results.append(part)
+        else:
+            others.extend(_result_as_text(part, ctx))
+    answered = {part.body["tool_use_id"] for part in results}
+    for call_id, call_path in calls.items():
+        if call_id not in answered:
+            results.append(_missing_result(call_id, call_path, ctx))
+    draft.parts = results + others
+
+
+def _warn_reordered(part: Part, ctx: Context) -> None:
+    ctx.drift.add(
+        "message-reordered",
+        "Anthropic wants tool results first in the user turn; moved before the other content",
+        field=part.path,
+        original="after other content",
+        transformed="first",
+    )
+
+
+def _missing_result(call_id: str, call_path: str, ctx: Context) -> Part:
+    body: dict[str, Any] = {
+        "type": "tool_result",
+        "tool_use_id": call_id,
+        "content": MISSING_RESULT_TEXT,
+        "is_error": True,
+    }
+    ctx.drift.add(
+        "message-reordered",
+        "Anthropic needs a result for every tool call; an error result was inserted",
+        field=call_path,
+        transformed=body,
+    )
+    return Part(body, call_path)
+
+
+def _result_as_text(part: Part, ctx: Context) -> list[Part]:
+    """A tool result that answers no call of the previous turn, as a text block (followed
+    by its images and documents, which a user turn can hold)."""
+    body = part.body
+    label = f"[tool result {body['tool_use_id']}{' (error)' if body.get('is_error') else ''}]"
+    content = body.get("content", "")
+    blocks = content if isinstance(content, list) else []
+    texts = [b["text"] for b in blocks if b.get("type") == "text"]
+    text = "\n".join([label, *([content] if isinstance(content, str) else texts)])
+    ctx.drift.add(
+        "content-type-unsupported",
+        "a tool result that answers no tool call of the previous turn was sent as text",
+        field=part.path,
+        original="tool_result",
+        transformed="text",
+    )
+    media = [Part(b, part.path) for b in blocks if b.get("type") != "text"]
+    return [Part({"type": "text", "text": text}, part.path), *media]

@@ -1,0 +1,103 @@
+"""How sure ``openai-chat`` is that a payload is its own (see :class:`Format`).
+
+2 when OpenAI's distinctive marks are there (``object: chat.completion``, a tool call
+whose ``arguments`` is a string, ``image_url`` / ``input_audio`` / ``file`` parts, a
+``tool`` message with ``tool_call_id`` and text content, a ``developer`` message, request
+fields only OpenAI has); 1 when the payload merely fits (plain role/content messages,
+which many chat APIs share); 0 when anything in it is not Chat Completions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from providers.umf import JSON
+
+from ._content import PART_TYPES
+from ._parse_messages import ROLES
+
+_OPENAI_ONLY_KEYS = {
+    "max_completion_tokens",
+    "response_format",
+    "reasoning_effort",
+    "logit_bias",
+    "store",
+    "modalities",
+    "prediction",
+    "web_search_options",
+    "parallel_tool_calls",
+}
+_OPENAI_PARTS = {"image_url", "input_audio", "file", "refusal"}
+
+
+def detect(payload: JSON) -> int:
+    """0 (not mine), 1 (fits) or 2 (surely Chat Completions)."""
+    if isinstance(payload, list):
+        return _score_messages(payload)
+    if not isinstance(payload, dict):
+        return 0
+    if isinstance(payload.get("request"), dict) and isinstance(payload.get("response"), dict):
+        request_score = detect(payload["request"])
+        return 2 if request_score and _is_response(payload["response"]) else 0
+    if "choices" in payload:
+        return 2 if _is_response(payload) else 0
+    score = _score_messages(payload.get("messages"))
+    if score and _OPENAI_ONLY_KEYS & payload.keys():
+        return 2
+    return score
+
+
+def _is_response(payload: dict[str, Any]) -> bool:
+    choices = payload.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        return False
+    message = choices[0].get("message")
+    return (
+        isinstance(message, dict)
+        and message.get("role") == "assistant"
+        and (payload.get("object") == "chat.completion" or _score_message(message) > 0)
+    )
+
+
+def _score_messages(messages: JSON) -> int:
+    if not isinstance(messages, list) or not messages:
+        return 0
+    scores = [_score_message(message) for message in messages]
+    return 0 if min(scores) == 0 else max(scores)
+
+
+def _score_message(message: JSON) -> int:
+    if not isinstance(message, dict) or message.get("role") not in ROLES:
+        return 0
+    content = message.get("content")
+    if content is not None and not isinstance(content, str | list):
+        return 0
+    score = 1
+    if isinstance(content, list):
+        kinds = [part.get("type") if isinstance(part, dict) else None for part in content]
+        if any(kind not in PART_TYPES for kind in kinds):
+            return 0
+        score = 2 if _OPENAI_PARTS & set(kinds) else 1
+    if _has_string_arguments(message.get("tool_calls")) or message.get("role") in (
+        "developer",
+        "function",
+    ):
+        score = 2
+    if (
+        message.get("role") == "tool"
+        and isinstance(message.get("tool_call_id"), str)
+        and isinstance(content, str)
+    ):
+        score = 2
+    return score
+
+
+def _has_string_arguments(calls: JSON) -> bool:
+    if not isinstance(calls, list) or not calls:
+        return False
+    return all(
+        isinstance(call, dict)
+        and isinstance(call.get("function"), dict)
+        and isinstance(call["function"].get("arguments"), str)
+        for call in calls
+    )

@@ -1,0 +1,271 @@
+"""Reading Chat Completions messages into UMF messages.
+
+* ``content`` becomes blocks; how it was spelled (string, parts, null, absent) is the
+  ``$content`` hint, written only when the renderer's default would spell it otherwise.
+* An assistant's ``refusal`` and ``audio`` fields become a refusal / audio block marked
+  ``$field``; ``tool_calls`` become tool-use blocks (``raw_arguments`` is always the exact
+  argument string); the legacy ``function_call`` a tool-use block with a made-up id.
+* ``tool`` messages become role ``tool`` with one tool-result block; legacy ``function``
+  messages too (``$role: function``), paired with the latest unanswered ``function_call``.
+* ``annotations`` on a string content become the text block's citations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from providers.formats._common import (
+    parse_arguments,
+    require_list,
+    require_mapping,
+    require_str,
+    unknown_fields,
+)
+from providers.formats.base import Drift, FormatError
+from providers.umf import (
+    JSON,
+    AudioBlock,
+    Block,
+    MediaSource,
+    Message,
+    RefusalBlock,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+
+from ._content import parse_custom_input, parse_part
+from ._shared import at, item, make_extra, split
+
+ROLES = ("system", "developer", "user", "assistant", "tool", "function")
+_ASSISTANT_FIELDS = ("name", "refusal", "audio", "tool_calls", "function_call")
+
+
+@dataclass
+class ParseState:
+    """What reading one payload's messages remembers from message to message."""
+
+    drift: Drift
+    call_names: dict[str, str] = field(default_factory=dict)
+    legacy_calls: list[str] = field(default_factory=list)
+    legacy_count: int = 0
+
+
+def parse_messages(raw: JSON, path: str, state: ParseState) -> list[Message]:
+    """The messages of a ``messages`` array (``path`` is where the array is)."""
+    items = require_list(raw, path or "payload")
+    return [parse_message(message, item(path, i), state) for i, message in enumerate(items)]
+
+
+def parse_message(raw: JSON, path: str, state: ParseState) -> Message:
+    """One message; :class:`FormatError` naming the field when it is not a valid one."""
+    source = require_mapping(raw, path)
+    role = source.get("role")
+    if not isinstance(role, str) or role not in ROLES:
+        raise FormatError(f"role must be one of {', '.join(ROLES)}", field=at(path, "role"))
+    if role in ("tool", "function"):
+        return _parse_result_message(source, role, path, state)
+    return _parse_turn(source, role, path, state)
+
+
+def content_shape(parts: list[Any], has_calls: bool) -> str:
+    """How the renderer spells content by default: ``string`` for one plain text part
+    (or nothing), ``null`` for nothing beside tool calls, else ``parts``."""
+    if not parts:
+        return "null" if has_calls else "string"
+    first = parts[0]
+    if len(parts) == 1 and isinstance(first, dict) and first.keys() == {"type", "text"}:
+        return "string" if first["type"] == "text" else "parts"
+    return "parts"
+
+
+def _parse_turn(source: dict[str, Any], role: str, path: str, state: ParseState) -> Message:
+    mapped = _ASSISTANT_FIELDS if role == "assistant" else ("name",)
+    fields, rest = split(source, mapped, handled=("role", "content"))
+    if fields.get("tool_calls") == []:
+        rest["tool_calls"] = fields.pop("tool_calls")
+    blocks, wire_parts, kind = _parse_content(source, path)
+    name = require_str(fields["name"], at(path, "name")) if "name" in fields else None
+    field_blocks = _parse_assistant_fields(fields, path)
+    calls = _parse_calls(fields, path, state)
+    default = content_shape(wire_parts, bool(calls))
+    content_hint = None if kind == default else kind
+    if role == "assistant" and kind == "string":
+        _lift_annotations(blocks, rest)
+    return Message(
+        role=role,  # type: ignore[arg-type]  # checked against ROLES above
+        content=[*blocks, *field_blocks, *calls],
+        name=name,
+        extra=make_extra(rest, content=content_hint),
+    )
+
+
+def _parse_content(source: dict[str, Any], path: str) -> tuple[list[Block], list[Any], str]:
+    """``(blocks, the parts as sent, how content was spelled)``."""
+    if "content" not in source:
+        return [], [], "absent"
+    content = source["content"]
+    if content is None:
+        return [], [], "null"
+    if isinstance(content, str):
+        return [TextBlock(text=content)], [{"type": "text", "text": content}], "string"
+    if isinstance(content, list):
+        content_path = at(path, "content")
+        blocks = [parse_part(part, item(content_path, i)) for i, part in enumerate(content)]
+        return blocks, content, "parts"
+    raise FormatError(
+        "content must be a string, an array of content parts or null", field=at(path, "content")
+    )
+
+
+def _lift_annotations(blocks: list[Block], rest: dict[str, Any]) -> None:
+    # Annotations point into the one string content: they are that text's citations.
+    annotations = rest.get("annotations")
+    if not annotations or not isinstance(annotations, list) or len(blocks) != 1:
+        return
+    if not all(isinstance(annotation, dict) for annotation in annotations):
+        return
+    block = blocks[0]
+    if isinstance(block, TextBlock):
+        block.citations = rest.pop("annotations")
+        block.extra = make_extra({}, citations="annotations")
+
+
+def _parse_assistant_fields(fields: dict[str, Any], path: str) -> list[Block]:
+    blocks: list[Block] = []
+    if "refusal" in fields:
+        text = require_str(fields["refusal"], at(path, "refusal"))
+        blocks.append(RefusalBlock(text=text, extra=make_extra({}, field="refusal")))
+    if "audio" in fields:
+        audio = require_mapping(fields["audio"], at(path, "audio"))
+        audio_id = require_str(audio.get("id"), at(path, "audio.id"))
+        # A reference to an earlier spoken reply; a response also carries its data and
+        # transcript, kept verbatim beside the id.
+        blocks.append(
+            AudioBlock(
+                source=MediaSource(type="file", file_id=audio_id),
+                extra=make_extra(unknown_fields(audio, ("id",)), field="audio"),
+            )
+        )
+    return blocks
+
+
+def _parse_calls(fields: dict[str, Any], path: str, state: ParseState) -> list[Block]:
+    calls_path = at(path, "tool_calls")
+    raw_calls = require_list(fields["tool_calls"], calls_path) if "tool_calls" in fields else []
+    calls = [_parse_call(raw, item(calls_path, i), state) for i, raw in enumerate(raw_calls)]
+    if "function_call" in fields:
+        calls.append(_parse_legacy_call(fields["function_call"], at(path, "function_call"), state))
+    return calls
+
+
+def _parse_call(raw: JSON, path: str, state: ParseState) -> Block:
+    call = require_mapping(raw, path)
+    call_id = require_str(call.get("id"), at(path, "id"))
+    kind = call.get("type", "function")
+    if kind not in ("function", "custom"):
+        raise FormatError("tool call type must be function or custom", field=at(path, "type"))
+    inner_path = at(path, kind)
+    inner = require_mapping(call.get(kind), inner_path)
+    name = require_str(inner.get("name"), at(inner_path, "name"))
+    argument_key = "input" if kind == "custom" else "arguments"
+    raw_arguments = require_str(inner.get(argument_key), at(inner_path, argument_key))
+    if kind == "custom":
+        value: JSON = parse_custom_input(raw_arguments)
+    else:
+        value, _ = parse_arguments(raw_arguments)
+    state.call_names[call_id] = name
+    type_hint = "absent" if "type" not in call else "custom" if kind == "custom" else None
+    rest = unknown_fields(inner, ("name", argument_key))
+    return ToolUseBlock(
+        id=call_id,
+        name=name,
+        input=value,
+        raw_arguments=raw_arguments,
+        extra=make_extra(
+            unknown_fields(call, ("id", "type", kind)), inner=rest or None, type=type_hint
+        ),
+    )
+
+
+def _parse_legacy_call(raw: JSON, path: str, state: ParseState) -> Block:
+    # The deprecated single function_call has no id: make one up, so that the function
+    # message answering it pairs with it like any tool result.
+    call = require_mapping(raw, path)
+    name = require_str(call.get("name"), at(path, "name"))
+    raw_arguments = require_str(call.get("arguments"), at(path, "arguments"))
+    call_id = _synthesize_id(state, path, "call_legacy", "legacy function_call has no id")
+    state.legacy_calls.append(call_id)
+    state.call_names[call_id] = name
+    value, _ = parse_arguments(raw_arguments)
+    rest = unknown_fields(call, ("name", "arguments"))
+    return ToolUseBlock(
+        id=call_id,
+        name=name,
+        input=value,
+        raw_arguments=raw_arguments,
+        extra=make_extra({}, field="function_call", inner=rest or None),
+    )
+
+
+def _synthesize_id(state: ParseState, path: str, prefix: str, why: str) -> str:
+    call_id = f"{prefix}_{state.legacy_count}"
+    state.legacy_count += 1
+    state.drift.add("id-synthesized", why, field=path, transformed=call_id, severity="info")
+    return call_id
+
+
+def _parse_result_message(
+    source: dict[str, Any], role: str, path: str, state: ParseState
+) -> Message:
+    mapped = ("tool_call_id", "name") if role == "tool" else ("name",)
+    fields, rest = split(source, mapped, handled=("role", "content"))
+    name = require_str(fields["name"], at(path, "name")) if "name" in fields else None
+    if role == "tool":
+        if "tool_call_id" not in fields:
+            raise FormatError("a tool message needs tool_call_id", field=at(path, "tool_call_id"))
+        call_id = require_str(fields["tool_call_id"], at(path, "tool_call_id"))
+    else:
+        if name is None:
+            raise FormatError("a function message needs name", field=at(path, "name"))
+        call_id = _answer_legacy_call(state, path)
+    content, kind = _parse_result_content(source, path)
+    block = ToolResultBlock(
+        tool_use_id=call_id, content=content, name=name or state.call_names.get(call_id)
+    )
+    return Message(
+        role="tool",
+        content=[block],
+        name=name,
+        tool_call_id=call_id,
+        extra=make_extra(
+            rest,
+            content=None if kind == "string" else kind,
+            role="function" if role == "function" else None,
+        ),
+    )
+
+
+def _answer_legacy_call(state: ParseState, path: str) -> str:
+    if state.legacy_calls:
+        return state.legacy_calls.pop(0)
+    return _synthesize_id(
+        state, path, "call_legacy_orphan", "function message answers no function_call"
+    )
+
+
+def _parse_result_content(source: dict[str, Any], path: str) -> tuple[str | list[Block], str]:
+    if "content" not in source:
+        return "", "absent"
+    content = source["content"]
+    if content is None:
+        return "", "null"
+    if isinstance(content, str):
+        return content, "string"
+    if isinstance(content, list):
+        content_path = at(path, "content")
+        return [parse_part(part, item(content_path, i)) for i, part in enumerate(content)], "parts"
+    raise FormatError(
+        "content must be a string, an array of text parts or null", field=at(path, "content")
+    )

@@ -1,0 +1,372 @@
+"""Writing UMF messages as Chat Completions messages (one UMF message may give several).
+
+What each role can hold: system and developer take text parts, user every part type,
+assistant text and refusal parts plus ``tool_calls``, tool messages text. When the
+conversation is not rendered as the openai-chat document it was read from, content a role
+cannot hold moves to a user message after it (``message-reordered``); reasoning is dropped
+(``reasoning-dropped``: OpenAI takes none back, and signatures never leave their
+provider); tool results become ``tool`` messages, with the error flag folded into the text
+(``capability-unsupported``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from providers.formats._common import arguments_string, dump_arguments
+from providers.umf import (
+    AudioBlock,
+    Block,
+    Message,
+    RefusalBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+
+from ._content import render_part
+from ._parse_messages import content_shape
+from ._sequence import Entry
+from ._shared import RenderContext, at, get_hint, item, put_fields, report_foreign_extra
+
+_ROLE_PARTS = {
+    "system": {"text"},
+    "developer": {"text"},
+    "user": {"text", "image_url", "input_audio", "file"},
+    "assistant": {"text", "refusal"},
+    "tool": {"text"},
+}
+
+
+@dataclass
+class _Pieces:
+    """A message's blocks sorted by where they go on the wire."""
+
+    parts: list[tuple[int, dict[str, Any], Block, str]] = field(default_factory=list)
+    fields: list[tuple[int, Block]] = field(default_factory=list)
+    calls: list[tuple[int, ToolUseBlock, str]] = field(default_factory=list)
+    results: list[tuple[int, ToolResultBlock, str]] = field(default_factory=list)
+    carry: list[dict[str, Any]] = field(default_factory=list)
+
+
+def render_message(message: Message, index: int, ctx: RenderContext) -> list[Entry]:
+    """The wire messages for UMF message ``index``, in their natural order."""
+    path = item("messages", index)
+    report_foreign_extra(message.extra, path, ctx.drift)
+    _report_reasoning_fields(message, path, ctx)
+    if message.role == "tool":
+        return _tool_entries(message, index, path, ctx)
+    return _turn_entries(message, index, path, ctx)
+
+
+def drop_reasoning(block: ThinkingBlock, path: str, ctx: RenderContext) -> None:
+    """Warn that a thinking block is left out (its signature or data is never sent)."""
+    ctx.drift.add(
+        "reasoning-dropped",
+        "OpenAI Chat requests carry no reasoning",
+        field=path,
+        original=block.text or None,
+        details={"redacted": block.redacted, "signed": bool(block.signature or block.data)},
+    )
+
+
+def _report_reasoning_fields(message: Message, path: str, ctx: RenderContext) -> None:
+    if message.reasoning:
+        ctx.drift.add(
+            "reasoning-dropped",
+            "OpenAI Chat requests carry no reasoning",
+            field=at(path, "reasoning"),
+            original=message.reasoning,
+        )
+    if message.reasoning_details:
+        ctx.drift.add(
+            "reasoning-dropped",
+            "OpenAI Chat requests carry no reasoning details",
+            field=at(path, "reasoning_details"),
+            details={"count": len(message.reasoning_details)},
+        )
+
+
+def _place(
+    block: Block, position: int, path: str, role: str, pieces: _Pieces, ctx: RenderContext
+) -> None:
+    if isinstance(block, ThinkingBlock):
+        drop_reasoning(block, path, ctx)
+    elif isinstance(block, ToolResultBlock):
+        pieces.results.append((position, block, path))
+    elif isinstance(block, ToolUseBlock):
+        if role == "assistant":
+            pieces.calls.append((position, block, path))
+        else:
+            ctx.drift.add(
+                "content-dropped",
+                f"a {role} message cannot make tool calls",
+                field=path,
+                original={"id": block.id, "name": block.name, "input": block.input},
+            )
+    elif role == "assistant" and get_hint(block.extra, "field") in ("refusal", "audio"):
+        pieces.fields.append((position, block))
+    else:
+        _place_part(block, position, path, role, pieces, ctx)
+
+
+def _place_part(
+    block: Block, position: int, path: str, role: str, pieces: _Pieces, ctx: RenderContext
+) -> None:
+    part = render_part(block, path, ctx, role)
+    if part is None:
+        return
+    if ctx.faithful or part["type"] in _ROLE_PARTS[role]:
+        pieces.parts.append((position, part, block, path))
+    else:
+        pieces.carry.append(_carried(part, block, path, role, ctx))
+
+
+def _carried(
+    part: dict[str, Any], block: Block, path: str, role: str, ctx: RenderContext
+) -> dict[str, Any]:
+    ctx.drift.add(
+        "message-reordered",
+        f"a {role} message cannot hold {block.type} content; moved to a user message after it",
+        field=path,
+        original=role,
+        transformed="user",
+    )
+    return part
+
+
+def _turn_entries(message: Message, index: int, path: str, ctx: RenderContext) -> list[Entry]:
+    pieces = _Pieces()
+    for position, block in enumerate(message.content):
+        _place(block, position, item(at(path, "content"), position), message.role, pieces, ctx)
+    entries = [
+        _result_entry(block, result_path, index, position, ctx, owner=None)
+        for position, block, result_path in pieces.results
+    ]
+    wire = _turn_wire(message, pieces, ctx)
+    if wire is not None:
+        calls = [(block.id, result_path) for _, block, result_path in pieces.calls]
+        order = min(
+            [p for p, _, _, _ in pieces.parts]
+            + [p for p, _ in pieces.fields]
+            + [p for p, _, _ in pieces.calls]
+            or [0]
+        )
+        entries.append(Entry(wire, path, index, order, calls=calls, carry=pieces.carry))
+    elif pieces.carry:
+        entries.append(
+            Entry({"role": "user", "content": pieces.carry}, path, index, len(message.content))
+        )
+    return sorted(entries, key=lambda entry: entry.order)
+
+
+def _turn_wire(message: Message, pieces: _Pieces, ctx: RenderContext) -> dict[str, Any] | None:
+    if not ctx.faithful and message.content and not (pieces.parts or pieces.fields or pieces.calls):
+        return None  # everything in it was moved or dropped, each with its warning
+    out: dict[str, Any] = {"role": message.role}
+    parts = [part for _, part, _, _ in pieces.parts]
+    calls = [block for _, block, _ in pieces.calls]
+    shape = get_hint(message.extra, "content") or content_shape(parts, bool(calls))
+    _set_content(out, parts, shape)
+    _set_annotations(out, pieces, ctx)
+    for _, block in pieces.fields:
+        _set_field(out, block)
+    _set_calls(out, pieces.calls, ctx)
+    if message.name is not None:
+        out["name"] = message.name
+    return put_fields(out, message.extra)
+
+
+def _set_content(out: dict[str, Any], parts: list[dict[str, Any]], shape: str) -> None:
+    if shape == "absent" and not parts:
+        return
+    if shape == "null" and not parts:
+        out["content"] = None
+    elif shape != "parts" and content_shape(parts, False) == "string":
+        out["content"] = parts[0]["text"] if parts else ""
+    else:
+        out["content"] = parts
+
+
+def _set_annotations(out: dict[str, Any], pieces: _Pieces, ctx: RenderContext) -> None:
+    # Citations read from an answer's annotations go back as annotations, when the text
+    # is still the message's one string content.
+    for _, _, block, path in pieces.parts:
+        if not isinstance(block, TextBlock) or get_hint(block.extra, "citations") is None:
+            continue
+        if isinstance(out.get("content"), str) and len(pieces.parts) == 1:
+            out["annotations"] = block.citations
+        elif block.citations:
+            ctx.drift.add(
+                "content-dropped",
+                "annotations belong to a string content",
+                field=at(path, "citations"),
+                original=block.citations,
+            )
+
+
+def _set_field(out: dict[str, Any], block: Block) -> None:
+    if isinstance(block, RefusalBlock):
+        out["refusal"] = block.text
+    elif isinstance(block, AudioBlock):
+        out["audio"] = put_fields({"id": block.source.file_id}, block.extra)
+
+
+def _set_calls(
+    out: dict[str, Any], calls: list[tuple[int, ToolUseBlock, str]], ctx: RenderContext
+) -> None:
+    for _, block, path in calls:
+        if ctx.faithful and get_hint(block.extra, "field") == "function_call":
+            arguments = arguments_string(block.input, block.raw_arguments)
+            out["function_call"] = put_fields(
+                {"name": block.name, "arguments": arguments}, block.extra, "inner"
+            )
+        else:
+            out.setdefault("tool_calls", []).append(render_call(block, path, ctx))
+
+
+def render_call(block: ToolUseBlock, path: str, ctx: RenderContext) -> dict[str, Any]:
+    """One ``tool_calls`` entry; ids OpenAI would refuse are rewritten unless faithful."""
+    kind = get_hint(block.extra, "type")
+    call_id = block.id if ctx.faithful else ctx.ids(block.id, at(path, "id"))
+    call: dict[str, Any] = {"id": call_id}
+    if kind == "custom":
+        text = (
+            block.raw_arguments if block.raw_arguments is not None else dump_arguments(block.input)
+        )
+        call.update(
+            type="custom",
+            custom=put_fields({"name": block.name, "input": text}, block.extra, "inner"),
+        )
+    else:
+        arguments = arguments_string(block.input, block.raw_arguments)
+        function = put_fields({"name": block.name, "arguments": arguments}, block.extra, "inner")
+        call.update(type="function", function=function)
+    if kind == "absent" and ctx.faithful:
+        del call["type"]
+    return put_fields(call, block.extra)
+
+
+# --------------------------------------------------------------------------- tool results
+
+
+def _tool_entries(message: Message, index: int, path: str, ctx: RenderContext) -> list[Entry]:
+    content_path = at(path, "content")
+    results = [(i, b) for i, b in enumerate(message.content) if isinstance(b, ToolResultBlock)]
+    if len(results) == 1 and len(message.content) == 1:
+        return [_result_entry(results[0][1], item(content_path, 0), index, 0, ctx, owner=message)]
+    if not results:
+        return _loose_tool_message(message, index, path, ctx)
+    pieces = _Pieces()
+    for position, block in enumerate(message.content):
+        _place(block, position, item(content_path, position), "tool", pieces, ctx)
+    entries = [_result_entry(b, p, index, i, ctx, owner=None) for i, b, p in pieces.results]
+    # Blocks beside the results have no tool message of their own: they follow as user content.
+    for _, part, block, block_path in pieces.parts:
+        entries[-1].carry.append(
+            part if ctx.faithful else _carried(part, block, block_path, "tool", ctx)
+        )
+    entries[-1].carry.extend(pieces.carry)
+    return entries
+
+
+def _loose_tool_message(message: Message, index: int, path: str, ctx: RenderContext) -> list[Entry]:
+    # A tool message holding its result as plain blocks (UMF's InternalMessage shape).
+    if message.tool_call_id is not None:
+        block = ToolResultBlock(tool_use_id=message.tool_call_id, content=list(message.content))
+        return [_result_entry(block, path, index, 0, ctx, owner=message)]
+    ctx.drift.add(
+        "content-type-unsupported",
+        "tool message without a tool call id; sent as a user message",
+        field=path,
+        original="tool",
+        transformed="user",
+    )
+    return _turn_entries(message.model_copy(update={"role": "user"}), index, path, ctx)
+
+
+def _result_entry(
+    block: ToolResultBlock,
+    path: str,
+    index: int,
+    order: int,
+    ctx: RenderContext,
+    owner: Message | None,
+) -> Entry:
+    content_hint = get_hint(owner.extra, "content") if owner is not None else None
+    content, carry = _result_content(block, path, ctx, content_hint)
+    wire: dict[str, Any] = {"role": "tool", "tool_call_id": block.tool_use_id}
+    if owner is not None and ctx.faithful:
+        if get_hint(owner.extra, "role") == "function":
+            wire = {"role": "function"}
+        if owner.name is not None:
+            wire["name"] = owner.name
+    if content_hint == "null" and content == "":
+        wire["content"] = None
+    elif content_hint != "absent" or content != "":
+        wire["content"] = content
+    if owner is not None:
+        put_fields(wire, owner.extra)
+    return Entry(wire, path, index, order, result_id=block.tool_use_id, carry=carry)
+
+
+def _result_content(
+    block: ToolResultBlock, path: str, ctx: RenderContext, content_hint: str | None
+) -> tuple[Any, list[dict[str, Any]]]:
+    content_path = at(path, "content")
+    carry: list[dict[str, Any]] = []
+    if isinstance(block.content, str):
+        content: Any = block.content
+    elif content_hint == "parts":
+        pieces = _Pieces()
+        for position, inner in enumerate(block.content):
+            _place(inner, position, item(content_path, position), "user", pieces, ctx)
+        content = [part for _, part, _, _ in pieces.parts]
+    else:
+        content, carry = _flatten_result(block.content, content_path, ctx)
+    if block.is_error:
+        content = _mark_error(content, path, ctx)
+    return content, carry
+
+
+def _flatten_result(
+    blocks: list[Block], path: str, ctx: RenderContext
+) -> tuple[str, list[dict[str, Any]]]:
+    # OpenAI tool messages are text: text blocks are joined, media follow as user content.
+    texts: list[str] = []
+    carry: list[dict[str, Any]] = []
+    for position, block in enumerate(blocks):
+        block_path = item(path, position)
+        if isinstance(block, ThinkingBlock):
+            drop_reasoning(block, block_path, ctx)
+        elif isinstance(block, ToolUseBlock | ToolResultBlock):
+            ctx.drift.add(
+                "content-dropped",
+                "a tool result cannot hold tool calls or results",
+                field=block_path,
+                original=block.type,
+            )
+        elif (part := render_part(block, block_path, ctx, "tool")) is None:
+            continue
+        elif part["type"] == "text":
+            texts.append(part["text"])
+        else:
+            carry.append(_carried(part, block, block_path, "tool", ctx))
+    return "\n".join(texts), carry
+
+
+def _mark_error(content: Any, path: str, ctx: RenderContext) -> Any:
+    if isinstance(content, list):
+        marked: Any = [{"type": "text", "text": "Error:"}, *content]
+    else:
+        marked = f"Error: {content}" if content else "Error"
+    ctx.drift.add(
+        "capability-unsupported",
+        "OpenAI tool messages have no error flag; the error is said in the text",
+        field=at(path, "is_error"),
+        original=True,
+        transformed=marked,
+    )
+    return marked

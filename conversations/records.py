@@ -10,32 +10,35 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC
 from typing import Any
 
 import orjson
-from pydantic import TypeAdapter
 
 from conversations import models
 from providers import umf
 
-BLOCK_ADAPTER: TypeAdapter[umf.Block] = TypeAdapter(umf.Block)
 _TEXT_BLOCKS = {"text", "refusal", "thinking"}
 _MEDIA_BLOCKS = {"image", "document", "audio"}
 
 
+Row = dict[str, Any]
+
+
 @dataclass
 class Rows:
-    """Unsaved rows for one conversation, in insert order."""
+    """Unsaved rows for one conversation, in insert order. Messages, blocks and tool calls
+    (the many) are plain dicts by field attname for :func:`bulk_insert`; the few are models."""
 
     conversation: models.Conversation
-    messages: list[models.Message] = field(default_factory=list)
-    blocks: list[models.ContentBlock] = field(default_factory=list)
+    messages: list[Row] = field(default_factory=list)
+    blocks: list[Row] = field(default_factory=list)
     attachments: dict[str, models.Attachment] = field(default_factory=dict)
     tools: list[models.ToolDefinition] = field(default_factory=list)
-    tool_calls: list[models.ToolCall] = field(default_factory=list)
+    tool_calls: list[Row] = field(default_factory=list)
     warnings: list[models.DriftWarning] = field(default_factory=list)
 
 
@@ -56,8 +59,8 @@ def canonical_base64(data: str) -> bytes | None:
     return raw if base64.b64encode(raw).decode() == data else None
 
 
-def block_row(block: umf.Block, rows: Rows, message: models.Message, index: int) -> None:
-    """Add the row for one block (and its attachment) to ``rows``."""
+def block_row(block: umf.Block, rows: Rows, message_id: uuid.UUID, index: int) -> Row:
+    """Add the row for one block (and its attachment) to ``rows``, and return it."""
     payload: dict[str, Any] = block.model_dump(mode="json", exclude_defaults=True)
     del payload["type"]
     text: str | None = None
@@ -65,22 +68,22 @@ def block_row(block: umf.Block, rows: Rows, message: models.Message, index: int)
         text = payload.pop("text", None)
     elif block.type == "tool_result" and isinstance(payload.get("content"), str):
         text = payload.pop("content")
-    attachment = None
-    if block.type in _MEDIA_BLOCKS:
-        attachment = _attachment_for(payload, rows)
-    rows.blocks.append(
-        models.ContentBlock(
-            message=message,
-            index=index,
-            type=block.type,
-            text=text,
-            payload=payload,
-            attachment=attachment,
-        )
-    )
+    attachment = _attachment_for(payload, rows) if block.type in _MEDIA_BLOCKS else None
+    row = {
+        "id": models.uuid7(),
+        "message_id": message_id,
+        "index": index,
+        "type": block.type,
+        "text": text,
+        "payload": payload,
+        "attachment_id": attachment,
+    }
+    rows.blocks.append(row)
+    return row
 
 
-def _attachment_for(payload: dict[str, Any], rows: Rows) -> models.Attachment | None:
+def _attachment_for(payload: dict[str, Any], rows: Rows) -> str | None:
+    """Move base64 media bytes out of the payload into an attachment; its key, or None."""
     source = payload.get("source", {})
     data = source.get("data")
     if source.get("type") != "base64" or not data:
@@ -99,18 +102,19 @@ def _attachment_for(payload: dict[str, Any], rows: Rows) -> models.Attachment | 
         )
         rows.attachments[digest] = attachment
     del source["data"]
-    return attachment
+    return digest
 
 
-def block_from_row(row: models.ContentBlock, attachment_data: bytes | None) -> umf.Block:
-    """The UMF block a row holds; ``attachment_data`` are its media bytes, if any."""
-    data = dict(row.payload)
-    data["type"] = row.type
-    if row.text is not None:
-        data["content" if row.type == "tool_result" else "text"] = row.text
+def block_data(
+    block_type: str, text: str | None, payload: dict[str, Any], attachment_data: bytes | None
+) -> dict[str, Any]:
+    """The UMF block (as JSON data) that a block row holds, with its media bytes if any."""
+    data = {**payload, "type": block_type}
+    if text is not None:
+        data["content" if block_type == "tool_result" else "text"] = text
     if attachment_data is not None:
         data["source"] = {**data["source"], "data": base64.b64encode(attachment_data).decode()}
-    return BLOCK_ADAPTER.validate_python(data)
+    return data
 
 
 def search_text(message: umf.Message) -> str:
@@ -143,53 +147,60 @@ def _block_search_parts(block: umf.Block) -> Iterable[str]:
             yield block.source.data
 
 
-def message_row(
-    message: umf.Message, conversation: models.Conversation, position: int
-) -> models.Message:
-    """The row of one message (parent links are set by the caller)."""
+# Message columns that hold a UMF message field of the same meaning: (column, UMF key).
+MESSAGE_COLUMNS = (
+    ("role", "role"),
+    ("name", "name"),
+    ("tool_call_id", "tool_call_id"),
+    ("source_id", "id"),
+    ("source_parent_id", "parent_id"),
+    ("timestamp", "timestamp"),
+    ("model", "model"),
+    ("finish_reason", "finish_reason"),
+    ("provider_finish_reason", "provider_finish_reason"),
+    ("usage", "usage"),
+    ("reasoning", "reasoning"),
+    ("reasoning_details", "reasoning_details"),
+    ("metadata", "metadata"),
+    ("extra", "extra"),
+)
+
+
+def message_row(message: umf.Message, conversation_id: uuid.UUID, position: int) -> Row:
+    """The row of one message (the caller sets ``parent_id``)."""
     timestamp = message.timestamp
     if timestamp is not None and timestamp.tzinfo is None:
         timestamp = timestamp.replace(tzinfo=UTC)
-    return models.Message(
-        conversation=conversation,
-        position=position,
-        role=message.role,
-        name=message.name,
-        tool_call_id=message.tool_call_id,
-        source_id=message.id,
-        source_parent_id=message.parent_id,
-        model=message.model,
-        timestamp=timestamp,
-        finish_reason=message.finish_reason,
-        provider_finish_reason=message.provider_finish_reason,
-        usage=message.usage.model_dump(mode="json", exclude_none=True) if message.usage else None,
-        reasoning=message.reasoning,
-        reasoning_details=message.reasoning_details,
-        metadata=message.metadata,
-        extra=message.extra,
-        search_text=search_text(message),
-    )
+    return {
+        "id": models.uuid7(),
+        "conversation_id": conversation_id,
+        "position": position,
+        "role": message.role,
+        "name": message.name,
+        "tool_call_id": message.tool_call_id,
+        "source_id": message.id,
+        "source_parent_id": message.parent_id,
+        "model": message.model,
+        "timestamp": timestamp,
+        "finish_reason": message.finish_reason,
+        "provider_finish_reason": message.provider_finish_reason,
+        "usage": message.usage.model_dump(mode="json", exclude_none=True)
+        if message.usage
+        else None,
+        "reasoning": message.reasoning,
+        "reasoning_details": message.reasoning_details,
+        "metadata": message.metadata,
+        "extra": message.extra,
+        "search_text": search_text(message),
+        "provider": "",
+    }
 
 
-def message_from_row(row: models.Message, blocks: Sequence[umf.Block]) -> umf.Message:
-    """The UMF message a row and its blocks hold."""
-    return umf.Message(
-        role=row.role,  # type: ignore[arg-type]
-        content=list(blocks),
-        name=row.name,
-        tool_call_id=row.tool_call_id,
-        id=row.source_id,
-        parent_id=row.source_parent_id,
-        timestamp=row.timestamp,
-        model=row.model,
-        finish_reason=row.finish_reason,  # type: ignore[arg-type]
-        provider_finish_reason=row.provider_finish_reason,
-        usage=umf.Usage.model_validate(row.usage) if row.usage is not None else None,
-        reasoning=row.reasoning,
-        reasoning_details=row.reasoning_details,
-        metadata=row.metadata,
-        extra=row.extra,
-    )
+def message_data(columns: Sequence[Any], blocks: list[dict[str, Any]]) -> dict[str, Any]:
+    """The UMF message (as JSON data) of a row fetched as ``MESSAGE_COLUMNS`` values."""
+    data = {key: value for (_, key), value in zip(MESSAGE_COLUMNS, columns, strict=True)}
+    data["content"] = blocks
+    return data
 
 
 def warning_row(

@@ -13,8 +13,7 @@ from django.db import connection
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from conversations import models
-from conversations.records import block_from_row, message_from_row, warning_from_row
-from providers import umf
+from conversations.records import MESSAGE_COLUMNS, block_data, message_data, warning_from_row
 from providers.umf import Conversation, DriftWarning
 
 
@@ -91,51 +90,56 @@ class StoredConversation:
 
 
 def conversation_umf(*, conversation: models.Conversation) -> StoredConversation:
-    """Load a stored conversation back into UMF, in five queries whatever its length."""
-    messages = list(models.Message.objects.filter(conversation=conversation).order_by("position"))
+    """Load a stored conversation back into UMF, in five queries whatever its length.
+
+    Rows are fetched as plain values and validated into UMF in one pydantic call: building
+    a model instance per row would cost more than the queries.
+    """
+    columns = [column for column, _ in MESSAGE_COLUMNS]
+    messages = list(
+        models.Message.objects.filter(conversation=conversation)
+        .order_by("position")
+        .values_list("id", *columns)
+    )
     blocks = list(
         models.ContentBlock.objects.filter(message__conversation=conversation)
         .order_by("message__position", "index")
-        .values_list("message_id", "index", "type", "text", "payload", "attachment_id")
+        .values_list("message_id", "type", "text", "payload", "attachment_id")
     )
-    attachment_ids = {row[5] for row in blocks if row[5]}
-    attachments = dict(
-        models.Attachment.objects.filter(sha256__in=attachment_ids).values_list("sha256", "data")
-        if attachment_ids
-        else []
-    )
-    tools = list(models.ToolDefinition.objects.filter(conversation=conversation))
-    warnings = list(models.DriftWarning.objects.filter(conversation=conversation))
-    blocks_by_message: dict[Any, list[umf.Block]] = defaultdict(list)
-    for message_id, index, block_type, text, payload, attachment_id in blocks:
-        row = models.ContentBlock(index=index, type=block_type, text=text, payload=payload)
-        data = attachments.get(attachment_id) if attachment_id else None
-        blocks_by_message[message_id].append(
-            block_from_row(row, bytes(data) if data is not None else None)
+    attachments = _attachment_bytes({row[4] for row in blocks if row[4]})
+    tools = list(
+        models.ToolDefinition.objects.filter(conversation=conversation).values(
+            "name", "description", "parameters", "extra"
         )
-    metadata = dict(conversation.metadata)
-    metadata["warnings"] = [
-        warning_from_row(w).model_dump(mode="json")
-        for w in warnings
-        if w.stage == models.DriftWarning.Stage.RECORD
-    ]
-    result = umf.Conversation(
-        messages=[message_from_row(m, blocks_by_message.get(m.id, [])) for m in messages],
-        tools=[
-            umf.Tool(name=t.name, description=t.description, parameters=t.parameters, extra=t.extra)
-            for t in tools
-        ],
-        tool_choice=umf.ToolChoice.model_validate(conversation.tool_choice)
-        if conversation.tool_choice
-        else None,
-        parameters=umf.Parameters.model_validate(conversation.parameters),
-        metadata=umf.Metadata.model_validate(metadata),
-        extra=conversation.extra,
     )
+    warnings = list(models.DriftWarning.objects.filter(conversation=conversation))
+    blocks_by_message: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    for message_id, block_type, text, payload, attachment_id in blocks:
+        data = attachments.get(attachment_id) if attachment_id else None
+        blocks_by_message[message_id].append(block_data(block_type, text, payload, data))
+    recorded = [w for w in warnings if w.stage == models.DriftWarning.Stage.RECORD]
+    document = {
+        "messages": [message_data(row[1:], blocks_by_message[row[0]]) for row in messages],
+        "tools": tools,
+        "tool_choice": conversation.tool_choice,
+        "parameters": conversation.parameters,
+        "metadata": {
+            **conversation.metadata,
+            "warnings": [warning_from_row(w).model_dump(mode="json") for w in recorded],
+        },
+        "extra": conversation.extra,
+    }
     import_warnings = [
         warning_from_row(w) for w in warnings if w.stage == models.DriftWarning.Stage.IMPORT
     ]
-    return StoredConversation(conversation, result, import_warnings)
+    return StoredConversation(conversation, Conversation.model_validate(document), import_warnings)
+
+
+def _attachment_bytes(keys: set[str]) -> dict[str, bytes]:
+    if not keys:
+        return {}
+    rows = models.Attachment.objects.filter(sha256__in=keys).values_list("sha256", "data")
+    return {key: bytes(data) for key, data in rows}
 
 
 def warnings_for(*, conversation: models.Conversation) -> list[models.DriftWarning]:

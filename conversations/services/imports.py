@@ -9,12 +9,14 @@ from django.db import IntegrityError, transaction
 
 from conversations import models
 from conversations.records import (
+    Row,
     Rows,
     block_row,
     content_hash,
     message_row,
     warning_row,
 )
+from conversations.services.bulk import bulk_insert
 from providers import formats, umf
 from providers.validation import check_conversation
 
@@ -166,49 +168,43 @@ def _rows(
 
 
 def _message_rows(conversation: umf.Conversation, rows: Rows) -> None:
-    by_source_id: dict[str, models.Message] = {}
-    previous: models.Message | None = None
-    calls: dict[str, models.ToolCall] = {}
+    by_source_id: dict[str, Row] = {}
+    previous: Row | None = None
+    calls: dict[str, Row] = {}
     for position, message in enumerate(conversation.messages):
-        row = message_row(message, rows.conversation, position)
-        if message.parent_id is not None:
-            row.parent = by_source_id[message.parent_id]
-        else:
-            row.parent = previous
+        row = message_row(message, rows.conversation.pk, position)
+        parent = by_source_id[message.parent_id] if message.parent_id is not None else previous
+        row["parent_id"] = parent["id"] if parent is not None else None
         if message.id is not None:
             by_source_id.setdefault(message.id, row)
         rows.messages.append(row)
-        first_block = len(rows.blocks)
         for index, block in enumerate(message.content):
-            block_row(block, rows, row, index)
-        _link_tool_calls(message, rows, row, first_block, calls)
+            block_record = block_row(block, rows, row["id"], index)
+            _link_tool_call(block, block_record, row, rows, calls)
         previous = row
 
 
-def _link_tool_calls(
-    message: umf.Message,
-    rows: Rows,
-    row: models.Message,
-    first_block: int,
-    calls: dict[str, models.ToolCall],
+def _link_tool_call(
+    block: umf.Block, block_record: Row, message: Row, rows: Rows, calls: dict[str, Row]
 ) -> None:
-    for offset, block in enumerate(message.content):
-        block_record = rows.blocks[first_block + offset]
-        if isinstance(block, umf.ToolUseBlock):
-            call = models.ToolCall(
-                conversation=rows.conversation,
-                message=row,
-                block=block_record,
-                call_id=block.id,
-                name=block.name,
-                arguments=block.input,
-            )
-            calls[block.id] = call
-            rows.tool_calls.append(call)
-        elif isinstance(block, umf.ToolResultBlock) and block.tool_use_id in calls:
-            answered = calls[block.tool_use_id]
-            answered.result_block = block_record
-            answered.is_error = block.is_error
+    """A tool_use becomes a ToolCall row; a tool_result fills in the call it answers."""
+    if isinstance(block, umf.ToolUseBlock):
+        call = {
+            "conversation_id": rows.conversation.pk,
+            "message_id": message["id"],
+            "block_id": block_record["id"],
+            "call_id": block.id,
+            "name": block.name,
+            "arguments": block.input,
+            "result_block_id": None,
+            "is_error": None,
+        }
+        calls[block.id] = call
+        rows.tool_calls.append(call)
+    elif isinstance(block, umf.ToolResultBlock) and block.tool_use_id in calls:
+        answered = calls[block.tool_use_id]
+        answered["result_block_id"] = block_record["id"]
+        answered["is_error"] = block.is_error
 
 
 def _tool_rows(conversation: umf.Conversation, rows: Rows) -> None:
@@ -231,10 +227,10 @@ def _insert(rows: Rows) -> None:
         models.Attachment.objects.bulk_create(
             rows.attachments.values(), ignore_conflicts=True, batch_size=500
         )
-    models.Message.objects.bulk_create(rows.messages, batch_size=2000)
-    models.ContentBlock.objects.bulk_create(rows.blocks, batch_size=2000)
+    bulk_insert(models.Message, rows.messages)
+    bulk_insert(models.ContentBlock, rows.blocks)
     models.ToolDefinition.objects.bulk_create(rows.tools, batch_size=500)
-    models.ToolCall.objects.bulk_create(rows.tool_calls, batch_size=2000)
+    bulk_insert(models.ToolCall, rows.tool_calls)
     models.DriftWarning.objects.bulk_create(rows.warnings, batch_size=2000)
     models.Provenance.objects.create(
         conversation=rows.conversation,

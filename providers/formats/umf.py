@@ -10,6 +10,7 @@ come back as they came in.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -25,17 +26,23 @@ _MESSAGE_KEYS = set(Message.model_fields)
 _CONVERSATION_KEYS = set(Conversation.model_fields)
 
 
+@cache
+def _defaults(model: type[BaseModel]) -> dict[str, Any]:
+    # Computed once per class: pydantic's get_default inspects the factory each call.
+    return {
+        name: info.get_default(call_default_factory=True)
+        for name, info in model.model_fields.items()
+        if name != "type"
+    }
+
+
+_MISSING = object()
+
+
 def _present_defaults(model: BaseModel, source: dict[str, Any]) -> list[str]:
     """Keys the source spelled out although they hold the field's default value."""
-    present = []
-    for key, value in source.items():
-        info = type(model).model_fields.get(key)
-        if info is None or key == "type":
-            continue
-        default = info.get_default(call_default_factory=True)
-        if value == default or (isinstance(value, list | dict) and not value and not default):
-            present.append(key)
-    return present
+    defaults = _defaults(type(model))
+    return [key for key, value in source.items() if defaults.get(key, _MISSING) == value]
 
 
 def _parse_message(raw: JSON, path: str) -> Message:

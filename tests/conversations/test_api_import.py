@@ -81,7 +81,7 @@ def test_base64_media_is_stored_once_as_an_attachment(api: APIClient) -> None:
 
 
 def test_a_title_can_be_given(api: APIClient) -> None:
-    body = import_payload(api, [{"role": "user", "content": "hi"}], title="Greeting").json()
+    body = import_payload(api, [{"role": "user", "content": "hi"}], "umf", title="Greeting").json()
     assert body["conversations"][0]["title"] == "Greeting"
 
 
@@ -168,14 +168,21 @@ def test_an_oversized_body_is_a_413_before_parsing(api: APIClient, settings: Any
 
 
 def test_a_failure_midway_leaves_nothing_behind(api: APIClient, monkeypatch: Any) -> None:
-    def explode(*args: Any, **kwargs: Any) -> None:
-        raise RuntimeError("disk full")
+    from conversations.services import bulk, imports
 
-    monkeypatch.setattr(models.ToolCall.objects, "bulk_create", explode)
+    real_bulk_insert = bulk.bulk_insert
+
+    def explode_on_tool_calls(model: Any, rows: Any) -> None:
+        if model is models.ToolCall:  # after messages and blocks were written
+            raise RuntimeError("disk full")
+        real_bulk_insert(model, rows)
+
+    monkeypatch.setattr(imports, "bulk_insert", explode_on_tool_calls)
     with pytest.raises(RuntimeError):
         import_payload(api, load_fixture(WEATHER))
     assert models.Conversation.objects.count() == 0
     assert models.Message.objects.count() == 0
+    assert models.ContentBlock.objects.count() == 0
 
 
 def test_anonymous_clients_are_refused() -> None:

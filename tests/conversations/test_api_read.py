@@ -86,7 +86,7 @@ def test_full_text_search_covers_text_reasoning_and_tools(
 
 def test_pagination_walks_every_conversation_once(api: APIClient) -> None:
     for index in range(7):
-        imported(api, [{"role": "user", "content": f"message {index}"}])
+        imported(api, [{"role": "user", "content": f"message {index}"}], "umf")
     seen: list[str] = []
     url = "/api/v1/conversations?page_size=3"
     while url:

@@ -1,0 +1,22 @@
+# The web and worker image of the UMF Archive.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
+WORKDIR /app
+
+COPY pyproject.toml README.md ./
+COPY umfsite ./umfsite
+COPY conversations ./conversations
+COPY providers ./providers
+RUN pip install . && useradd --create-home --uid 1000 archive
+
+COPY manage.py ./
+COPY templates ./templates
+COPY static ./static
+# collectstatic needs settings that import in production mode; these values only build.
+RUN DJANGO_DEBUG=false DJANGO_SECRET_KEY=build-only DJANGO_ALLOWED_HOSTS=build \
+    python manage.py collectstatic --noinput
+
+USER archive
+EXPOSE 8000
+CMD ["gunicorn", "umfsite.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--timeout", "60"]

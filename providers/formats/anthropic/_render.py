@@ -122,14 +122,13 @@ def _sampling(name: str, value: float | None, body: dict[str, Any], ctx: Context
 
 def _metadata(conversation: Conversation, body: dict[str, Any]) -> None:
     """``metadata`` as read (without user_id), plus the UMF ``user`` as ``user_id``."""
-    rest = own_extra(conversation.extra, FORMAT_ID).get("metadata")
+    own = own_extra(conversation.extra, FORMAT_ID)
     user = conversation.parameters.user
-    if rest is None and user is None:
+    if user is None:
+        if "metadata" in own:
+            body["metadata"] = own["metadata"]
         return
-    metadata = dict(rest or {})
-    if user is not None:
-        metadata["user_id"] = user
-    body["metadata"] = metadata
+    body["metadata"] = {**(own.get("metadata") or {}), "user_id": user}
 
 
 def _unsupported(conversation: Conversation, ctx: Context) -> None:

@@ -199,8 +199,29 @@ def render(conversation: Conversation) -> Rendered:
     return Rendered(out)
 
 
+# Message keys that only UMF documents use (seed 000's InternalMessage has ``metadata``).
+_UMF_ONLY_MESSAGE_KEYS = {
+    "metadata",
+    "parent_id",
+    "reasoning",
+    "reasoning_details",
+    "timestamp",
+    "finish_reason",
+    "provider_finish_reason",
+    "usage",
+    "extra",
+}
+
+
+def _umf_only_block(block: JSON) -> bool:
+    # tool_use / tool_result look the same in Anthropic's format; these do not.
+    if not isinstance(block, dict):
+        return False
+    return block.get("type") == "refusal" or (block.get("type") == "thinking" and "text" in block)
+
+
 def detect(payload: JSON) -> int:
-    """UMF conversations have ``messages`` whose content blocks use UMF's block names."""
+    """UMF conversations have ``messages`` with UMF's own block names or message keys."""
     messages = payload.get("messages") if isinstance(payload, dict) else payload
     if not isinstance(messages, list) or not messages:
         return 0
@@ -211,10 +232,9 @@ def detect(payload: JSON) -> int:
         if not isinstance(message, dict) or set(message) - _MESSAGE_KEYS:
             return 0
         content = message.get("content")
-        if isinstance(content, list) and any(
-            isinstance(b, dict) and b.get("type") in ("tool_use", "thinking", "tool_result")
-            for b in content
-        ):
+        if message.keys() & _UMF_ONLY_MESSAGE_KEYS:
+            score = 2
+        if isinstance(content, list) and any(_umf_only_block(block) for block in content):
             score = 2
         if message.get("role") == "tool" and isinstance(content, list):
             score = 2

@@ -29,7 +29,7 @@ from providers.umf import (
 from ._content import render_part
 from ._parse_messages import content_shape
 from ._sequence import Entry
-from ._shared import RenderContext, at, get_hint, item, put_fields, report_foreign_extra
+from ._shared import RenderContext, at, fields_of, get_hint, item, put_fields, report_foreign_extra
 
 _ROLE_PARTS = {
     "system": {"text"},
@@ -45,7 +45,7 @@ class _Pieces:
     """A message's blocks sorted by where they go on the wire."""
 
     parts: list[tuple[int, dict[str, Any], Block, str]] = field(default_factory=list)
-    fields: list[tuple[int, Block]] = field(default_factory=list)
+    fields: list[tuple[int, Block, str]] = field(default_factory=list)
     calls: list[tuple[int, ToolUseBlock, str]] = field(default_factory=list)
     results: list[tuple[int, ToolResultBlock, str]] = field(default_factory=list)
     carry: list[dict[str, Any]] = field(default_factory=list)
@@ -107,7 +107,7 @@ def _place(
                 original={"id": block.id, "name": block.name, "input": block.input},
             )
     elif role == "assistant" and get_hint(block.extra, "field") in ("refusal", "audio"):
-        pieces.fields.append((position, block))
+        pieces.fields.append((position, block, path))
     else:
         _place_part(block, position, path, role, pieces, ctx)
 
@@ -150,7 +150,7 @@ def _turn_entries(message: Message, index: int, path: str, ctx: RenderContext) -
         calls = [(block.id, result_path) for _, block, result_path in pieces.calls]
         order = min(
             [p for p, _, _, _ in pieces.parts]
-            + [p for p, _ in pieces.fields]
+            + [p for p, _, _ in pieces.fields]
             + [p for p, _, _ in pieces.calls]
             or [0]
         )
@@ -171,8 +171,8 @@ def _turn_wire(message: Message, pieces: _Pieces, ctx: RenderContext) -> dict[st
     shape = get_hint(message.extra, "content") or content_shape(parts, bool(calls))
     _set_content(out, parts, shape)
     _set_annotations(out, pieces, ctx)
-    for _, block in pieces.fields:
-        _set_field(out, block)
+    for _, block, path in pieces.fields:
+        _set_field(out, block, path, ctx)
     _set_calls(out, pieces.calls, ctx)
     if message.name is not None:
         out["name"] = message.name
@@ -207,11 +207,24 @@ def _set_annotations(out: dict[str, Any], pieces: _Pieces, ctx: RenderContext) -
             )
 
 
-def _set_field(out: dict[str, Any], block: Block) -> None:
+def _set_field(out: dict[str, Any], block: Block, path: str, ctx: RenderContext) -> None:
     if isinstance(block, RefusalBlock):
         out["refusal"] = block.text
-    elif isinstance(block, AudioBlock):
+    elif isinstance(block, AudioBlock) and ctx.faithful:
         out["audio"] = put_fields({"id": block.source.file_id}, block.extra)
+    elif isinstance(block, AudioBlock):
+        # A request refers to an earlier spoken reply by id alone; what a response sent
+        # beside it (data, transcript, expiry) has no place there.
+        out["audio"] = {"id": block.source.file_id}
+        kept = fields_of(block.extra)
+        if kept:
+            ctx.drift.add(
+                "content-dropped",
+                "a request refers to earlier audio by id only",
+                field=path,
+                original=sorted(kept),
+                severity="info",
+            )
 
 
 def _set_calls(

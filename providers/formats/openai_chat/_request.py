@@ -72,7 +72,12 @@ def parse_parameters(
         key: check(fields[key], at(base, key)) for key, check in _CHECKS.items() if key in fields
     }
     hints: dict[str, Any] = {}
-    kept: dict[str, Any] = {}
+    # An integer no float can hold (absurd, but valid JSON) stays verbatim.
+    kept = {
+        key: values.pop(key)
+        for key in _FLOAT_PARAMETERS
+        if key in values and float(values[key]) != values[key]
+    }
     if "max_tokens" in fields:
         values["max_tokens"] = require_int(fields["max_tokens"], at(base, "max_tokens"))
         hints["max_tokens_key"] = "max_tokens"
@@ -84,7 +89,7 @@ def parse_parameters(
         )
     if "stop" in fields:
         values["stop"], hints["stop"] = _parse_stop(fields["stop"], at(base, "stop"))
-    hints["int_parameters"] = [key for key in _FLOAT_PARAMETERS if is_int(fields.get(key))] or None
+    hints["int_parameters"] = [key for key in _FLOAT_PARAMETERS if is_int(values.get(key))] or None
     return Parameters(**values), hints, kept
 
 

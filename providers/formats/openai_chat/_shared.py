@@ -56,10 +56,15 @@ def get_hint(extra: Extra, key: str, default: Any = None) -> Any:
     return hint(extra, FORMAT_ID, key, default)
 
 
+def fields_of(extra: Extra) -> dict[str, Any]:
+    """This format's verbatim provider fields on a value (its ``$`` hints left out)."""
+    return own_extra(extra, FORMAT_ID)
+
+
 def put_fields(out: dict[str, Any], extra: Extra, hint_key: str | None = None) -> dict[str, Any]:
     """Add this format's verbatim fields (or those kept under the ``$hint_key`` hint) to
     ``out``; what UMF itself says wins over a field kept aside."""
-    fields = get_hint(extra, hint_key, {}) if hint_key else own_extra(extra, FORMAT_ID)
+    fields = get_hint(extra, hint_key, {}) if hint_key else fields_of(extra)
     for key, value in fields.items():
         out.setdefault(key, value)
     return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import hint, own_extra
+from providers.formats._common import dump_arguments, hint, own_extra
 from providers.formats.anthropic._constants import FORMAT_ID
 from providers.formats.anthropic._render_blocks import (
     Context,
@@ -84,6 +84,8 @@ def build_drafts(
             continue
         draft = _draft(message, path, ctx)
         drafts.append(draft)
+        if not ctx.faithful:
+            _fix_misplaced_tool_blocks(draft, ctx)
         if not ctx.faithful and draft.role == "assistant":
             moved = _move_media(draft, ctx)
             if moved is not None:
@@ -206,3 +208,52 @@ def _warn_message_fields(message: Message, path: str, ctx: Context) -> None:
             original=message.name,
         )
     warn_foreign_extra(message.extra, path, ctx)
+
+
+def _fix_misplaced_tool_blocks(draft: Draft, ctx: Context) -> None:
+    """Calls only in assistant turns, results only in user turns; the others become text."""
+    misplaced = "tool_result" if draft.role == "assistant" else "tool_use"
+    fixed: list[Part] = []
+    for part in draft.parts:
+        if part.body.get("type") != misplaced:
+            fixed.append(part)
+        elif misplaced == "tool_result":
+            fixed.extend(result_as_text(part, ctx))
+        else:
+            fixed.append(_call_as_text(part, ctx))
+    draft.parts = fixed
+
+
+def _call_as_text(part: Part, ctx: Context) -> Part:
+    body = part.body
+    ctx.drift.add(
+        "content-type-unsupported",
+        "Anthropic takes tool calls from the assistant only; sent as text",
+        field=part.path,
+        original="tool_use",
+        transformed="text",
+    )
+    arguments = dump_arguments(body.get("input", {}))
+    return Part(
+        {"type": "text", "text": f"[tool call {body['id']}] {body['name']}({arguments})"}, part.path
+    )
+
+
+def result_as_text(part: Part, ctx: Context) -> list[Part]:
+    """A tool result that cannot be paired with a call of the turn before, as a text block
+    (followed by its images and documents)."""
+    body = part.body
+    label = f"[tool result {body['tool_use_id']}{' (error)' if body.get('is_error') else ''}]"
+    content = body.get("content") or ""
+    blocks = content if isinstance(content, list) else []
+    texts = [b["text"] for b in blocks if b.get("type") == "text"]
+    text = "\n".join([label, *([content] if isinstance(content, str) else texts)])
+    ctx.drift.add(
+        "content-type-unsupported",
+        "a tool result that answers no call of the turn before was sent as text",
+        field=part.path,
+        original="tool_result",
+        transformed="text",
+    )
+    media = [Part(b, part.path) for b in blocks if b.get("type") != "text"]
+    return [Part({"type": "text", "text": text}, part.path), *media]

@@ -8,6 +8,7 @@ answers a call of the turn before it.
 
 from __future__ import annotations
 
+from hashlib import sha256
 from typing import Any
 
 from providers.formats._common import ToolIdMap
@@ -16,7 +17,7 @@ from providers.formats.anthropic._constants import (
     MISSING_RESULT_TEXT,
     TOOL_ID_PATTERN,
 )
-from providers.formats.anthropic._drafts import Draft
+from providers.formats.anthropic._drafts import Draft, result_as_text
 from providers.formats.anthropic._render_blocks import Context, Part, drop_blank_text
 
 
@@ -31,17 +32,43 @@ def normalize(drafts: list[Draft], ctx: Context) -> list[Draft]:
 
 
 def _rewrite_ids(drafts: list[Draft], ctx: Context) -> None:
+    """Tool ids the API accepts, unique per call. A reused id (some providers number calls
+    per turn) gets a new one, and results answer the latest call that had their id."""
     ids = ToolIdMap(
         ctx.drift,
         valid=lambda value: TOOL_ID_PATTERN.fullmatch(value) is not None,
         make=lambda digest: f"toolu_{digest[:24]}",
     )
-    for draft in drafts:
-        for part in draft.parts:
-            if part.body.get("type") == "tool_use":
-                part.body["id"] = ids(part.body["id"], f"{part.path}.id")
-            elif part.body.get("type") == "tool_result":
-                part.body["tool_use_id"] = ids(part.body["tool_use_id"], f"{part.path}.tool_use_id")
+    used: set[str] = set()
+    latest: dict[str, str] = {}
+    for part in (part for draft in drafts for part in draft.parts):
+        if part.body.get("type") == "tool_use":
+            original = part.body["id"]
+            new = ids(original, f"{part.path}.id")
+            if new in used:
+                new = _unique_id(original, used, f"{part.path}.id", ctx)
+            used.add(new)
+            latest[original] = part.body["id"] = new
+        elif part.body.get("type") == "tool_result":
+            original = part.body["tool_use_id"]
+            part.body["tool_use_id"] = latest.get(original) or ids(
+                original, f"{part.path}.tool_use_id"
+            )
+
+
+def _unique_id(original: str, used: set[str], field: str, ctx: Context) -> str:
+    salt = 1
+    while (new := f"toolu_{sha256(f'{original}#{salt}'.encode()).hexdigest()[:24]}") in used:
+        salt += 1
+    ctx.drift.add(
+        "id-rewritten",
+        "tool call id already used by an earlier call; rewritten to stay unique",
+        field=field,
+        original=original,
+        transformed=new,
+        severity="info",
+    )
+    return new
 
 
 def _drop_empty(drafts: list[Draft], ctx: Context) -> list[Draft]:
@@ -132,7 +159,7 @@ def _answer_calls(draft: Draft, calls: dict[str, str], ctx: Context) -> None:
                 _warn_reordered(part, ctx)
             results.append(part)
         else:
-            others.extend(_result_as_text(part, ctx))
+            others.extend(result_as_text(part, ctx))
     answered = {part.body["tool_use_id"] for part in results}
     for call_id, call_path in calls.items():
         if call_id not in answered:
@@ -164,23 +191,3 @@ def _missing_result(call_id: str, call_path: str, ctx: Context) -> Part:
         transformed=body,
     )
     return Part(body, call_path)
-
-
-def _result_as_text(part: Part, ctx: Context) -> list[Part]:
-    """A tool result that answers no call of the previous turn, as a text block (followed
-    by its images and documents, which a user turn can hold)."""
-    body = part.body
-    label = f"[tool result {body['tool_use_id']}{' (error)' if body.get('is_error') else ''}]"
-    content = body.get("content", "")
-    blocks = content if isinstance(content, list) else []
-    texts = [b["text"] for b in blocks if b.get("type") == "text"]
-    text = "\n".join([label, *([content] if isinstance(content, str) else texts)])
-    ctx.drift.add(
-        "content-type-unsupported",
-        "a tool result that answers no tool call of the previous turn was sent as text",
-        field=part.path,
-        original="tool_result",
-        transformed="text",
-    )
-    media = [Part(b, part.path) for b in blocks if b.get("type") != "text"]
-    return [Part({"type": "text", "text": text}, part.path), *media]

@@ -84,7 +84,7 @@ def warn_foreign_extra(extra: Extra, path: str, ctx: Context) -> None:
             ctx.drift.add(
                 "field-unknown",
                 f"{namespace} fields have no Anthropic equivalent and are not sent",
-                field=f"{path}.extra.{namespace}",
+                field=f"{path}.extra.{namespace}" if path else f"extra.{namespace}",
                 original=fields,
                 severity="info",
             )

@@ -77,9 +77,10 @@ def render_block(block: Block, path: str, ctx: Context) -> dict[str, Any] | None
 
 
 def warn_foreign_extra(extra: Extra, path: str, ctx: Context) -> None:
-    """One ``field-unknown`` note per other format's fields: they do not travel."""
+    """One ``field-unknown`` note per other format's fields: they do not travel. Fields
+    that hold nothing (null, empty) are not worth a note."""
     for namespace in sorted(extra):
-        fields = own_extra(extra, namespace)
+        fields = {k: v for k, v in own_extra(extra, namespace).items() if v not in (None, [], {})}
         if namespace != FORMAT_ID and fields:
             ctx.drift.add(
                 "field-unknown",

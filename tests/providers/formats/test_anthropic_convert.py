@@ -5,12 +5,16 @@ exact drift warning for every lossy step. The UMF values are built the way an
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from providers.formats import FormatError
+from providers.formats import parse as parse_as
 from providers.formats.anthropic import DEFAULT_MAX_TOKENS, DEFAULT_MODEL, render
 from providers.formats.anthropic._constants import BRIDGE_USER_TEXT, MISSING_RESULT_TEXT
 from providers.formats.anthropic._render_blocks import RENDERERS
@@ -128,7 +132,7 @@ def test_openai_chat_import_converts_with_exact_payload_and_warnings() -> None:
                 ),
                 ToolUseBlock(id="call_b", name="book", input={}, raw_arguments='{"q": "Par'),
                 reasoning="Two calls.",
-                extra={OC: {"refusal": None}},
+                extra={OC: {"refusal": None, "annotations": [], "audio": {"id": "a1"}}},
             ),
             tool("call_9f.x", "3 flights"),
             tool("call_b", "booked", is_error=True),
@@ -191,7 +195,7 @@ def test_openai_chat_import_converts_with_exact_payload_and_warnings() -> None:
         ("content-dropped", "warning", "messages[1].name", "alice", None),
         ("system-message-transformed", "warning", "messages[2]", "developer", "system"),
         ("reasoning-dropped", "warning", "messages[3].reasoning", "Two calls.", None),
-        ("field-unknown", "info", "messages[3].extra.openai-chat", {"refusal": None}, None),
+        ("field-unknown", "info", "messages[3].extra.openai-chat", {"audio": {"id": "a1"}}, None),
         ("content-dropped", "warning", "messages[3].content[1].raw_arguments", '{"q": "Par', {}),
         ("id-rewritten", "info", "messages[3].content[0].id", "call_9f.x", new_id),
         ("role-merged", "warning", "messages[5]", "tool", "user"),
@@ -665,3 +669,26 @@ def test_any_conversation_renders_as_a_request_the_api_accepts(
     )
     rendered = render(conversation)
     assert_valid_request(rendered.payload)
+
+
+# ------------------------------------------------------------------------- other formats' fixtures
+
+FIXTURES = Path(__file__).parents[2] / "fixtures"
+FOREIGN_FIXTURES = sorted(
+    (directory.name, path.name)
+    for directory in FIXTURES.iterdir()
+    if directory.is_dir() and directory.name != "anthropic"
+    for path in directory.glob("*.json")
+)
+
+
+@pytest.mark.parametrize(("format_id", "name"), FOREIGN_FIXTURES)
+def test_other_formats_fixtures_convert_to_valid_requests(format_id: str, name: str) -> None:
+    try:
+        items = parse_as(format_id, orjson.loads((FIXTURES / format_id / name).read_bytes())).items
+    except FormatError as error:  # another format's own reading is its tests' business
+        pytest.skip(f"{format_id} does not read {name}: {error}")
+    for item in items:
+        rendered = render(item.conversation)
+        assert_valid_request(rendered.payload)
+        assert all(w.field and w.source == "anthropic" for w in rendered.warnings)

@@ -171,15 +171,15 @@ def _thread(conversation: Conversation, ctx: RenderContext) -> list[tuple[int, M
     """The messages to write with their indexes: one path when the conversation is a tree."""
     positions = {id(message): index for index, message in enumerate(conversation.messages)}
     path = main_path(conversation)
-    if len(path) < len(conversation.messages):
-        kept = {id(message) for message in path}
-        dropped = [i for i, m in enumerate(conversation.messages) if id(m) not in kept]
-        ctx.drift.add(
-            "content-dropped",
-            "OpenAI Chat takes one thread; the other branches are left out",
-            field="messages",
-            original=dropped,
-        )
+    kept = {id(message) for message in path}
+    for index, message in enumerate(conversation.messages):
+        if id(message) not in kept:
+            ctx.drift.add(
+                "content-dropped",
+                "OpenAI Chat takes one thread; this message is on another branch",
+                field=item("messages", index),
+                original=message.id,
+            )
     return [(positions[id(message)], message) for message in path]
 
 

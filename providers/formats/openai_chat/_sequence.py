@@ -15,10 +15,11 @@ after text), leave calls unanswered, or answer calls that were never made. Here:
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._shared import RenderContext
+from ._shared import RenderContext, make_tool_call_id
 
 ORPHAN_CALL_RESULT = "Error: no result was recorded for this tool call."
 
@@ -43,61 +44,92 @@ class Entry:
 
 def assemble(entries: list[Entry], ctx: RenderContext) -> list[dict[str, Any]]:
     """The ``messages`` array: in place when faithful, else paired and ordered."""
+    if not ctx.faithful:
+        return _Assembler(entries, ctx).run()
     out: list[dict[str, Any]] = []
-    if ctx.faithful:
-        for entry in entries:
-            out.append(entry.wire)
-            _flush_carry([entry], out)
-        return out
-    used: set[int] = set()
-    for position, entry in enumerate(entries):
-        if position in used:
-            continue
-        if entry.result_id is not None:
-            out.append(_orphan_result(entry, ctx))
-            continue
+    for entry in entries:
         out.append(entry.wire)
-        group = [entry, *_answer_calls(entries, position, used, out, ctx)]
-        _flush_carry(group, out)
+        _flush_carry([entry], out)
     return out
 
 
-def _answer_calls(
-    entries: list[Entry],
-    position: int,
-    used: set[int],
-    out: list[dict[str, Any]],
-    ctx: RenderContext,
-) -> list[Entry]:
-    matches: list[int] = []
-    missing: list[tuple[str, str]] = []
-    for original, call_path in entries[position].calls:
-        found = _find_result(entries, position, original, used.union(matches))
-        if found is None:
-            missing.append((original, call_path))
-        else:
-            matches.append(found)
-    group, expected = [], position + 1
-    for found in sorted(matches):
-        used.add(found)
-        result = entries[found]
-        result.wire["tool_call_id"] = ctx.ids(result.result_id or "", result.path)
-        if found == expected:
-            expected += 1
-        else:
-            _warn_reordered(result, len(out), ctx)
-        out.append(result.wire)
-        group.append(result)
-    for original, call_path in missing:
-        out.append(_placeholder_result(original, call_path, ctx))
-    return group
+class _Assembler:
+    """Walks the entries once, pulling each call's results up behind it."""
+
+    def __init__(self, entries: list[Entry], ctx: RenderContext) -> None:
+        self.entries, self.ctx = entries, ctx
+        self.out: list[dict[str, Any]] = []
+        self.used: set[int] = set()
+        self.call_ids: set[str] = set()
+
+    def run(self) -> list[dict[str, Any]]:
+        for position, entry in enumerate(self.entries):
+            if position in self.used:
+                continue
+            if entry.result_id is not None:
+                self.out.append(_orphan_result(entry, self.ctx))
+                continue
+            self.out.append(entry.wire)
+            _flush_carry([entry, *self._answer(position)], self.out)
+        return self.out
+
+    def _answer(self, position: int) -> list[Entry]:
+        entry = self.entries[position]
+        matches: dict[int, str] = {}  # entry position -> the call id it answers on the wire
+        missing: list[tuple[str, str]] = []
+        for (original, call_path), wire_id in zip(entry.calls, self._claim_ids(entry), strict=True):
+            found = self._find_result(position, original, matches)
+            if found is None:
+                missing.append((wire_id, call_path))
+            else:
+                matches[found] = wire_id
+        group, expected = [], position + 1
+        for found in sorted(matches):
+            self.used.add(found)
+            result = self.entries[found]
+            result.wire["tool_call_id"] = matches[found]
+            if found == expected:
+                expected += 1
+            else:
+                _warn_reordered(result, len(self.out), self.ctx)
+            self.out.append(result.wire)
+            group.append(result)
+        self.out.extend(_placeholder_result(wire_id, path, self.ctx) for wire_id, path in missing)
+        return group
+
+    def _claim_ids(self, entry: Entry) -> list[str]:
+        # One request may not use a call id twice; a repeated one gets a fresh id.
+        calls = entry.wire.get("tool_calls", [])
+        for call, (original, call_path) in zip(calls, entry.calls, strict=True):
+            if call["id"] in self.call_ids:
+                call["id"] = self._fresh_id(original, call_path)
+            self.call_ids.add(call["id"])
+        return [call["id"] for call in calls]
+
+    def _fresh_id(self, original: str, call_path: str) -> str:
+        salt = 1
+        while (fresh := make_tool_call_id(_digest(f"{original}#{salt}"))) in self.call_ids:
+            salt += 1
+        self.ctx.drift.add(
+            "id-rewritten",
+            "tool call id already used in this request; made unique",
+            field=f"{call_path}.id",
+            original=original,
+            transformed=fresh,
+            severity="info",
+        )
+        return fresh
+
+    def _find_result(self, position: int, call_id: str, taken: dict[int, str]) -> int | None:
+        for later in range(position + 1, len(self.entries)):
+            entry = self.entries[later]
+            if later not in self.used and later not in taken and entry.result_id == call_id:
+                return later
+        return None
 
 
-def _find_result(entries: list[Entry], position: int, call_id: str, taken: set[int]) -> int | None:
-    for later in range(position + 1, len(entries)):
-        if later not in taken and entries[later].result_id == call_id:
-            return later
-    return None
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _warn_reordered(result: Entry, new_index: int, ctx: RenderContext) -> None:
@@ -111,7 +143,7 @@ def _warn_reordered(result: Entry, new_index: int, ctx: RenderContext) -> None:
     )
 
 
-def _placeholder_result(original: str, call_path: str, ctx: RenderContext) -> dict[str, Any]:
+def _placeholder_result(call_id: str, call_path: str, ctx: RenderContext) -> dict[str, Any]:
     ctx.drift.add(
         "id-synthesized",
         "tool call has no recorded result; a placeholder error result was added",
@@ -120,7 +152,7 @@ def _placeholder_result(original: str, call_path: str, ctx: RenderContext) -> di
     )
     return {
         "role": "tool",
-        "tool_call_id": ctx.ids(original, call_path),
+        "tool_call_id": call_id,
         "content": ORPHAN_CALL_RESULT,
     }
 

@@ -139,5 +139,6 @@ FORMAT = register(
         parse=parse,
         render=render,
         detect=detect,
+        provider="anthropic",
     )
 )

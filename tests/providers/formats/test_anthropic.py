@@ -520,6 +520,7 @@ def test_mutated_payload_is_refused_cleanly_or_round_trips(name: str, data: st.D
 
 def test_registered_under_its_contract_id() -> None:
     assert get("anthropic") is FORMAT
+    assert FORMAT.provider == "anthropic"
     assert FORMAT.capabilities.reasoning_signatures
     assert "developer" not in FORMAT.capabilities.roles
 

@@ -222,7 +222,9 @@ def response_payload(entry: tuple[int, Message], ctx: Context) -> dict[str, Any]
         body["id"] = message.id
     if message.model is not None:
         body["model"] = message.model
-    stop_reason = message.provider_finish_reason or STOP_REASONS.get(message.finish_reason or "")
+    stop_reason = message.provider_finish_reason
+    if stop_reason is None and message.finish_reason is not None:
+        stop_reason = STOP_REASONS.get(message.finish_reason)
     if stop_reason is not None:
         body["stop_reason"] = stop_reason
     if message.usage is not None:

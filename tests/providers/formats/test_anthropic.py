@@ -149,6 +149,7 @@ def test_usage_reads_thinking_tokens_as_reasoning_tokens() -> None:
         ("refusal", "content_filter"),
         ("pause_turn", None),
         ("a_future_reason", None),
+        ("", None),
     ],
 )
 def test_stop_reason_is_normalised_and_kept_raw(
@@ -301,6 +302,19 @@ def test_unknown_fields_and_nulls_survive_at_every_level() -> None:
     conversation = read(payload)
     assert render(conversation).payload == UNKNOWN_EVERYWHERE
     assert render(stored(conversation)).payload == UNKNOWN_EVERYWHERE
+
+
+def test_json_schema_dollar_keys_are_data_not_hints() -> None:
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "$defs": {"city": {"type": "string"}},
+        "properties": {"city": {"$ref": "#/$defs/city"}},
+    }
+    payload = _request(USER, tools=[{"name": "t", "input_schema": schema}])
+    conversation = read(copy.deepcopy(payload))
+    assert conversation.tools[0].parameters == schema
+    assert render(stored(conversation)).payload == payload
 
 
 # --------------------------------------------------------------------------- bad input

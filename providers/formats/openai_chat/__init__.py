@@ -36,6 +36,7 @@ from ._request import (
     render_parameters,
     render_tool,
     render_tool_choice,
+    strip_nulls,
 )
 from ._response import parse_response, render_response
 from ._sequence import assemble
@@ -154,6 +155,7 @@ def _render(conversation: Conversation, shape: str, ctx: RenderContext) -> Rende
     payload: JSON = messages
     if shape in ("request", "exchange"):
         payload = _render_body(conversation, messages, ctx)
+        payload = payload if ctx.faithful else strip_nulls(payload)
     elif shape == "messages":
         _report_unplaced(conversation, [], ctx)
     if answer is not None:

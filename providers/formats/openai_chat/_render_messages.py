@@ -169,6 +169,8 @@ def _turn_wire(message: Message, pieces: _Pieces, ctx: RenderContext) -> dict[st
     parts = [part for _, part, _, _ in pieces.parts]
     calls = [block for _, block, _ in pieces.calls]
     shape = get_hint(message.extra, "content") or content_shape(parts, bool(calls))
+    if not ctx.faithful and message.role != "assistant" and shape in ("absent", "null"):
+        shape = "string"  # only an assistant's content may be missing in a request
     _set_content(out, parts, shape)
     _set_annotations(out, pieces, ctx)
     for _, block, path in pieces.fields:
@@ -309,6 +311,8 @@ def _result_entry(
     owner: Message | None,
 ) -> Entry:
     content_hint = get_hint(owner.extra, "content") if owner is not None else None
+    if not ctx.faithful and content_hint in ("absent", "null"):
+        content_hint = None  # a tool message in a request always has content
     content, carry = _result_content(block, path, ctx, content_hint)
     wire: dict[str, Any] = {"role": "tool", "tool_call_id": block.tool_use_id}
     if owner is not None and ctx.faithful:
@@ -335,8 +339,8 @@ def _result_content(
     elif content_hint == "parts":
         pieces = _Pieces()
         for position, inner in enumerate(block.content):
-            _place(inner, position, item(content_path, position), "user", pieces, ctx)
-        content = [part for _, part, _, _ in pieces.parts]
+            _place(inner, position, item(content_path, position), "tool", pieces, ctx)
+        content, carry = [part for _, part, _, _ in pieces.parts], pieces.carry
     else:
         content, carry = _flatten_result(block.content, content_path, ctx)
     if block.is_error:

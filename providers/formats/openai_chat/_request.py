@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 from providers.formats._common import (
-    own_extra,
     require_list,
     require_mapping,
     require_str,
@@ -24,7 +23,6 @@ from providers.umf import JSON, Conversation, Parameters, Tool, ToolChoice
 
 from ._shared import (
     DEFAULT_MODEL,
-    FORMAT_ID,
     RenderContext,
     at,
     get_hint,
@@ -300,6 +298,40 @@ def render_tool_choice(choice: ToolChoice, has_tools: bool, ctx: RenderContext) 
     return put_fields({"type": key, key: inner}, choice.extra)
 
 
-def own_fields(conversation: Conversation) -> dict[str, Any]:
-    """The request fields UMF has no name for, kept verbatim on the conversation."""
-    return own_extra(conversation.extra, FORMAT_ID)
+# --------------------------------------------------------------------------- nulls
+
+
+def strip_nulls(body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` without the nulls a read payload kept verbatim (``"tool_calls": null``,
+    ``"name": null``...): OpenAI reads a missing optional field the same way, and the SDK
+    types refuse several of them as null. An assistant's null content stays: it means
+    "no text". Only the request's own containers are touched, never schemas or metadata.
+    """
+    out = _strip(body)
+    out["messages"] = [_strip_message(message) for message in out.get("messages", [])]
+    if isinstance(out.get("tools"), list):
+        out["tools"] = [_strip_tagged(tool) for tool in out["tools"]]
+    return out
+
+
+def _strip(value: dict[str, Any], keep: tuple[str, ...] = ()) -> dict[str, Any]:
+    return {key: item for key, item in value.items() if item is not None or key in keep}
+
+
+def _strip_message(message: dict[str, Any]) -> dict[str, Any]:
+    out = _strip(message, keep=("content",) if message.get("role") == "assistant" else ())
+    for key in ("content", "tool_calls"):
+        if isinstance(out.get(key), list):
+            out[key] = [_strip_tagged(entry) for entry in out[key]]
+    return out
+
+
+def _strip_tagged(value: Any) -> Any:
+    # A part, call or tool: {"type": "x", "x": {...}}, stripped at both levels.
+    if not isinstance(value, dict):
+        return value
+    out = _strip(value)
+    inner = out.get(out.get("type", "function"))
+    if isinstance(inner, dict):
+        out[out.get("type", "function")] = _strip(inner)
+    return out

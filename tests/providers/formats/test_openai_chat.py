@@ -418,6 +418,13 @@ def test_edge_shapes_round_trip_exactly(payload: Any) -> None:
     assert_round_trips(payload)
 
 
+@pytest.mark.parametrize("payload", EDGE_PAYLOADS.values(), ids=EDGE_PAYLOADS.keys())
+def test_edge_shapes_still_render_requests_openai_accepts(payload: Any) -> None:
+    request = render_request(stored(parse_one(payload))).payload
+    validate_openai_chat_request(request)
+    check_openai_chat_tool_pairing(request)
+
+
 # --------------------------------------------------------------------------- bad input
 
 MALFORMED: dict[str, tuple[Any, str | None]] = {

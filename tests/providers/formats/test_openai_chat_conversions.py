@@ -606,7 +606,8 @@ def test_render_request_turns_an_exchange_into_the_next_request() -> None:
     validate_openai_chat_request(request)
     assert request["messages"] == [
         *payload["request"]["messages"],
-        payload["response"]["choices"][0]["message"],
+        # The answer as the next turn's history; its null refusal needs no saying.
+        {k: v for k, v in payload["response"]["choices"][0]["message"].items() if v is not None},
     ]
     assert request["reasoning_effort"] == "high"
 

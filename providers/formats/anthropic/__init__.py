@@ -7,8 +7,8 @@ tool results stay ``tool_result`` blocks of ``user`` messages (splitting them in
 messages is for the renderers of formats that need it). Every field UMF has no name for is
 kept in ``extra["anthropic"]`` at its level, and explicit nulls too. Block types UMF has no
 name for (server tool blocks, ``search_result``...) are kept verbatim with their position in
-the ``$opaque`` hint of their message: they come back in place here and are not content for
-any other format (which reports them among this format's unknown fields).
+the field ``unmapped_blocks`` of their message's extra: they come back in place here, and
+other formats report them among this format's fields they cannot carry.
 
 **Render** writes the shape that was read. A conversation read from this format comes back
 exactly as it was (same JSON); one from any other format becomes a request the API accepts:

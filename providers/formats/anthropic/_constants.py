@@ -46,3 +46,8 @@ STOP_REASONS: Final[dict[str, str]] = {
 # Sampling fields that API version 2026-10-21 refuses: kept only when an Anthropic payload
 # round-trips (reference section 2.3).
 SAMPLING_PARAMETERS: Final = ("temperature", "top_p", "top_k")
+
+# The extra key (on a message or a tool result) holding the content blocks UMF has no type
+# for, verbatim with their positions: ``[{"at": index, "block": {...}}]``. A field, not a
+# ``$`` hint, so that other formats list it among the fields they cannot carry.
+UNMAPPED_BLOCKS: Final = "unmapped_blocks"

@@ -9,12 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import dump_arguments, hint, own_extra
+from providers.formats._common import dump_arguments, hint
 from providers.formats.anthropic._constants import FORMAT_ID
 from providers.formats.anthropic._render_blocks import (
     Context,
     Part,
     drop_blank_text,
+    provider_fields,
     render_block,
     render_blocks,
     warn_foreign_extra,
@@ -99,9 +100,7 @@ def _draft(message: Message, path: str, ctx: Context) -> Draft:
     else:
         parts = render_blocks(message.content, path, message.extra, ctx)
     # A response's own fields (stop_reason, usage...) do not belong in a request message.
-    extra = (
-        {} if hint(message.extra, FORMAT_ID, "response") else own_extra(message.extra, FORMAT_ID)
-    )
+    extra = {} if hint(message.extra, FORMAT_ID, "response") else provider_fields(message.extra)
     content_hint = hint(message.extra, FORMAT_ID, "content")
     return Draft(_ROLES[message.role], parts, path, message.role, content_hint, extra)
 

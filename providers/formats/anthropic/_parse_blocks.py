@@ -2,9 +2,9 @@
 
 Block types UMF has no name for (server tool calls and their results, ``search_result``,
 ``container_upload`` and whatever the API adds next) are kept verbatim, with their position,
-in the hint ``$opaque`` of the message (or tool result) that holds them, so that rendering
-back to Anthropic puts them where they were. They produce no UMF block, so other formats
-never see them; ``render`` of those formats reports them as this format's unknown ``extra``.
+in the extra field ``unmapped_blocks`` of the message (or tool result) that holds them, so
+that rendering back to Anthropic puts them where they were. They produce no UMF block; other
+formats report them among this format's fields they cannot carry.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from providers.formats._common import extra_of, require_list, require_mapping
-from providers.formats.anthropic._constants import FORMAT_ID
+from providers.formats.anthropic._constants import FORMAT_ID, UNMAPPED_BLOCKS
 from providers.formats.anthropic._reader import Fields
 from providers.formats.base import FormatError
 from providers.umf import (
@@ -34,13 +34,13 @@ _RESULT_CONTENT = ("text", "image", "document")
 
 def parse_content(content: JSON, path: str) -> tuple[list[Block], dict[str, Any]]:
     """A message's ``content`` (a string or an array of blocks) as UMF blocks, plus the
-    hints that bring it back as it was (``$content`` and ``$opaque``)."""
+    fields that bring it back as it was (``$content`` and ``unmapped_blocks``)."""
     if isinstance(content, str):
         return [TextBlock(text=content)], {"$content": "string"}
     blocks, opaque = parse_block_list(content, path, None)
     hints: dict[str, Any] = {"$content": "blocks"}
     if opaque:
-        hints["$opaque"] = opaque
+        hints[UNMAPPED_BLOCKS] = opaque
     return blocks, hints
 
 
@@ -164,7 +164,7 @@ def _parse_tool_result(fields: Fields) -> ToolResultBlock:
     elif raw is not None:
         content, opaque = parse_block_list(raw, fields.at("content"), _RESULT_CONTENT)
         if opaque:
-            hints["$opaque"] = opaque
+            hints[UNMAPPED_BLOCKS] = opaque
     is_error = fields.boolean("is_error")
     fields.rest.pop("type")
     return ToolResultBlock(

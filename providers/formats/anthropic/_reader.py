@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from providers.formats._common import require_mapping
+from providers.formats.anthropic._constants import UNMAPPED_BLOCKS
 from providers.formats.base import FormatError
 from providers.umf import JSON
 
@@ -30,6 +31,8 @@ class Fields:
             if key.startswith("$"):
                 # ``$`` keys are the format's own layout hints inside ``extra``.
                 raise FormatError("field names starting with '$' are reserved", field=self.at(key))
+            if key == UNMAPPED_BLOCKS:
+                raise FormatError(f"the field name {key!r} is reserved", field=self.at(key))
 
     def at(self, key: str) -> str:
         """The path of ``key`` in the payload."""

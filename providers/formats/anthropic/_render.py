@@ -14,7 +14,12 @@ from providers.formats.anthropic._constants import (
 )
 from providers.formats.anthropic._drafts import build_drafts, system_payload
 from providers.formats.anthropic._normalize import normalize
-from providers.formats.anthropic._render_blocks import Context, render_blocks, warn_foreign_extra
+from providers.formats.anthropic._render_blocks import (
+    Context,
+    provider_fields,
+    render_blocks,
+    warn_foreign_extra,
+)
 from providers.formats.base import Drift, Rendered
 from providers.umf import JSON, Conversation, Message, Tool, Usage, main_path
 
@@ -231,7 +236,7 @@ def response_payload(entry: tuple[int, Message], ctx: Context) -> dict[str, Any]
         body["usage"] = (
             message.usage.raw if message.usage.raw is not None else usage_payload(message.usage)
         )
-    body.update(own_extra(message.extra, FORMAT_ID))
+    body.update(provider_fields(message.extra))
     return body
 
 

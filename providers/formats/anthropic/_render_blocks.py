@@ -19,7 +19,12 @@ from providers.formats._common import (
     parse_data_uri,
     signature_portable,
 )
-from providers.formats.anthropic._constants import FORMAT_ID, IMAGE_MEDIA_TYPES, PDF_MEDIA_TYPE
+from providers.formats.anthropic._constants import (
+    FORMAT_ID,
+    IMAGE_MEDIA_TYPES,
+    PDF_MEDIA_TYPE,
+    UNMAPPED_BLOCKS,
+)
 from providers.formats.base import Drift
 from providers.umf import (
     JSON,
@@ -53,17 +58,26 @@ class Part:
 
 def render_blocks(blocks: list[Block], path: str, extra: Extra, ctx: Context) -> list[Part]:
     """The blocks of a message (or tool result) at ``path``; blocks kept verbatim in the
-    ``$opaque`` hint go back to their original positions."""
+    ``unmapped_blocks`` field go back to their original positions."""
     parts: list[Part] = []
     for index, block in enumerate(blocks):
         block_path = f"{path}.content[{index}]"
         body = render_block(block, block_path, ctx)
         if body is not None:
             parts.append(Part(body, block_path))
-    for number, entry in enumerate(hint(extra, FORMAT_ID, "opaque", [])):
-        opaque_path = f"{path}.extra.{FORMAT_ID}.$opaque[{number}]"
-        parts.insert(min(entry["at"], len(parts)), Part(entry["block"], opaque_path))
+    _put_back_unmapped(parts, extra, path)
     return parts
+
+
+def _put_back_unmapped(parts: list[Part], extra: Extra, path: str) -> None:
+    for number, entry in enumerate(extra.get(FORMAT_ID, {}).get(UNMAPPED_BLOCKS, [])):
+        entry_path = f"{path}.extra.{FORMAT_ID}.{UNMAPPED_BLOCKS}[{number}]"
+        parts.insert(min(entry["at"], len(parts)), Part(entry["block"], entry_path))
+
+
+def provider_fields(extra: Extra) -> dict[str, Any]:
+    """This format's fields kept on a value (not its hints, not its unmapped blocks)."""
+    return {k: v for k, v in own_extra(extra, FORMAT_ID).items() if k != UNMAPPED_BLOCKS}
 
 
 def render_block(block: Block, path: str, ctx: Context) -> dict[str, Any] | None:
@@ -71,7 +85,7 @@ def render_block(block: Block, path: str, ctx: Context) -> dict[str, Any] | None
     renderer = RENDERERS[block.type]
     body = renderer(block, path, ctx)
     if body is not None:
-        body.update(own_extra(block.extra, FORMAT_ID))
+        body.update(provider_fields(block.extra))
     warn_foreign_extra(block.extra, path, ctx)
     return body
 
@@ -306,10 +320,7 @@ def _result_content(block: ToolResultBlock, path: str, ctx: Context) -> JSON:
         body = _nested(inner, inner_path, ctx)
         if body is not None:
             parts.append(Part(body, inner_path))
-    for number, entry in enumerate(hint(block.extra, FORMAT_ID, "opaque", [])):
-        parts.insert(
-            min(entry["at"], len(parts)), Part(entry["block"], f"{path}.$opaque[{number}]")
-        )
+    _put_back_unmapped(parts, block.extra, path)
     if not ctx.faithful:
         parts = drop_blank_text(parts, ctx)
         if not parts:

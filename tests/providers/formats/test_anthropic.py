@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from providers.formats import FormatError, get
+from providers.formats import FormatError, convert, get
 from providers.formats.anthropic import FORMAT, detect, parse, render
 from providers.umf import Conversation, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
 from tests.providers.sdk_validation import validate_anthropic_request
@@ -220,8 +220,8 @@ def test_unknown_block_types_are_kept_in_place_and_never_become_umf_blocks() -> 
     payload = load("server_tools_pause_turn")
     message = read(payload).messages[-1]
     assert [block.type for block in message.content] == ["text", "text"]
-    opaque = message.extra["anthropic"]["$opaque"]
-    assert [(entry["at"], entry["block"]["type"]) for entry in opaque] == [
+    unmapped = message.extra["anthropic"]["unmapped_blocks"]
+    assert [(entry["at"], entry["block"]["type"]) for entry in unmapped] == [
         (1, "server_tool_use"),
         (2, "web_search_tool_result"),
         (4, "server_tool_use"),
@@ -235,7 +235,13 @@ def test_search_results_inside_tool_results_are_kept_in_place() -> None:
     result = read(payload).messages[3].content[0]
     assert isinstance(result, ToolResultBlock)
     assert [block.type for block in result.content] == ["text"]  # type: ignore[union-attr]
-    assert result.extra["anthropic"]["$opaque"][0]["at"] == 1
+    assert result.extra["anthropic"]["unmapped_blocks"][0]["at"] == 1
+
+
+def test_unmapped_blocks_are_reported_by_other_formats() -> None:
+    converted = convert("anthropic", "openai-chat", load("server_tools_pause_turn"))
+    notes = [w for w in converted.warnings if w.field == "messages[1].extra.anthropic"]
+    assert notes and "unmapped_blocks" in notes[0].original_value
 
 
 def test_document_sources() -> None:
@@ -438,6 +444,10 @@ MALFORMED: list[tuple[Any, str]] = [
     (_request(USER, tool_choice={}), "tool_choice.type"),
     (_request(USER, tool_choice="auto"), "tool_choice"),
     (_request({"role": "user", "content": "x", "$hint": 1}), "messages[0].$hint"),
+    (
+        _request({"role": "user", "content": "x", "unmapped_blocks": []}),
+        "messages[0].unmapped_blocks",
+    ),
     ([USER, "hi"], "[1]"),
     ([{"role": "user", "content": [{"type": "image"}]}], "[0].content[0].source"),
     ({"request": _request(USER), "response": None}, "response"),

@@ -22,8 +22,14 @@ from providers.formats.anthropic._render_blocks import (
 )
 from providers.umf import JSON, Message, ToolResultBlock
 
-_ROLES = {"user": "user", "assistant": "assistant", "tool": "user", "system": "system"}
-_ROLES["developer"] = "system"
+# UMF role -> Anthropic role (tool results travel in user turns).
+_ROLES = {
+    "user": "user",
+    "assistant": "assistant",
+    "tool": "user",
+    "system": "system",
+    "developer": "system",
+}
 
 
 @dataclass

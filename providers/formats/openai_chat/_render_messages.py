@@ -147,7 +147,7 @@ def _turn_entries(message: Message, index: int, path: str, ctx: RenderContext) -
     ]
     wire = _turn_wire(message, pieces, ctx)
     if wire is not None:
-        calls = [(block.id, result_path) for _, block, result_path in pieces.calls]
+        calls = [(block.id, call_path) for _, block, call_path in pieces.calls]
         order = min(
             [p for p, _, _, _ in pieces.parts]
             + [p for p, _, _ in pieces.fields]

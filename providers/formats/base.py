@@ -40,9 +40,9 @@ another format's extras     ``field-unknown`` (severity info)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, BinaryIO, Literal
 
 from providers.umf import JSON, Conversation, DriftWarning, Severity, WarningCategory
 
@@ -151,6 +151,11 @@ class Format:
     # The provider whose API this format is (None for neutral formats such as umf).
     provider: str | None = None
     render_many: Callable[[Sequence[Conversation]], Rendered] | None = None
+    # Formats whose files hold many conversations read them one at a time from a binary
+    # file (JSON, JSONL or zip), never holding the whole file in memory. A conversation
+    # that cannot be read is yielded as a FormatError (with its position in ``field``)
+    # so the rest still import.
+    iter_parse: Callable[[BinaryIO], Iterator[ParseResult | FormatError]] | None = None
 
     def render_all(self, conversations: Sequence[Conversation]) -> Rendered:
         """Render several conversations as this format holds them: one file for formats

@@ -1,0 +1,243 @@
+"""What every HTTP client shares: render, send (plain or streamed), parse, classify.
+
+A provider client is a subclass of :class:`HttpClient` that names its format and fills in
+four small hooks: the endpoint, the credential headers, how the rendered payload asks for a
+stream, and the reader that turns its stream back into the payload a plain answer would
+have been. A streamed and a plain answer then go through the very same format parser, so
+they give equal UMF responses.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from types import TracebackType
+from typing import Any, ClassVar, Protocol
+
+import httpx
+import httpx_sse
+import orjson
+
+from providers import formats
+from providers.clients._errors import (
+    error_from_exception,
+    error_from_status,
+    malformed,
+    truncated_stream,
+)
+from providers.clients._prepare import request_conversation
+from providers.clients._stream import ChunkEmitter
+from providers.clients.base import (
+    ChunkCallback,
+    Exchange,
+    PermanentProviderError,
+    ProviderConfig,
+    ProviderError,
+    redact_headers,
+)
+from providers.formats import FormatError
+from providers.umf import JSON, Conversation, DriftWarning, Metadata, Provenance, Response
+
+
+class StreamReader(Protocol):
+    """Reads one provider's stream, event by event, into its plain answer's payload."""
+
+    finished: bool
+    last_event: str | None
+
+    def feed(self, event: str, data: str) -> None:
+        """Take one SSE event (its name and data) or one NDJSON line (event ``"line"``)."""
+        ...
+
+    def payload(self) -> JSON:
+        """The answer as the provider's non-streaming endpoint would have sent it."""
+        ...
+
+
+def decode_json(data: str | bytes, context: str) -> Any:
+    """JSON from a provider answer; :func:`malformed` (permanent) when it is not JSON."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as error:
+        text = data if isinstance(data, str) else data.decode("utf-8", "replace")
+        raise malformed(context, f"invalid JSON ({error})", text) from None
+
+
+def normalize_base_url(base_url: str) -> str:
+    """``base_url`` without a trailing slash, ``http://`` assumed when it has no scheme
+    (``OLLAMA_HOST=127.0.0.1:11434``)."""
+    url = base_url.strip().rstrip("/")
+    return url if "://" in url else f"http://{url}"
+
+
+class HttpClient:
+    """The shared call flow; see the module docstring for the hooks a subclass fills."""
+
+    kind: ClassVar[str]
+    format_id: ClassVar[str]
+    label: ClassVar[str]
+
+    def __init__(
+        self, config: ProviderConfig, *, transport: httpx.BaseTransport | None = None
+    ) -> None:
+        self.config = config
+        self.base_url = normalize_base_url(config.base_url)
+        # One pooled connection set per client: a replay worker or a benchmark reuses it.
+        self._http = httpx.Client(timeout=httpx.Timeout(config.timeout), transport=transport)
+
+    # ----------------------------------------------------------------- hooks
+
+    def endpoint(self, model: str, stream: bool) -> str:
+        """The URL to POST to."""
+        raise NotImplementedError
+
+    def credential_headers(self) -> dict[str, str]:
+        """The headers that carry the key (and API version); never the body."""
+        raise NotImplementedError
+
+    def set_streaming(self, payload: dict[str, Any], stream: bool) -> None:
+        """Ask for a stream (or not) in the payload; most providers take ``stream``."""
+        if stream:
+            payload["stream"] = True
+        else:
+            payload.pop("stream", None)
+
+    def stream_reader(self, emitter: ChunkEmitter) -> StreamReader:
+        """A fresh reader for one streamed answer."""
+        raise NotImplementedError
+
+    def stream_events(self, response: httpx.Response) -> Iterator[tuple[str, str]]:
+        """The stream as ``(event name, data)`` pairs: SSE by default."""
+        try:
+            for event in httpx_sse.EventSource(response).iter_sse():
+                yield event.event, event.data
+        except httpx_sse.SSEError as error:
+            raise malformed(self.label, str(error)) from None
+
+    # ----------------------------------------------------------------- the call
+
+    def complete(
+        self,
+        conversation: Conversation,
+        *,
+        model: str,
+        parameters: dict[str, Any] | None = None,
+        on_chunk: ChunkCallback | None = None,
+    ) -> Exchange:
+        """Render ``conversation`` for ``model``, send it, and parse the answer (see
+        :class:`providers.clients.base.Client`)."""
+        stream = self.config.stream
+        request = request_conversation(conversation, model=model, parameters=parameters)
+        rendered = formats.get(self.format_id).render(request)
+        payload = rendered.payload
+        if not isinstance(payload, dict):
+            raise PermanentProviderError(f"{self.format_id} rendered no request object")
+        self.set_streaming(payload, stream)
+        url = self.endpoint(model, stream)
+        headers = {
+            "content-type": "application/json",
+            "accept": "text/event-stream" if stream else "application/json",
+            **self.credential_headers(),
+        }
+        emitter = ChunkEmitter(on_chunk)
+        started = time.perf_counter()
+        body = orjson.dumps(payload)
+        if stream:
+            raw = self._send_streaming(url, headers, body, emitter)
+        else:
+            raw = self._send(url, headers, body)
+        response, parse_warnings = self._parse(raw)
+        latency_ms = (time.perf_counter() - started) * 1000.0
+        if stream:
+            emitter.finish(response)
+        return Exchange(
+            url=url,
+            request=payload,
+            headers=redact_headers(headers),
+            response=response,
+            raw_response=raw,
+            latency_ms=latency_ms,
+            warnings=[*rendered.warnings, *parse_warnings],
+        )
+
+    def _send(self, url: str, headers: dict[str, str], body: bytes) -> JSON:
+        try:
+            response = self._http.post(url, content=body, headers=headers)
+        except (httpx.HTTPError, httpx.InvalidURL) as error:
+            raise error_from_exception(error, context=self.label) from error
+        if response.status_code >= 300:
+            raise error_from_status(
+                response.status_code, response.headers, response.text, context=self.label
+            )
+        return decode_json(response.content, self.label)
+
+    def _send_streaming(
+        self, url: str, headers: dict[str, str], body: bytes, emitter: ChunkEmitter
+    ) -> JSON:
+        reader = self.stream_reader(emitter)
+        try:
+            self._read_stream(url, headers, body, reader)
+        except ProviderError as error:
+            # Whoever watches the stream learns it broke; the caller gets the exception.
+            if emitter.started and not emitter.errored:
+                code = "transient_error" if error.transient else "permanent_error"
+                emitter.error(code, error.message)
+            raise
+        return reader.payload()
+
+    def _read_stream(
+        self, url: str, headers: dict[str, str], body: bytes, reader: StreamReader
+    ) -> None:
+        try:
+            with self._http.stream("POST", url, content=body, headers=headers) as response:
+                if response.status_code >= 300:
+                    response.read()
+                    raise error_from_status(
+                        response.status_code, response.headers, response.text, context=self.label
+                    )
+                for event, data in self.stream_events(response):
+                    reader.feed(event, data)
+        except (httpx.HTTPError, httpx.InvalidURL) as error:
+            raise error_from_exception(error, context=self.label) from error
+        if not reader.finished:
+            raise truncated_stream(self.label, reader.last_event)
+
+    def _parse(self, raw: JSON) -> tuple[Response, list[DriftWarning]]:
+        """The answer payload as a UMF response, through the format's own parser."""
+        body = orjson.dumps(raw).decode()
+        try:
+            results = formats.get(self.format_id).parse(raw)
+        except (FormatError, ValueError) as error:
+            raise malformed(self.label, str(error), body) from None
+        messages = results[0].conversation.messages if results else []
+        if not messages or messages[-1].role != "assistant":
+            raise malformed(self.label, "no assistant message in the answer", body)
+        message = messages[-1]
+        response = Response(
+            message=message,
+            finish_reason=message.finish_reason,
+            provider_finish_reason=message.provider_finish_reason,
+            usage=message.usage,
+            metadata=Metadata(
+                provider_response_id=message.id,
+                provenance=Provenance(backend=self.config.name, model=message.model),
+            ),
+        )
+        return response, [warning for result in results for warning in result.warnings]
+
+    # ----------------------------------------------------------------- lifetime
+
+    def close(self) -> None:
+        """Close the pooled connections."""
+        self._http.close()
+
+    def __enter__(self) -> HttpClient:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -1,0 +1,241 @@
+"""Bedrock Converse payloads -> one UMF conversation.
+
+Shapes (recorded as the conversation hint ``$shape``): ``request`` (a Converse request as
+boto3 takes it, ``modelId`` included, or as the HTTP body, without it), ``messages`` (a bare
+message list), ``exchange`` (``{"request", "response"}``, the response's message becoming the
+last assistant message, marked ``$response``) and ``response`` (a bare Converse response).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from providers.formats._common import extra_of
+from providers.formats.base import FormatError
+from providers.formats.bedrock_converse._constants import FINISH_REASONS, FORMAT_ID
+from providers.formats.bedrock_converse._parse_blocks import opaque_hint, parse_block_list
+from providers.formats.bedrock_converse._reader import Fields, join, union_member
+from providers.umf import (
+    JSON,
+    Conversation,
+    Message,
+    Parameters,
+    Tool,
+    ToolChoice,
+    ToolResultBlock,
+    ToolUseBlock,
+    Usage,
+)
+
+_ROLES = ("user", "assistant", "system")
+_TOOL_CHOICES: dict[str, Any] = {"auto": "auto", "any": "required", "tool": "tool"}
+
+
+def parse_payload(payload: JSON) -> Conversation:
+    """The conversation a payload of any accepted shape describes."""
+    if isinstance(payload, list):
+        messages = [parse_message(raw, f"[{index}]") for index, raw in enumerate(payload)]
+        conversation, shape = Conversation(messages=messages), "messages"
+    elif isinstance(payload, dict) and "request" in payload and "response" in payload:
+        conversation, shape = _parse_exchange(payload), "exchange"
+    elif isinstance(payload, dict) and "messages" in payload:
+        conversation, shape = parse_request(payload, ""), "request"
+    elif isinstance(payload, dict) and "output" in payload:
+        conversation, shape = Conversation(messages=[parse_response(payload, "")]), "response"
+    else:
+        raise FormatError(
+            "not a Bedrock Converse payload: expected a request with 'messages', a message "
+            "list, a {'request', 'response'} exchange or a response with 'output'",
+            field="payload",
+        )
+    conversation.extra.setdefault(FORMAT_ID, {})["$shape"] = shape
+    _name_tool_results(conversation.messages)
+    return conversation
+
+
+def _parse_exchange(payload: dict[str, Any]) -> Conversation:
+    conversation = parse_request(payload["request"], "request")
+    answer = parse_response(payload["response"], "response")
+    # Bedrock answers carry no model name: the request's model id is the one that answered.
+    answer.model = conversation.parameters.model
+    conversation.messages.append(answer)
+    outer = {key: value for key, value in payload.items() if key not in ("request", "response")}
+    if outer:
+        conversation.extra.setdefault(FORMAT_ID, {})["$exchange"] = outer
+    return conversation
+
+
+def parse_request(raw: JSON, path: str) -> Conversation:
+    """A Converse request; members UMF has no name for (``guardrailConfig``,
+    ``additionalModelRequestFields``...) go to the conversation's extra verbatim."""
+    fields = Fields(raw, path)
+    raw_messages = fields.array("messages", required=True) or []
+    messages = [
+        parse_message(m, f"{fields.at('messages')}[{i}]") for i, m in enumerate(raw_messages)
+    ]
+    system = fields.array("system")
+    hints: dict[str, Any] = {}
+    if system is not None:
+        messages.insert(0, _parse_system(system, fields.at("system")))
+    parameters = _parse_inference(fields, hints)
+    parameters.model = fields.string("modelId")
+    tools, tool_choice = _parse_tool_config(fields, hints)
+    return Conversation(
+        messages=messages,
+        tools=tools,
+        tool_choice=tool_choice,
+        parameters=parameters,
+        extra=extra_of(FORMAT_ID, {**fields.rest, **hints}),
+    )
+
+
+def parse_message(raw: JSON, path: str) -> Message:
+    """One entry of ``messages``: role ``user``, ``assistant`` or ``system`` (botocore's
+    in-conversation system message, hinted ``$system: message``)."""
+    fields = Fields(raw, path)
+    role = fields.string("role", required=True)
+    if role not in _ROLES:
+        raise FormatError(
+            f"unknown role {role!r}; expected one of {', '.join(_ROLES)}", field=fields.at("role")
+        )
+    content = fields.array("content", required=True)
+    where = "system" if role == "system" else "message"
+    blocks, opaque = parse_block_list(content, fields.at("content"), where)
+    hints = opaque_hint(opaque)
+    if role == "system":
+        hints["$system"] = "message"
+    return Message(role=role, content=blocks, extra=extra_of(FORMAT_ID, {**fields.rest, **hints}))  # type: ignore[arg-type]
+
+
+def _parse_system(raw: list[Any], path: str) -> Message:
+    blocks, opaque = parse_block_list(raw, path, "system")
+    return Message(role="system", content=blocks, extra=extra_of(FORMAT_ID, opaque_hint(opaque)))
+
+
+def _parse_inference(fields: Fields, hints: dict[str, Any]) -> Parameters:
+    """``inferenceConfig``; its other members stay in the hint ``$inferenceConfig`` (whose
+    presence also says that the object was there)."""
+    raw = fields.mapping("inferenceConfig")
+    if raw is None:
+        return Parameters()
+    config = Fields(raw, fields.at("inferenceConfig"))
+    stop = config.array("stopSequences")
+    for index, sequence in enumerate(stop or []):
+        if not isinstance(sequence, str):
+            raise FormatError(
+                "stop sequences must be strings", field=f"{config.at('stopSequences')}[{index}]"
+            )
+    parameters = Parameters(
+        max_tokens=config.integer("maxTokens"),
+        temperature=config.number("temperature"),
+        top_p=config.number("topP"),
+        stop=stop,
+    )
+    hints["$inferenceConfig"] = config.rest
+    return parameters
+
+
+def _parse_tool_config(
+    fields: Fields, hints: dict[str, Any]
+) -> tuple[list[Tool], ToolChoice | None]:
+    """``toolConfig``: ``toolSpec`` entries become UMF tools; other entries (``cachePoint``,
+    ``systemTool``) stay in place in the hint ``$toolConfig``, with its other members."""
+    raw = fields.mapping("toolConfig")
+    if raw is None:
+        return [], None
+    config = Fields(raw, fields.at("toolConfig"))
+    tools: list[Tool] = []
+    opaque: list[dict[str, Any]] = []
+    for index, entry in enumerate(config.array("tools", required=True) or []):
+        entry_path = f"{config.at('tools')}[{index}]"
+        name, value = union_member(entry, entry_path, None)
+        if name == "toolSpec":
+            tools.append(_parse_tool_spec(value, join(entry_path, name)))
+        else:
+            opaque.append({"at": index, "tool": entry})
+    choice = config.mapping("toolChoice")
+    tool_choice = (
+        _parse_tool_choice(choice, config.at("toolChoice")) if choice is not None else None
+    )
+    hints["$toolConfig"] = {**config.rest, **({"$opaque": opaque} if opaque else {})}
+    return tools, tool_choice
+
+
+def _parse_tool_spec(raw: JSON, path: str) -> Tool:
+    spec = Fields(raw, path)
+    name = spec.string("name", required=True) or ""
+    description = spec.string("description")
+    schema_path = spec.at("inputSchema")
+    member, schema = union_member(spec.mapping("inputSchema", required=True), schema_path, None)
+    if member != "json" or not isinstance(schema, dict):
+        raise FormatError("inputSchema is {'json': <JSON Schema object>}", field=schema_path)
+    return Tool(
+        name=name, description=description, parameters=schema, extra=extra_of(FORMAT_ID, spec.rest)
+    )
+
+
+def _parse_tool_choice(raw: dict[str, Any], path: str) -> ToolChoice:
+    kind, value = union_member(raw, path, frozenset(_TOOL_CHOICES))
+    inner = Fields(value, join(path, kind))
+    name = inner.string("name", required=True) if kind == "tool" else None
+    return ToolChoice(type=_TOOL_CHOICES[kind], name=name, extra=extra_of(FORMAT_ID, inner.rest))
+
+
+def parse_response(raw: JSON, path: str) -> Message:
+    """A Converse response as the last assistant message: ``stopReason`` and ``usage``
+    normalised, the other response members (``metrics``, ``trace``, ``ResponseMetadata``...)
+    in the message's extra, the message's own unknown fields in ``$message_fields``."""
+    fields = Fields(raw, path)
+    output = Fields(fields.mapping("output", required=True), fields.at("output"))
+    message = parse_message(output.mapping("message", required=True), output.at("message"))
+    if message.role != "assistant":
+        raise FormatError("a response message has role 'assistant'", field=output.at("message"))
+    stop_reason = fields.string("stopReason")
+    usage = fields.mapping("usage")
+    own = message.extra.get(FORMAT_ID, {})
+    hints = {key: value for key, value in own.items() if key.startswith("$")}
+    message_fields = {key: value for key, value in own.items() if not key.startswith("$")}
+    hints.update({"$response": True})
+    if message_fields:
+        hints["$message_fields"] = message_fields
+    if output.rest:
+        hints["$output_fields"] = output.rest
+    message.extra = extra_of(FORMAT_ID, {**fields.rest, **hints})
+    message.finish_reason = FINISH_REASONS.get(stop_reason) if stop_reason else None
+    message.provider_finish_reason = stop_reason
+    message.usage = parse_usage(usage, fields.at("usage")) if usage is not None else None
+    return message
+
+
+def parse_usage(raw: dict[str, Any], path: str) -> Usage:
+    """Bedrock usage in UMF's (OpenAI's) meaning: ``inputTokens`` leaves out cache reads and
+    writes, UMF ``prompt_tokens`` includes them. ``raw`` keeps the object as sent."""
+    counts = Fields(raw, path)
+    fresh = counts.integer("inputTokens")
+    output = counts.integer("outputTokens")
+    total = counts.integer("totalTokens")
+    read = counts.integer("cacheReadInputTokens")
+    written = counts.integer("cacheWriteInputTokens")
+    prompt = None if fresh is None else fresh + (read or 0) + (written or 0)
+    if total is None and prompt is not None and output is not None:
+        total = prompt + output
+    return Usage(
+        prompt_tokens=prompt,
+        completion_tokens=output,
+        total_tokens=total,
+        cached_tokens=read,
+        cache_write_tokens=written,
+        raw=dict(raw),
+    )
+
+
+def _name_tool_results(messages: list[Message]) -> None:
+    """Give each tool result the name of the call it answers (Gemini and Ollama pair results
+    by name, so other formats need it; Bedrock itself pairs by id)."""
+    names: dict[str, str] = {}
+    for message in messages:
+        for block in message.content:
+            if isinstance(block, ToolUseBlock):
+                names[block.id] = block.name
+            elif isinstance(block, ToolResultBlock) and block.name is None:
+                block.name = names.get(block.tool_use_id)

@@ -1,0 +1,216 @@
+"""UMF blocks -> Bedrock content blocks, with a drift warning for each lossy step.
+
+Blocks read from this format come back as they were read (their ``$member``, ``$opaque``
+and source hints); blocks from another format become what the API accepts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from providers.formats._common import hint, own_extra, parse_arguments, signature_portable
+from providers.formats.bedrock_converse._constants import FORMAT_ID
+from providers.formats.bedrock_converse._context import (
+    Context,
+    Part,
+    drop_blank_text,
+    warn_foreign_extra,
+)
+from providers.formats.bedrock_converse._render_media import (
+    render_audio,
+    render_document,
+    render_image,
+)
+from providers.umf import JSON, Block, Extra, TextBlock, ToolResultBlock, ToolUseBlock
+
+
+def render_blocks(blocks: list[Block], path: str, extra: Extra, ctx: Context) -> list[Part]:
+    """The blocks of a message at ``path``; blocks kept verbatim in the ``$opaque`` hint go
+    back to their original positions."""
+    parts: list[Part] = []
+    for index, block in enumerate(blocks):
+        block_path = f"{path}.content[{index}]"
+        body = render_block(block, block_path, ctx)
+        if body is not None:
+            parts.append(Part(body, block_path))
+    return with_opaque(parts, extra, f"{path}.extra.{FORMAT_ID}.$opaque")
+
+
+def with_opaque(parts: list[Part], extra: Extra, path: str) -> list[Part]:
+    """``parts`` with the verbatim blocks of the ``$opaque`` hint put back in place."""
+    for number, entry in enumerate(hint(extra, FORMAT_ID, "opaque", [])):
+        parts.insert(min(entry["at"], len(parts)), Part(entry["block"], f"{path}[{number}]"))
+    return parts
+
+
+def render_block(block: Block, path: str, ctx: Context) -> dict[str, Any] | None:
+    """One block as ``{member: value}``, or None when Bedrock cannot take it (warned). The
+    block's own Bedrock fields go back into the member's object."""
+    body = RENDERERS[block.type](block, path, ctx)
+    target = _extra_target(body) if body is not None else None
+    if target is not None:
+        target.update(own_extra(block.extra, FORMAT_ID))
+    warn_foreign_extra(block.extra, path, ctx)
+    return body
+
+
+def _extra_target(body: dict[str, Any]) -> dict[str, Any] | None:
+    """The object a block's own fields were read from: the member's value, one level
+    deeper for the unions inside a member (guarded text, reasoning text)."""
+    member, inner = next(iter(body.items()))
+    nested = {"guardContent": "text", "reasoningContent": "reasoningText"}.get(member)
+    if nested is not None and isinstance(inner, dict):
+        inner = inner.get(nested)
+    return inner if isinstance(inner, dict) else None
+
+
+def _text(block: Any, path: str, ctx: Context) -> dict[str, Any]:
+    member = hint(block.extra, FORMAT_ID, "member")
+    if member == "json":
+        decoded, ok = parse_arguments(block.text)
+        return {"json": decoded} if ok else {"text": block.text}
+    if member == "guardContent":
+        return {"guardContent": {"text": {"text": block.text}}}
+    if member == "citationsContent":
+        return _citations_content(block)
+    if block.citations is not None:
+        ctx.drift.add(
+            "content-dropped",
+            "citations of another provider cannot be sent to Bedrock",
+            field=f"{path}.citations",
+            original=block.citations,
+        )
+    return {"text": block.text}
+
+
+def _citations_content(block: TextBlock) -> dict[str, Any]:
+    parts = hint(block.extra, FORMAT_ID, "parts")
+    body: dict[str, Any] = {}
+    if parts is None:
+        body["content"] = [{"text": block.text}]
+    elif parts != "absent":
+        body["content"] = parts
+    if block.citations is not None:
+        body["citations"] = block.citations
+    return {"citationsContent": body}
+
+
+def _refusal(block: Any, path: str, ctx: Context) -> dict[str, Any]:
+    ctx.drift.add(
+        "content-type-unsupported",
+        "Bedrock has no refusal block; sent as text",
+        field=path,
+        original="refusal",
+        transformed="text",
+    )
+    return {"text": block.text}
+
+
+def _tool_use(block: Any, path: str, ctx: Context) -> dict[str, Any]:
+    arguments = block.input if ctx.faithful else _tool_input(block, path, ctx)
+    return {"toolUse": {"toolUseId": block.id, "name": block.name, "input": arguments}}
+
+
+def _tool_input(block: ToolUseBlock, path: str, ctx: Context) -> dict[str, Any]:
+    """The call's arguments as a JSON object (what the models behind Converse take); ``{}``
+    and a warning when the source only had arguments that are not an object."""
+    if isinstance(block.input, dict) and (block.input or block.raw_arguments is None):
+        return block.input
+    if block.raw_arguments is not None:
+        decoded, ok = parse_arguments(block.raw_arguments)
+        if ok and isinstance(decoded, dict):
+            return decoded
+        original, where = block.raw_arguments, "raw_arguments"
+    else:
+        original, where = block.input, "input"
+    ctx.drift.add(
+        "content-dropped",
+        "tool call arguments are not a JSON object; sent as {}",
+        field=f"{path}.{where}",
+        original=original,
+        transformed={},
+    )
+    return {}
+
+
+def _tool_result(block: Any, path: str, ctx: Context) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "toolUseId": block.tool_use_id,
+        "content": _result_content(block, path, ctx),
+    }
+    if block.is_error is not None:
+        body["status"] = "error" if block.is_error else "success"
+    return {"toolResult": body}
+
+
+def _result_content(block: ToolResultBlock, path: str, ctx: Context) -> list[JSON]:
+    if isinstance(block.content, str):
+        return [{"text": block.content}] if block.content or ctx.faithful else []
+    parts: list[Part] = []
+    for index, inner in enumerate(block.content):
+        inner_path = f"{path}.content[{index}]"
+        body = _nested(inner, inner_path, ctx)
+        if body is not None:
+            parts.append(Part(body, inner_path))
+    parts = with_opaque(parts, block.extra, f"{path}.extra.{FORMAT_ID}.$opaque")
+    if not ctx.faithful:
+        parts = drop_blank_text(parts, ctx)
+    return [part.body for part in parts]
+
+
+def _nested(block: Block, path: str, ctx: Context) -> dict[str, Any] | None:
+    """A block inside a tool result: text (or json), images and documents only."""
+    if block.type in ("tool_use", "tool_result", "thinking", "audio"):
+        ctx.drift.add(
+            "content-dropped",
+            f"a Bedrock tool result cannot hold a {block.type} block; left out",
+            field=path,
+            original=_summary(block),
+        )
+        return None
+    return render_block(block, path, ctx)
+
+
+def _summary(block: Block) -> JSON:
+    """A block as a warning shows it (media without its bytes)."""
+    summary = block.model_dump(mode="json", exclude={"extra"})
+    source = summary.get("source")
+    if isinstance(source, dict) and source.get("data") is not None:
+        source["data"] = f"<{len(source['data'])} base64 characters>"
+    return summary
+
+
+def _thinking(block: Any, path: str, ctx: Context) -> dict[str, Any] | None:
+    if signature_portable(block, FORMAT_ID):
+        if block.redacted and block.data is not None:
+            return {"reasoningContent": {"redactedContent": block.data}}
+        if not block.redacted:
+            inner: dict[str, Any] = {"text": block.text}
+            if block.signature is not None:
+                inner["signature"] = block.signature
+            return {"reasoningContent": {"reasoningText": inner}}
+        why = "redacted reasoning without its data cannot be sent"
+    else:
+        why = "reasoning of another provider (or of unknown origin) cannot be replayed to Bedrock"
+    ctx.drift.add(
+        "reasoning-dropped",
+        f"{why}; left out",
+        field=path,
+        original=block.text or None,
+        details={"provider": block.provider, "redacted": block.redacted},
+    )
+    return None
+
+
+# One renderer per UMF block type (a test checks that none is missing).
+RENDERERS: dict[str, Callable[[Any, str, Context], dict[str, Any] | None]] = {
+    "text": _text,
+    "refusal": _refusal,
+    "image": render_image,
+    "document": render_document,
+    "audio": render_audio,
+    "tool_use": _tool_use,
+    "tool_result": _tool_result,
+    "thinking": _thinking,
+}

@@ -1,0 +1,76 @@
+"""``ollama``: the Ollama ``/api/chat`` endpoint (non-streamed).
+
+**Parse** accepts a request body, a bare message list, a logged exchange
+``{"request", "response"}`` and a bare response, and records which as the conversation
+hint ``$shape``. ``content`` strings become text blocks, ``thinking`` a thinking block
+(plain text: Ollama has no signatures), ``images`` base64 image blocks with the media type
+sniffed from the bytes, ``tool_calls`` tool-use blocks (arguments are objects) and tool
+messages a tool-result block named by ``tool_name``. Calls without ids get deterministic
+ones and results are paired by tool name and order (``id-synthesized`` warnings). The
+response's ``done_reason`` and counts become finish reason and usage; every field UMF has
+no name for stays in ``extra["ollama"]`` at its level, explicit nulls and empty lists too.
+
+**Render** writes the shape that was read: a conversation read from this format comes back
+exactly as it was. Any other conversation becomes a request Ollama accepts: ``model``
+defaulted (:data:`DEFAULT_MODEL`), parameters moved into ``options``, tool results as
+``tool`` messages with ``tool_name``, and a drift warning for each lossy step (see
+``_render_blocks`` and ``_render_messages``): tool ids and tool_choice (Ollama has
+neither), image URLs (sent as text: nothing is downloaded), documents, audio, citations,
+signatures, redacted reasoning, error flags, author names.
+"""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from providers.formats import register
+from providers.formats.base import Capabilities, Format, FormatError, ParseResult, Rendered
+from providers.umf import JSON, Conversation
+
+from ._detect import detect
+from ._parse import parse_payload
+from ._render import render_conversation
+from ._shared import DEFAULT_MODEL, FORMAT_ID
+
+__all__ = ["DEFAULT_MODEL", "FORMAT", "FORMAT_ID", "detect", "parse", "render"]
+
+
+def parse(payload: JSON) -> list[ParseResult]:
+    """Read one Ollama payload (request, message list, exchange or response) as one
+    conversation. Raises :class:`FormatError` naming the field for anything that is not."""
+    try:
+        conversation, drift = parse_payload(payload)
+    except ValidationError as error:
+        # The readers check types first; this is the net for a value UMF still refuses.
+        first = error.errors()[0]
+        raise FormatError(first["msg"], field=".".join(str(p) for p in first["loc"])) from None
+    return [ParseResult(conversation, drift.warnings)]
+
+
+def render(conversation: Conversation) -> Rendered:
+    """Write a conversation as an Ollama payload (see the module docstring)."""
+    return render_conversation(conversation)
+
+
+FORMAT = register(
+    Format(
+        id=FORMAT_ID,
+        label="Ollama /api/chat",
+        capabilities=Capabilities(
+            roles=frozenset({"system", "user", "assistant", "tool"}),
+            blocks=frozenset({"text", "image", "tool_use", "tool_result", "thinking"}),
+            tools=True,
+            tool_choice=False,
+            parameters=frozenset(
+                {"model", "temperature", "max_tokens", "top_p", "top_k", "stop", "seed"}
+                | {"frequency_penalty", "presence_penalty", "stream"}
+            ),
+            reasoning_signatures=False,
+            usage=True,
+        ),
+        parse=parse,
+        render=render,
+        detect=detect,
+        provider="ollama",
+    )
+)

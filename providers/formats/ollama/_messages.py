@@ -1,0 +1,170 @@
+"""Reading one Ollama message: ``role``, ``content`` (a string), ``thinking``, ``images``,
+``tool_calls`` and, on tool messages, ``tool_name`` / ``tool_call_id``.
+
+Blocks come in a fixed order (thinking, text or the tool result, images, tool calls): the
+wire keeps them in separate fields, so there is no order to lose. Ollama often sends no
+tool-call ids: a call without one gets ``call_<message>_<call>`` and a result without
+``tool_call_id`` answers the earliest unanswered call with its ``tool_name`` (else the
+earliest unanswered call; else it gets ``result_<message>``), each with an
+``id-synthesized`` warning. Hints say what was made up (``$id: synthesized`` on a call,
+``$tool_call_id`` / ``$tool_name: inferred`` on a tool message) so that render leaves it out,
+and ``$content: absent`` marks a message sent without ``content``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from providers.formats.base import Drift, FormatError
+from providers.umf import (
+    Block,
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+
+from ._media import parse_image
+from ._shared import FORMAT_ID, ROLES, Fields, item, make_extra
+
+
+@dataclass
+class ParseState:
+    """What reading one payload remembers across messages: the calls not yet answered
+    (``(id, name)`` in order) and the ids in use."""
+
+    drift: Drift
+    pending: list[tuple[str, str]] = field(default_factory=list)
+    used: set[str] = field(default_factory=set)
+    position: int = 0
+
+    def unique(self, candidate: str) -> str:
+        """``candidate``, suffixed if a real id already took it."""
+        new, salt = candidate, 0
+        while new in self.used:
+            salt += 1
+            new = f"{candidate}_{salt}"
+        self.used.add(new)
+        return new
+
+    def answer(self, name: str | None) -> tuple[str, str] | None:
+        """The earliest unanswered call named ``name`` (else the earliest unanswered call
+        at all), now answered; None when every call has its answer."""
+        for index, (_, call_name) in enumerate(self.pending):
+            if call_name == name:
+                return self.pending.pop(index)
+        return self.pending.pop(0) if self.pending else None
+
+
+def parse_message(raw: Any, path: str, state: ParseState) -> Message:
+    """One entry of ``messages`` (or a response's ``message``)."""
+    fields = Fields(raw, path)
+    role = fields.string("role", required=True)
+    if role not in ROLES:
+        raise FormatError(
+            f"unknown role {role!r}; expected one of {', '.join(ROLES)}", field=fields.at("role")
+        )
+    hints: dict[str, Any] = {} if "content" in fields.present else {"content": "absent"}
+    content = fields.string("content")
+    blocks: list[Block] = []
+    thinking = _text_field(fields, "thinking")
+    if thinking:
+        blocks.append(ThinkingBlock(text=thinking, provider=FORMAT_ID))
+    message = Message(role=role)  # type: ignore[arg-type]
+    if role == "tool":
+        blocks.append(_tool_result(fields, content or "", message, hints, state))
+    elif content:
+        blocks.append(TextBlock(text=content))
+    images = _list_field(fields, "images")
+    blocks.extend(
+        parse_image(image, item(fields.at("images"), i)) for i, image in enumerate(images)
+    )
+    calls = _list_field(fields, "tool_calls")
+    blocks.extend(
+        _parse_call(call, item(fields.at("tool_calls"), i), i, state)
+        for i, call in enumerate(calls)
+    )
+    state.position += 1
+    message.content = blocks
+    message.extra = make_extra(fields.rest, **hints)
+    return message
+
+
+def _text_field(fields: Fields, key: str) -> str | None:
+    value = fields.string(key)
+    if value == "":
+        fields.keep(key, value)  # no block for nothing; the empty string comes back verbatim
+    return value
+
+
+def _list_field(fields: Fields, key: str) -> list[Any]:
+    value = fields.array(key)
+    if value == []:
+        fields.keep(key, value)
+    return value or []
+
+
+def _parse_call(raw: Any, path: str, number: int, state: ParseState) -> ToolUseBlock:
+    """``{"id"?, "function": {"index"?, "name", "arguments": object}}``; the function's
+    other fields are kept in the ``$function`` hint, the call's beside it."""
+    call = Fields(raw, path)
+    function = Fields(call.mapping("function", required=True), call.at("function"))
+    name = function.string("name", required=True) or ""
+    arguments = function.mapping("arguments", required=True)
+    call_id = call.string("id")
+    synthesized = call_id is None
+    if call_id is None:
+        call_id = state.unique(f"call_{state.position}_{number}")
+        state.drift.add(
+            "id-synthesized",
+            "Ollama sent this tool call without an id; one was made up",
+            field=call.at("id"),
+            transformed=call_id,
+            severity="info",
+        )
+    else:
+        state.used.add(call_id)
+    state.pending.append((call_id, name))
+    extra = make_extra(
+        call.rest,
+        function=function.rest or None,
+        id="synthesized" if synthesized else None,
+    )
+    return ToolUseBlock(id=call_id, name=name, input=arguments, extra=extra)
+
+
+def _tool_result(
+    fields: Fields, content: str, message: Message, hints: dict[str, Any], state: ParseState
+) -> ToolResultBlock:
+    """A tool message's result, paired with the call it answers (by id when given, else
+    by tool name and order)."""
+    tool_name = fields.string("tool_name")
+    call_id = fields.string("tool_call_id")
+    name = tool_name
+    if call_id is not None:
+        for entry in state.pending:
+            if entry[0] == call_id:
+                state.pending.remove(entry)
+                name = name or entry[1]
+                break
+    else:
+        call_id, name = _pair(tool_name, fields.at("tool_call_id"), state)
+        hints["tool_call_id"] = "inferred"
+    if tool_name is None and name is not None:
+        hints["tool_name"] = "inferred"
+    message.tool_call_id, message.name = call_id, tool_name
+    return ToolResultBlock(tool_use_id=call_id, content=content, name=name)
+
+
+def _pair(tool_name: str | None, path: str, state: ParseState) -> tuple[str, str | None]:
+    paired = state.answer(tool_name)
+    if paired is None:
+        call_id = state.unique(f"result_{state.position}")
+        why = "the tool result answers no earlier call; an id was made up"
+        state.drift.add("id-synthesized", why, field=path, transformed=call_id, severity="info")
+        return call_id, tool_name
+    why = f"the tool result names no call id; paired with the earliest open call {paired[1]!r}"
+    state.drift.add("id-synthesized", why, field=path, transformed=paired[0], severity="info")
+    return paired

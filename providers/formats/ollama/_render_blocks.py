@@ -1,0 +1,250 @@
+"""UMF blocks -> the fields of an Ollama message, with a drift warning for each lossy step.
+
+An Ollama message is one ``content`` string, one ``thinking`` string, ``images`` (base64)
+and ``tool_calls``. So: several text blocks are joined with newlines; a refusal is text
+(``content-type-unsupported``); reasoning text travels as ``thinking`` but its signature
+or encrypted data never does (``signature-stripped``), and redacted reasoning is dropped
+(``reasoning-dropped``); a plain-text document is sent as text
+(``content-type-unsupported``), any other document, audio and citations are dropped
+(``content-dropped``); tool-call ids are dropped (``id-rewritten`` with no new value:
+Ollama pairs results by tool name and order). Images are handled in ``_media``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from dataclasses import dataclass, field
+from typing import Any
+
+from providers.formats._common import parse_arguments
+from providers.umf import (
+    AudioBlock,
+    Block,
+    DocumentBlock,
+    ImageBlock,
+    RefusalBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+
+from ._media import image_data, image_url_text, media_summary
+from ._shared import Context, fields_of, get_hint, join, put_fields
+
+
+@dataclass
+class Parts:
+    """A message's blocks sorted into the fields they become."""
+
+    texts: list[str] = field(default_factory=list)
+    thinking: list[str] = field(default_factory=list)
+    images: list[str] = field(default_factory=list)
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    # Images the message's role cannot hold: they follow in a user message.
+    moved_images: list[str] = field(default_factory=list)
+    results: list[tuple[ToolResultBlock, str]] = field(default_factory=list)
+
+    def empty(self) -> bool:
+        """Whether nothing is left for the message itself."""
+        return not (self.texts or self.thinking or self.images or self.calls)
+
+
+def place(block: Block, path: str, role: str, parts: Parts, ctx: Context) -> None:
+    """Sort one block into ``parts`` (or drop it with a warning)."""
+    if isinstance(block, TextBlock):
+        parts.texts.append(block.text)
+        _drop_citations(block, path, ctx)
+    elif isinstance(block, RefusalBlock):
+        parts.texts.append(block.text)
+        ctx.drift.add(
+            "content-type-unsupported",
+            "Ollama has no refusal field; sent as text",
+            field=path,
+            original="refusal",
+            transformed="text",
+        )
+    elif isinstance(block, ThinkingBlock):
+        _place_thinking(block, path, role, parts, ctx)
+    elif isinstance(block, ImageBlock):
+        _place_image(block, path, role, parts, ctx)
+    elif isinstance(block, ToolUseBlock):
+        _place_call(block, path, role, parts, ctx)
+    elif isinstance(block, ToolResultBlock):
+        parts.results.append((block, path))
+    else:
+        _place_media_text(block, path, parts.texts, ctx)
+
+
+def _drop_citations(block: TextBlock, path: str, ctx: Context) -> None:
+    if block.citations:
+        ctx.drift.add(
+            "content-dropped",
+            "Ollama has no citations; the text is sent without them",
+            field=join(path, "citations"),
+            original=block.citations,
+        )
+
+
+def _place_thinking(block: ThinkingBlock, path: str, role: str, parts: Parts, ctx: Context) -> None:
+    if block.redacted or not block.text or (role != "assistant" and not ctx.faithful):
+        why = "redacted reasoning has no text Ollama could take"
+        if block.text and not block.redacted:
+            why = f"Ollama takes reasoning in assistant messages only, not {role} ones"
+        ctx.drift.add(
+            "reasoning-dropped",
+            f"{why}; left out",
+            field=path,
+            original=block.text or None,
+            details={"provider": block.provider, "redacted": block.redacted},
+        )
+        return
+    parts.thinking.append(block.text)
+    if block.signature is not None or block.data is not None:
+        ctx.drift.add(
+            "signature-stripped",
+            "Ollama takes reasoning as plain text; its signature is not sent",
+            field=path,
+            original={"provider": block.provider, "signed": True},
+            transformed="thinking",
+        )
+
+
+def _place_image(block: ImageBlock, path: str, role: str, parts: Parts, ctx: Context) -> None:
+    if block.detail not in (None, "auto"):
+        ctx.drift.add(
+            "field-unknown",
+            "Ollama images take no detail hint",
+            field=join(path, "detail"),
+            original=block.detail,
+            severity="info",
+        )
+    text = image_url_text(block, path, ctx.drift)
+    if text is not None:
+        parts.texts.append(text)
+        return
+    data = image_data(block, path, ctx.drift)
+    if data is None:
+        return
+    if role == "user" or ctx.faithful:
+        parts.images.append(data)
+        return
+    parts.moved_images.append(data)
+    ctx.drift.add(
+        "message-reordered",
+        f"Ollama models read images from user messages; this {role} image moved to a "
+        "user message after it",
+        field=path,
+        original=role,
+        transformed="user",
+    )
+
+
+def _place_media_text(block: Block, path: str, texts: list[str], ctx: Context) -> None:
+    """Documents and audio: a plain-text document travels as text, the rest is dropped."""
+    text = document_text(block) if isinstance(block, DocumentBlock) else None
+    if text is not None:
+        texts.append(text)
+        ctx.drift.add(
+            "content-type-unsupported",
+            "Ollama has no documents; this plain-text one is sent as text",
+            field=path,
+            original="document",
+            transformed="text",
+        )
+        return
+    assert isinstance(block, DocumentBlock | AudioBlock)
+    ctx.drift.add(
+        "content-dropped",
+        f"Ollama takes no {block.type} content; left out",
+        field=path,
+        original={"type": block.type, **media_summary(block.source)},
+    )
+
+
+def document_text(block: DocumentBlock) -> str | None:
+    """The text of a plain-text document (given as text or as base64 ``text/*``)."""
+    source = block.source
+    if source.type == "text" and source.data is not None:
+        return source.data
+    if source.type == "base64" and source.data and (source.media_type or "").startswith("text/"):
+        try:
+            return base64.b64decode(source.data, validate=True).decode("utf-8")
+        except (binascii.Error, ValueError):
+            return None
+    return None
+
+
+def _place_call(block: ToolUseBlock, path: str, role: str, parts: Parts, ctx: Context) -> None:
+    if role != "assistant" and not ctx.faithful:
+        ctx.drift.add(
+            "content-dropped",
+            f"a {role} message cannot make tool calls; left out",
+            field=path,
+            original={"id": block.id, "name": block.name, "input": block.input},
+        )
+        return
+    parts.calls.append(render_call(block, path, ctx))
+
+
+def render_call(block: ToolUseBlock, path: str, ctx: Context) -> dict[str, Any]:
+    """One ``tool_calls`` entry. Ids go back only to the Ollama payload they came from."""
+    arguments = block.input if ctx.faithful else _arguments(block, path, ctx)
+    function = put_fields(
+        {"name": block.name, "arguments": arguments}, get_hint(block.extra, "function", {})
+    )
+    call: dict[str, Any] = {"function": function}
+    if ctx.faithful and get_hint(block.extra, "id") != "synthesized":
+        call["id"] = block.id
+    elif not ctx.faithful:
+        drop_id(block.id, join(path, "id"), ctx)
+    return put_fields(call, fields_of(block.extra))
+
+
+def drop_id(value: str, path: str, ctx: Context) -> None:
+    """Warn that a tool id does not travel (Ollama pairs calls and results by name)."""
+    if value:
+        ctx.drift.add(
+            "id-rewritten",
+            "Ollama pairs tool results with calls by tool name and order; the id is not sent",
+            field=path,
+            original=value,
+            severity="info",
+        )
+
+
+def _arguments(block: ToolUseBlock, path: str, ctx: Context) -> dict[str, Any]:
+    """The call's arguments as the object Ollama requires; ``{}`` (and a warning that the
+    arguments were lost) when the source only had an argument string that is not one."""
+    if isinstance(block.input, dict) and (block.input or block.raw_arguments is None):
+        return block.input
+    if block.raw_arguments is not None:
+        decoded, ok = parse_arguments(block.raw_arguments)
+        if ok and isinstance(decoded, dict):
+            return decoded
+        original, where = block.raw_arguments, "raw_arguments"
+    else:
+        original, where = block.input, "input"
+    ctx.drift.add(
+        "content-dropped",
+        "tool call arguments are not a JSON object; sent as {}",
+        field=join(path, where),
+        original=original,
+        transformed={},
+    )
+    return {}
+
+
+def joined(pieces: list[str], path: str, what: str, ctx: Context) -> str:
+    """``pieces`` as the one string Ollama takes (a note when several were joined)."""
+    if len(pieces) > 1:
+        ctx.drift.add(
+            "content-type-unsupported",
+            f"Ollama {what} is one string; {len(pieces)} blocks were joined with newlines",
+            field=path,
+            original=len(pieces),
+            transformed="string",
+            severity="info",
+        )
+    return "\n".join(pieces)

@@ -24,7 +24,6 @@ _UNSUPPORTED = (
     "presence_penalty",
     "user",
     "parallel_tool_calls",
-    "stream",
 )
 
 
@@ -149,6 +148,14 @@ def _clamped(name: str, value: Any, low: float, high: float | None, ctx: Context
 
 
 def _warn_unsupported(params: Parameters, ctx: Context) -> None:
+    if params.stream:
+        ctx.drift.add(
+            "parameter-unsupported",
+            "streaming is another operation (ConverseStream); rendered as a Converse request",
+            field="parameters.stream",
+            original=True,
+            severity="info",
+        )
     for name in _UNSUPPORTED:
         value = getattr(params, name)
         if value is not None:

@@ -1,0 +1,98 @@
+"""``gemini``: Google Gemini ``generateContent`` as REST JSON (camelCase).
+
+**Parse** accepts a request body, a bare ``contents`` list, a logged exchange
+``{"request", "response"}`` and a bare GenerateContentResponse, and records which as the
+conversation hint ``$shape``. ``systemInstruction`` becomes a leading system message,
+``model`` contents assistant messages, ``user`` contents user messages (function responses
+stay ``tool_result`` blocks there). ``thought: true`` parts are thinking blocks (provider
+``gemini``, signature: their ``thoughtSignature``); a ``thoughtSignature`` on a text or call
+part stays with that part in ``extra["gemini"]``. Calls and responses without ids get
+deterministic made-up ones, responses paired with calls by name and order
+(``id-synthesized``). ``executableCode`` / ``codeExecutionResult`` and other parts UMF has
+no block for are kept verbatim and read as text. Finish reasons and usage are normalised
+(``candidatesTokenCount`` excludes ``thoughtsTokenCount``; UMF completion includes it).
+
+**Render** writes the shape that was read; a conversation read from this format comes back
+exactly as it was (same JSON). One from any other format becomes a request the API accepts,
+with a drift warning for each lossy step:
+
+* system/developer messages that are not leading (or are developer): ``systemInstruction``,
+  ``system-message-transformed``;
+* tool-call ids of other providers: left out, ``id-rewritten`` (transformed None);
+* the first function call of a step without a signature: Google's placeholder,
+  ``parameter-defaulted`` (info);
+* tool results whose text is not a JSON object, and errors: ``{"output": ...}`` /
+  ``{"error": ...}``, ``content-type-unsupported``;
+* media URLs (not Gemini files): ``fileData``, not downloaded, ``content-type-unsupported``;
+* other providers' file ids, inline data that is not base64, citations, message names:
+  ``content-dropped``; refusals: text, ``content-type-unsupported``;
+* image detail, document title/filename, other formats' fields: ``field-unknown`` (info);
+* foreign or redacted reasoning: ``reasoning-dropped``;
+* consecutive same-role messages (tool results join the user turn): ``role-merged``;
+* a first turn from the model, results out of order, calls without a result: a bridge
+  turn, results moved, error responses, ``message-reordered``; results that answer no call
+  and misplaced calls: text, ``content-type-unsupported``;
+* schemas beyond the OpenAPI subset: ``parametersJsonSchema``, ``parameter-normalized``;
+* more than 5 stop sequences: ``stop-sequences-truncated``; temperature/top_p out of range:
+  ``parameter-clamped``; model (it is in the URL), user, parallel_tool_calls, stream:
+  ``parameter-unsupported``.
+"""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from providers.formats import register
+from providers.formats.base import Capabilities, Drift, Format, FormatError, ParseResult, Rendered
+from providers.formats.gemini._constants import FORMAT_ID, SIGNATURE_PLACEHOLDER
+from providers.formats.gemini._detect import detect
+from providers.formats.gemini._parse import parse_payload
+from providers.formats.gemini._parse_parts import ParseState
+from providers.formats.gemini._render import render_conversation
+from providers.umf import JSON, Conversation
+
+__all__ = ["FORMAT", "FORMAT_ID", "SIGNATURE_PLACEHOLDER", "detect", "parse", "render"]
+
+
+def parse(payload: JSON) -> list[ParseResult]:
+    """Read one Gemini payload (request, contents list, exchange or response) as one
+    conversation. Raises :class:`FormatError` naming the field for anything that is not."""
+    state = ParseState(Drift(FORMAT_ID))
+    try:
+        conversation = parse_payload(payload, state)
+    except ValidationError as error:
+        # The readers check types first; this is the net for a value UMF still refuses.
+        first = error.errors()[0]
+        raise FormatError(first["msg"], field=".".join(str(p) for p in first["loc"])) from None
+    return [ParseResult(conversation, state.drift.warnings)]
+
+
+def render(conversation: Conversation) -> Rendered:
+    """Write a conversation as a Gemini payload (see the module docstring)."""
+    return render_conversation(conversation)
+
+
+FORMAT = register(
+    Format(
+        id=FORMAT_ID,
+        label="Google Gemini generateContent",
+        capabilities=Capabilities(
+            roles=frozenset({"system", "user", "assistant"}),
+            blocks=frozenset(
+                {"text", "image", "document", "audio", "tool_use", "tool_result", "thinking"}
+            ),
+            tools=True,
+            tool_choice=True,
+            parameters=frozenset(
+                {"temperature", "max_tokens", "top_p", "top_k", "stop", "seed"}
+                | {"frequency_penalty", "presence_penalty"}
+            ),
+            reasoning_signatures=True,
+            usage=True,
+        ),
+        parse=parse,
+        render=render,
+        detect=detect,
+        provider="gemini",
+    )
+)

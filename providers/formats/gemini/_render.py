@@ -1,0 +1,143 @@
+"""UMF conversation -> Gemini payload in the shape it was read in (default: a request)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from providers.formats._common import hint, own_extra
+from providers.formats.base import Drift, Rendered
+from providers.formats.gemini._constants import FORMAT_ID, WIRE_FINISH_REASONS
+from providers.formats.gemini._normalize import normalize
+from providers.formats.gemini._parameters import generation_config, warn_unsupported
+from providers.formats.gemini._render_parts import Context, warn_foreign_extra
+from providers.formats.gemini._tools import render_tool_config, render_tools
+from providers.formats.gemini._turns import build_turns, system_instruction
+from providers.umf import JSON, Conversation, Message, ToolUseBlock, Usage, main_path
+
+# Conversation-level fields written by their own renderers, not merged back verbatim.
+_HANDLED = ("generationConfig", "toolConfig")
+
+
+def render_conversation(conversation: Conversation) -> Rendered:
+    """The payload for ``conversation`` and the warnings for what it could not carry."""
+    shape = hint(conversation.extra, FORMAT_ID, "shape")
+    ctx = Context(Drift(FORMAT_ID), faithful=shape is not None)
+    thread = _thread(conversation, ctx)
+    ctx.call_names = {
+        block.id: block.name
+        for _, message in thread
+        for block in message.content
+        if isinstance(block, ToolUseBlock)
+    }
+    last = thread[-1][1] if thread else None
+    is_response = last is not None and hint(last.extra, FORMAT_ID, "response") is not None
+    payload: JSON
+    if shape == "messages":
+        payload = [turn.payload() for turn in build_turns(thread, ctx)[0]]
+    elif shape == "response" and is_response and len(thread) == 1:
+        payload = response_payload(thread[0], ctx)
+    elif shape == "exchange" and is_response:
+        payload = {
+            "request": _request(conversation, thread[:-1], ctx),
+            "response": response_payload(thread[-1], ctx),
+            **hint(conversation.extra, FORMAT_ID, "exchange", {}),
+        }
+    else:
+        payload = _request(conversation, thread, ctx)
+    return Rendered(payload, ctx.drift.warnings)
+
+
+def _thread(conversation: Conversation, ctx: Context) -> list[tuple[int, Message]]:
+    """The messages to send with their UMF positions: one path through a tree."""
+    positions = {id(message): index for index, message in enumerate(conversation.messages)}
+    path = main_path(conversation)
+    if len(path) < len(conversation.messages):
+        ctx.drift.add(
+            "content-dropped",
+            "Gemini takes one thread; the other branches were left out",
+            field="messages",
+            original=len(conversation.messages),
+            transformed=len(path),
+        )
+    return [(positions[id(message)], message) for message in path]
+
+
+def _request(
+    conversation: Conversation, thread: list[tuple[int, Message]], ctx: Context
+) -> dict[str, Any]:
+    turns, system_messages, system_parts = build_turns(thread, ctx)
+    if not ctx.faithful:
+        turns = normalize(turns, ctx)
+    body: dict[str, Any] = {}
+    system = system_instruction(system_messages, system_parts, ctx)
+    if system is not None:
+        body["systemInstruction"] = system
+    body["contents"] = [turn.payload() for turn in turns]
+    tools = render_tools(conversation, ctx)
+    if tools is not None:
+        body["tools"] = tools
+    _put(body, "toolConfig", render_tool_config(conversation, tools, ctx))
+    _put(body, "generationConfig", generation_config(conversation, ctx))
+    if ctx.faithful and conversation.parameters.model is not None:
+        body["model"] = conversation.parameters.model
+    warn_unsupported(conversation, ctx)
+    own = own_extra(conversation.extra, FORMAT_ID)
+    body.update({key: value for key, value in own.items() if key not in _HANDLED})
+    warn_foreign_extra(conversation.extra, "", ctx)
+    return body
+
+
+def _put(body: dict[str, Any], key: str, value: tuple[bool, Any]) -> None:
+    present, content = value
+    if present:
+        body[key] = content
+
+
+def response_payload(entry: tuple[int, Message], ctx: Context) -> dict[str, Any]:
+    """The last assistant message as the GenerateContentResponse it was read from."""
+    index, message = entry
+    response = dict(hint(message.extra, FORMAT_ID, "response", {}))
+    candidates = hint(message.extra, FORMAT_ID, "candidates")
+    if candidates is None:
+        response["candidates"] = [
+            _candidate(index, message, ctx),
+            *hint(message.extra, FORMAT_ID, "other_candidates", []),
+        ]
+    elif candidates == "empty":
+        response["candidates"] = []
+    if message.usage is not None:
+        response["usageMetadata"] = (
+            message.usage.raw if message.usage.raw is not None else usage_payload(message.usage)
+        )
+    if message.model is not None:
+        response["modelVersion"] = message.model
+    if message.id is not None:
+        response["responseId"] = message.id
+    return response
+
+
+def _candidate(index: int, message: Message, ctx: Context) -> dict[str, Any]:
+    candidate = dict(hint(message.extra, FORMAT_ID, "candidate", {}))
+    if hint(message.extra, FORMAT_ID, "content") != "absent":
+        turns, _, _ = build_turns([(index, message)], ctx)
+        candidate["content"] = turns[0].payload()
+    reason = message.provider_finish_reason or WIRE_FINISH_REASONS.get(message.finish_reason or "")
+    if reason is not None:
+        candidate["finishReason"] = reason
+    return candidate
+
+
+def usage_payload(usage: Usage) -> dict[str, Any]:
+    """UMF usage in Gemini's meaning (candidates without the thoughts)."""
+    body: dict[str, Any] = {}
+    if usage.prompt_tokens is not None:
+        body["promptTokenCount"] = usage.prompt_tokens
+    if usage.completion_tokens is not None:
+        body["candidatesTokenCount"] = usage.completion_tokens - (usage.reasoning_tokens or 0)
+    if usage.reasoning_tokens is not None:
+        body["thoughtsTokenCount"] = usage.reasoning_tokens
+    if usage.cached_tokens is not None:
+        body["cachedContentTokenCount"] = usage.cached_tokens
+    if usage.total_tokens is not None:
+        body["totalTokenCount"] = usage.total_tokens
+    return body

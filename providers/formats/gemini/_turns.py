@@ -1,0 +1,223 @@
+"""UMF messages -> Gemini turns (one Content per UMF message) and the system instruction.
+
+Turns keep the UMF path of every part so that the structural rules applied afterwards
+(``_normalize``) can name what they changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from providers.formats._common import dump_arguments, hint, own_extra
+from providers.formats.gemini._constants import FORMAT_ID
+from providers.formats.gemini._render_parts import (
+    Context,
+    Part,
+    merge_fields,
+    render_block,
+    warn_foreign_extra,
+)
+from providers.umf import Message, ToolResultBlock
+
+_ROLES = {"user": "user", "tool": "user", "assistant": "model"}
+
+
+@dataclass
+class Turn:
+    """One Content in the making."""
+
+    role: str
+    parts: list[Part]
+    path: str
+    source_role: str
+    extra: dict[str, Any] = field(default_factory=dict)
+    hints: dict[str, Any] = field(default_factory=dict)
+    # Made up by the renderer (a bridge turn, results for unanswered calls).
+    synthetic: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        """The Content as sent (``role`` and ``parts`` left out where they were absent)."""
+        body: dict[str, Any] = {}
+        if self.hints.get("$role") != "absent":
+            body["role"] = self.role
+        if self.hints.get("$parts") != "absent":
+            body["parts"] = [part.body for part in self.parts]
+        merge_fields(body, self.extra)
+        return body
+
+
+def build_turns(
+    messages: list[tuple[int, Message]], ctx: Context
+) -> tuple[list[Turn], list[Message], list[Part]]:
+    """Turns for the thread, the system messages taken out of it, and their parts. System
+    and developer messages all go to ``systemInstruction`` (Gemini has no system turn)."""
+    turns: list[Turn] = []
+    system: list[Message] = []
+    system_parts: list[Part] = []
+    for index, message in messages:
+        path = f"messages[{index}]"
+        _warn_message_fields(message, path, ctx)
+        if message.role in ("system", "developer"):
+            system.append(message)
+            system_parts += _system_parts(message, path, leading=not turns, ctx=ctx)
+            continue
+        turn = _turn(message, path, ctx)
+        if not ctx.faithful:
+            _fix_misplaced(turn, ctx)
+        turns.append(turn)
+    return turns, system, system_parts
+
+
+def _turn(message: Message, path: str, ctx: Context) -> Turn:
+    if message.role == "tool":
+        parts = _tool_message_parts(message, path, ctx)
+    else:
+        parts = _render_all(message, path, ctx)
+    extra = own_extra(message.extra, FORMAT_ID)
+    hints = {k: v for k, v in message.extra.get(FORMAT_ID, {}).items() if k.startswith("$")}
+    if not ctx.faithful:
+        hints = {}
+    return Turn(_ROLES[message.role], parts, path, message.role, extra, hints)
+
+
+def _render_all(message: Message, path: str, ctx: Context) -> list[Part]:
+    parts: list[Part] = []
+    for index, block in enumerate(message.content):
+        part = render_block(block, f"{path}.content[{index}]", ctx)
+        if part is not None:
+            parts.append(part)
+    return parts
+
+
+def _tool_message_parts(message: Message, path: str, ctx: Context) -> list[Part]:
+    """A tool-role message as user parts: its results, or its content wrapped as the
+    result of ``tool_call_id``."""
+    has_result = any(isinstance(block, ToolResultBlock) for block in message.content)
+    if has_result or message.tool_call_id is None:
+        if not has_result:
+            ctx.drift.add(
+                "content-type-unsupported",
+                "a tool message that answers no call id is sent as user content",
+                field=path,
+                original="tool",
+                transformed="user",
+            )
+        return _render_all(message, path, ctx)
+    wrapped = ToolResultBlock(
+        tool_use_id=message.tool_call_id, content=list(message.content), name=message.name
+    )
+    part = render_block(wrapped, path, ctx)
+    return [part] if part is not None else []
+
+
+def _system_parts(message: Message, path: str, *, leading: bool, ctx: Context) -> list[Part]:
+    if not ctx.faithful and (message.role == "developer" or not leading):
+        ctx.drift.add(
+            "system-message-transformed",
+            "moved to Gemini's systemInstruction"
+            if leading
+            else "a system message inside the conversation moved to the systemInstruction",
+            field=path,
+            original=message.role,
+            transformed="systemInstruction",
+            severity="info" if leading else "warning",
+        )
+    parts = _render_all(message, path, ctx)
+    if ctx.faithful:
+        return parts
+    kept = []
+    for part in parts:
+        if set(part.body) == {"text"}:
+            kept.append(part)
+        else:
+            ctx.drift.add(
+                "content-dropped",
+                "Gemini's systemInstruction holds text only; left out",
+                field=part.path,
+                original=next(iter(part.body)),
+            )
+    return kept
+
+
+def system_instruction(messages: list[Message], parts: list[Part], ctx: Context) -> Any:
+    """The ``systemInstruction`` Content, or None to leave it out."""
+    if not messages or (not parts and not ctx.faithful):
+        return None
+    first = messages[0]
+    body: dict[str, Any] = {}
+    role = hint(first.extra, FORMAT_ID, "role")
+    if ctx.faithful and role is not None:
+        body["role"] = role
+    if not (ctx.faithful and hint(first.extra, FORMAT_ID, "parts") == "absent"):
+        body["parts"] = [part.body for part in parts]
+    merge_fields(body, own_extra(first.extra, FORMAT_ID))
+    return body
+
+
+def _warn_message_fields(message: Message, path: str, ctx: Context) -> None:
+    """Message fields Gemini has no place for."""
+    if message.reasoning:
+        ctx.drift.add(
+            "reasoning-dropped",
+            "reasoning text outside thinking blocks cannot be sent to Gemini; left out",
+            field=f"{path}.reasoning",
+            original=message.reasoning,
+        )
+    if message.reasoning_details:
+        ctx.drift.add(
+            "reasoning-dropped",
+            "reasoning details of another provider cannot be sent to Gemini; left out",
+            field=f"{path}.reasoning_details",
+            original=message.reasoning_details,
+        )
+    if message.name and message.role != "tool":
+        ctx.drift.add(
+            "content-dropped",
+            "Gemini contents have no author name; left out",
+            field=f"{path}.name",
+            original=message.name,
+        )
+    warn_foreign_extra(message.extra, path, ctx)
+
+
+def _fix_misplaced(turn: Turn, ctx: Context) -> None:
+    """Calls only in model turns, results only in user turns; the others become text."""
+    fixed: list[Part] = []
+    for part in turn.parts:
+        if turn.role == "user" and part.call_id is not None:
+            fixed.append(_call_as_text(part, ctx))
+        elif turn.role == "model" and part.answers is not None:
+            fixed.extend(result_as_text(part, ctx))
+        else:
+            fixed.append(part)
+    turn.parts = fixed
+
+
+def _call_as_text(part: Part, ctx: Context) -> Part:
+    call = part.body["functionCall"]
+    ctx.drift.add(
+        "content-type-unsupported",
+        "Gemini takes function calls from the model only; sent as text",
+        field=part.path,
+        original="tool_use",
+        transformed="text",
+    )
+    text = f"[function call {part.call_id}] {call['name']}({dump_arguments(call.get('args', {}))})"
+    return Part({"text": text}, part.path)
+
+
+def result_as_text(part: Part, ctx: Context) -> list[Part]:
+    """A result that answers no call of the turn before, as text (then its media)."""
+    response = part.body["functionResponse"]
+    ctx.drift.add(
+        "content-type-unsupported",
+        "a tool result that answers no call of the turn before was sent as text",
+        field=part.path,
+        original="tool_result",
+        transformed="text",
+    )
+    text = f"[function result {part.answers}] {response['name']}: "
+    text += dump_arguments(response["response"])
+    media = [Part(media_body, part.path) for media_body in response.get("parts", [])]
+    return [Part({"text": text}, part.path), *media]

@@ -9,8 +9,10 @@ they give equal UMF responses.
 
 from __future__ import annotations
 
+import ssl
 import time
 from collections.abc import Iterator
+from functools import cache
 from types import TracebackType
 from typing import Any, ClassVar, Protocol
 
@@ -70,6 +72,13 @@ def normalize_base_url(base_url: str) -> str:
     return url if "://" in url else f"http://{url}"
 
 
+@cache
+def _tls_context() -> ssl.SSLContext:
+    """One verifying TLS context per process: building one reads the CA bundle (~25 ms),
+    too slow to repeat for every client a worker builds."""
+    return httpx.create_ssl_context()
+
+
 class HttpClient:
     """The shared call flow; see the module docstring for the hooks a subclass fills."""
 
@@ -83,7 +92,9 @@ class HttpClient:
         self.config = config
         self.base_url = normalize_base_url(config.base_url)
         # One pooled connection set per client: a replay worker or a benchmark reuses it.
-        self._http = httpx.Client(timeout=httpx.Timeout(config.timeout), transport=transport)
+        self._http = httpx.Client(
+            timeout=httpx.Timeout(config.timeout), transport=transport, verify=_tls_context()
+        )
 
     # ----------------------------------------------------------------- hooks
 
@@ -127,7 +138,9 @@ class HttpClient:
         """Render ``conversation`` for ``model``, send it, and parse the answer (see
         :class:`providers.clients.base.Client`)."""
         stream = self.config.stream
-        request = request_conversation(conversation, model=model, parameters=parameters)
+        request = request_conversation(
+            conversation, model=model, parameters=parameters, provider_format=self.format_id
+        )
         rendered = formats.get(self.format_id).render(request)
         payload = rendered.payload
         if not isinstance(payload, dict):

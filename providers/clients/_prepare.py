@@ -18,14 +18,20 @@ _OVERRIDABLE = frozenset(Parameters.model_fields) - {"model", "stream", "custom"
 
 
 def request_conversation(
-    conversation: Conversation, *, model: str, parameters: dict[str, Any] | None
+    conversation: Conversation,
+    *,
+    model: str,
+    parameters: dict[str, Any] | None,
+    provider_format: str | None = None,
 ) -> Conversation:
     """A copy of ``conversation`` to send to ``model``.
 
-    ``parameters`` override the UMF parameters by name (``temperature``, ``max_tokens``...);
-    names UMF has none for go to ``parameters.custom`` (the format then says whether the
-    provider can take them). ``stream`` is left unset: the client decides it from its
-    configuration. Raises :class:`PermanentProviderError` for a value of the wrong type.
+    ``parameters`` override the UMF parameters by name (``temperature``, ``max_tokens``...).
+    A name UMF has none for is the provider's own (``reasoning_effort``, ``thinking``,
+    ``options``...): it goes to the conversation's ``extra[provider_format]``, which the
+    format sends verbatim, or to ``parameters.custom`` when there is no provider format.
+    ``stream`` is left unset: the client decides it from its configuration. Raises
+    :class:`PermanentProviderError` for a value of the wrong type.
     """
     overrides = dict(parameters or {})
     custom = dict(conversation.parameters.custom)
@@ -33,9 +39,12 @@ def request_conversation(
     if isinstance(custom_override, dict):
         custom.update(custom_override)
     known = {key: value for key, value in overrides.items() if key in _OVERRIDABLE}
-    custom.update(
-        {key: value for key, value in overrides.items() if key not in _OVERRIDABLE | {"model"}}
-    )
+    native = {key: value for key, value in overrides.items() if key not in _OVERRIDABLE | {"model"}}
+    extra = _without_shape_hints(conversation.extra)
+    if provider_format is None:
+        custom.update(native)
+    elif native:
+        extra[provider_format] = {**extra.get(provider_format, {}), **native}
     fields = {
         **conversation.parameters.model_dump(exclude_unset=True),
         **known,
@@ -49,9 +58,7 @@ def request_conversation(
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
         raise PermanentProviderError(f"invalid parameter {where}: {first['msg']}") from None
-    return conversation.model_copy(
-        update={"parameters": merged, "extra": _without_shape_hints(conversation.extra)}
-    )
+    return conversation.model_copy(update={"parameters": merged, "extra": extra})
 
 
 def _without_shape_hints(extra: Extra) -> Extra:

@@ -1,0 +1,1 @@
+"""Fakes that tests and benchmarks share: a fake LLM provider server (``provider_server``)."""

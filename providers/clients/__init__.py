@@ -21,6 +21,8 @@ from providers.clients.base import (
     TransientProviderError,
 )
 from providers.clients.echo import EchoClient
+from providers.clients.gemini import GeminiClient
+from providers.clients.ollama import OllamaClient
 from providers.clients.openai_chat import OpenAIChatClient
 
 __all__ = [
@@ -39,6 +41,8 @@ KINDS: Mapping[str, Callable[[ProviderConfig], Client]] = MappingProxyType(
     {
         "anthropic": AnthropicClient,
         "echo": EchoClient,
+        "gemini": GeminiClient,
+        "ollama": OllamaClient,
         "openai-chat": OpenAIChatClient,
     }
 )

@@ -85,6 +85,8 @@ class HttpClient:
     kind: ClassVar[str]
     format_id: ClassVar[str]
     label: ClassVar[str]
+    # False where the model travels in the URL (Gemini): the body then does not name it.
+    model_in_body: ClassVar[bool] = True
 
     def __init__(
         self, config: ProviderConfig, *, transport: httpx.BaseTransport | None = None
@@ -141,6 +143,8 @@ class HttpClient:
         request = request_conversation(
             conversation, model=model, parameters=parameters, provider_format=self.format_id
         )
+        if not self.model_in_body:
+            request.parameters.model = None
         rendered = formats.get(self.format_id).render(request)
         payload = rendered.payload
         if not isinstance(payload, dict):

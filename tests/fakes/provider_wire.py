@@ -348,8 +348,12 @@ class GeminiWire:
         body["usageMetadata"] = self._usage(answer)
         yield sse(body, terminal=True)
 
+    _CODES = {"INVALID_ARGUMENT": 400, "UNAUTHENTICATED": 401, "PERMISSION_DENIED": 403}
+    _CODES |= {"NOT_FOUND": 404, "RESOURCE_EXHAUSTED": 429, "INTERNAL": 500}
+
     def error_frame(self, error_type: str, message: str) -> Frame:
-        return sse({"error": {"code": 503, "message": message, "status": error_type}})
+        code = self._CODES.get(error_type, 503)
+        return sse({"error": {"code": code, "message": message, "status": error_type}})
 
     def error_body(self, status: int, error_type: str, message: str) -> dict[str, Any]:
         return {"error": {"code": status, "message": message, "status": error_type}}

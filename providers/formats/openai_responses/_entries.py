@@ -1,0 +1,117 @@
+"""Rendered items before they are put in order, and the pieces every role's writer shares:
+warnings for dropped reasoning and moved content, and tool results as output items."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from providers.umf import Block, Message, ThinkingBlock, ToolResultBlock, ToolUseBlock
+
+from ._parts import render_part
+from ._shared import RenderContext, at, fields_of, get_hint, item, put_fields
+
+
+@dataclass
+class Entry:
+    """One rendered item, before ordering.
+
+    ``call`` is the original id of the call this item makes, ``result`` the original id
+    an output answers; ``carry`` the user content parts (media a role could not hold)
+    that must follow this message's group; ``order`` the block position it came from.
+    """
+
+    wire: dict[str, Any]
+    path: str
+    message_index: int
+    order: int = 0
+    call: str | None = None
+    result: str | None = None
+    carry: list[dict[str, Any]] = field(default_factory=list)
+
+
+def drop_reasoning(block: ThinkingBlock, path: str, why: str, ctx: RenderContext) -> None:
+    """Warn that a thinking block is left out (its signature or data never travels)."""
+    ctx.drift.add(
+        "reasoning-dropped",
+        f"{why}; left out",
+        field=path,
+        original=block.text or None,
+        details={
+            "provider": block.provider,
+            "redacted": block.redacted,
+            "signed": bool(block.signature or block.data),
+        },
+    )
+
+
+def carried(
+    part: dict[str, Any], block: Block, path: str, role: str, ctx: RenderContext
+) -> dict[str, Any]:
+    ctx.drift.add(
+        "message-reordered",
+        f"a {role} message cannot hold {block.type} content; moved to a user message after it",
+        field=path,
+        original=role,
+        transformed="user",
+    )
+    return part
+
+
+def result_entry(
+    block: ToolResultBlock,
+    path: str,
+    index: int,
+    ctx: RenderContext,
+    owner: Message | None,
+    order: int = 0,
+) -> Entry:
+    """A ``function_call_output`` (or custom one) answering ``block.tool_use_id``; the
+    call id on the wire is settled when the result is paired with its call."""
+    custom = owner is not None and get_hint(owner.extra, "type") == "custom"
+    wire: dict[str, Any] = {
+        "type": "custom_tool_call_output" if custom else "function_call_output",
+        "call_id": block.tool_use_id,
+        "output": _output(block, path, ctx),
+    }
+    if owner is not None:
+        put_fields(wire, fields_of(owner.extra))
+    return Entry(wire, path, index, order, result=block.tool_use_id)
+
+
+def _output(block: ToolResultBlock, path: str, ctx: RenderContext) -> Any:
+    if isinstance(block.content, str):
+        output: Any = block.content
+    else:
+        output = []
+        for position, inner in enumerate(block.content):
+            inner_path = item(at(path, "content"), position)
+            if isinstance(inner, ThinkingBlock):
+                drop_reasoning(inner, inner_path, "a tool result cannot hold reasoning", ctx)
+            elif isinstance(inner, ToolUseBlock | ToolResultBlock):
+                ctx.drift.add(
+                    "content-dropped",
+                    "a tool result cannot hold tool calls or results",
+                    field=inner_path,
+                    original=inner.type,
+                )
+            elif (part := render_part(inner, inner_path, ctx, "tool")) is not None:
+                output.append(part)
+    if block.is_error:
+        output = _mark_error(output, path, ctx)
+    return output
+
+
+def _mark_error(output: Any, path: str, ctx: RenderContext) -> Any:
+    if isinstance(output, list):
+        marked: Any = [{"type": "input_text", "text": "Error:"}, *output]
+    else:
+        marked = f"Error: {output}" if output else "Error"
+    ctx.drift.add(
+        "capability-unsupported",
+        "OpenAI Responses tool outputs have no error flag; the error is said in the text",
+        field=at(path, "is_error"),
+        original=True,
+        transformed=marked,
+    )
+    return marked

@@ -24,6 +24,7 @@ from providers.clients.echo import EchoClient
 from providers.clients.gemini import GeminiClient
 from providers.clients.ollama import OllamaClient
 from providers.clients.openai_chat import OpenAIChatClient
+from providers.clients.openai_responses import OpenAIResponsesClient
 
 __all__ = [
     "KINDS",
@@ -44,6 +45,7 @@ KINDS: Mapping[str, Callable[[ProviderConfig], Client]] = MappingProxyType(
         "gemini": GeminiClient,
         "ollama": OllamaClient,
         "openai-chat": OpenAIChatClient,
+        "openai-responses": OpenAIResponsesClient,
     }
 )
 

@@ -40,6 +40,7 @@ _SPEND_CAP_MARKERS = (
 # stands for (Anthropic's names, OpenAI's, Google's RPC status names).
 ERROR_TYPE_STATUS: dict[str, int] = {
     "invalid_request_error": 400,
+    "invalid_prompt": 400,
     "INVALID_ARGUMENT": 400,
     "FAILED_PRECONDITION": 400,
     "authentication_error": 401,

@@ -6,7 +6,7 @@ from providers import umf
 
 API_KEY = "sk-test-secret-0123456789"
 # The provider kinds that speak HTTP (every kind but echo).
-HTTP_KINDS = ("openai-chat", "anthropic", "gemini", "ollama")
+HTTP_KINDS = ("openai-chat", "openai-responses", "anthropic", "gemini", "ollama")
 
 
 def weather_tools() -> list[umf.Tool]:

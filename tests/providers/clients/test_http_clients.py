@@ -7,7 +7,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from providers import umf
+from providers import formats, umf
 from tests.fakes.provider_server import Answer, FakeProviderServer, ToolCall
 from tests.providers.clients.conftest import ClientFactory
 from tests.providers.clients.support import API_KEY, HTTP_KINDS, question
@@ -23,7 +23,8 @@ PARALLEL = (
     ToolCall("get_weather", {"city": "Paris"}),
     ToolCall("get_weather", {"city": "Rome", "units": {"metric": True}}),
 )
-MAX_TOKENS_KEYS = ("max_tokens", "max_completion_tokens", "maxOutputTokens", "num_predict")
+MAX_TOKENS_KEYS: tuple[str, ...] = ("max_tokens", "max_completion_tokens", "max_output_tokens")
+MAX_TOKENS_KEYS += ("maxOutputTokens", "num_predict")
 STOP_KEYS = ("stop", "stop_sequences", "stopSequences")
 STREAMING = pytest.mark.parametrize("stream", [False, True], ids=["plain", "stream"])
 KINDS = pytest.mark.parametrize("kind", HTTP_KINDS)
@@ -209,7 +210,8 @@ def test_parameters_override_the_conversation(
     assert body.get("model", "new-model") == "new-model"  # Gemini names it in the URL only
     sampling = {**body, **body.get("generationConfig", {}), **body.get("options", {})}
     assert 77 in [sampling.get(key) for key in MAX_TOKENS_KEYS]
-    assert ["END"] in [sampling.get(key) for key in STOP_KEYS]
+    if "stop" in formats.get(kind).capabilities.parameters:  # Responses has no stop
+        assert ["END"] in [sampling.get(key) for key in STOP_KEYS]
     assert conversation.parameters.model == "old-model"  # the caller's copy is untouched
     assert exchange.request == body
 
@@ -218,8 +220,6 @@ def test_parameters_override_the_conversation(
 def test_an_imported_exchange_is_sent_as_a_request(
     kind: str, server: FakeProviderServer, make_client: ClientFactory
 ) -> None:
-    from providers import formats
-
     plain = make_client(kind).complete(question(), model="m")
     logged = {"request": plain.request, "response": plain.raw_response}
     conversation = formats.get(kind).parse(logged)[0].conversation

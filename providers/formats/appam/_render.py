@@ -1,0 +1,139 @@
+"""UMF conversation -> Appam payload: the shape it was read in, else an array of
+``UnifiedMessage``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from providers.formats.base import Rendered
+from providers.umf import JSON, Conversation, Message, ToolResultBlock, Usage
+
+from ._parse import STOP_REASONS, USAGE_COUNTS
+from ._render_blocks import render_block
+from ._shared import (
+    RenderContext,
+    at,
+    format_timestamp,
+    get_hint,
+    item,
+    put_fields,
+    report_foreign_extra,
+    report_unplaced,
+    thread,
+)
+
+SHAPES = ("messages", "message", "exchange")
+_WIRE_STOP_REASONS: dict[str, str] = {v: k for k, v in reversed(STOP_REASONS.items())}
+
+
+def render_conversation(conversation: Conversation) -> Rendered:
+    """The payload for ``conversation`` and a warning for each thing it could not carry."""
+    ctx = RenderContext()
+    shape = get_hint(conversation.extra, "shape")
+    report_foreign_extra(conversation.extra, "", ctx)
+    report_unplaced(conversation, ctx)
+    messages = thread(conversation, ctx)
+    last = messages[-1][1] if messages else None
+    payload: JSON
+    if shape == "message" and len(messages) == 1:
+        payload = render_message(messages[0][1], messages[0][0], ctx)
+    elif shape == "exchange" and last is not None and last.role == "assistant":
+        payload = {
+            **get_hint(conversation.extra, "exchange", {}),
+            "request": [render_message(m, i, ctx) for i, m in messages[:-1]],
+            "response": render_message(last, messages[-1][0], ctx),
+            **_answer_fields(last),
+        }
+    else:
+        payload = [render_message(message, index, ctx) for index, message in messages]
+    return Rendered(payload, ctx.drift.warnings)
+
+
+def render_message(message: Message, index: int, ctx: RenderContext) -> dict[str, Any]:
+    """One ``UnifiedMessage`` for UMF message ``index``."""
+    path = item("messages", index)
+    report_foreign_extra(message.extra, path, ctx)
+    role, blocks = _role_and_blocks(message, path, ctx)
+    content = []
+    for position, block in enumerate(blocks):
+        body = render_block(block, item(at(path, "content"), position), ctx)
+        if body is not None:
+            content.append(body)
+    out: dict[str, Any] = {"role": role, "content": content}
+    if message.id is not None:
+        out["id"] = message.id
+    if message.timestamp is not None:
+        out["timestamp"] = format_timestamp(message.timestamp, get_hint(message.extra, "timestamp"))
+    if message.reasoning is not None:
+        out["reasoning"] = message.reasoning
+    if message.reasoning_details is not None:
+        out["reasoning_details"] = message.reasoning_details
+    if message.name is not None:
+        ctx.drift.add(
+            "content-dropped",
+            "Appam messages have no name",
+            field=at(path, "name"),
+            original=message.name,
+            severity="info",
+        )
+    return put_fields(out, message.extra)
+
+
+def _role_and_blocks(message: Message, path: str, ctx: RenderContext) -> tuple[str, list[Any]]:
+    """Appam's roles are system, user and assistant: developer instructions are system
+    text, and tool results are ToolResult blocks in a user message (Appam's own rule)."""
+    if message.role == "developer":
+        ctx.drift.add(
+            "system-message-transformed",
+            "Appam has no developer role; sent as a system message",
+            field=at(path, "role"),
+            original="developer",
+            transformed="system",
+        )
+        return "system", list(message.content)
+    if message.role != "tool":
+        return message.role, list(message.content)
+    if any(isinstance(block, ToolResultBlock) for block in message.content):
+        return "user", list(message.content)
+    if message.tool_call_id is not None:
+        # UMF's InternalMessage shape: the whole content is the result of one call.
+        result = ToolResultBlock(
+            tool_use_id=message.tool_call_id, content=list(message.content), name=message.name
+        )
+        return "user", [result]
+    ctx.drift.add(
+        "content-type-unsupported",
+        "a tool message that answers no call; sent as a user message",
+        field=path,
+        original="tool",
+        transformed="user",
+    )
+    return "user", list(message.content)
+
+
+def _answer_fields(answer: Message) -> dict[str, Any]:
+    """An exchange's ``usage``, ``stop_reason`` and ``model`` beside the response."""
+    out: dict[str, Any] = {}
+    if answer.usage is not None:
+        out["usage"] = _usage(answer.usage)
+    stop_reason = answer.provider_finish_reason or _WIRE_STOP_REASONS.get(
+        answer.finish_reason or ""
+    )
+    if stop_reason is not None:
+        out["stop_reason"] = stop_reason
+    if answer.model is not None:
+        out["model"] = answer.model
+    return out
+
+
+def _usage(usage: Usage) -> dict[str, Any]:
+    if usage.raw is not None and {"input_tokens", "output_tokens"} <= usage.raw.keys():
+        return usage.raw
+    counts = {
+        "input_tokens": usage.prompt_tokens or 0,
+        "output_tokens": usage.completion_tokens or 0,
+        "cache_creation_input_tokens": usage.cache_write_tokens,
+        "cache_read_input_tokens": usage.cached_tokens,
+        "reasoning_tokens": usage.reasoning_tokens,
+    }
+    return {key: counts[key] for key in USAGE_COUNTS if counts[key] is not None}

@@ -1,0 +1,155 @@
+"""Forge payloads -> one UMF conversation.
+
+Shapes (the conversation hint ``$shape``): ``messages``, an array of Forge messages;
+``message``, one message; ``exchange``, ``{"request": [...], "response": <assistant
+message>}`` (other envelope fields kept verbatim). A message is ``{"role", "content"}``,
+or ``{"Role", "Content"}`` as Go's encoding/json writes the seed's untagged struct
+(``$keys: go``).
+
+Assistant text becomes text, thinking and tool-use blocks; a tool message a tool-result
+block. Forge has no call ids: each call gets ``forge_call_<n>`` (``id-synthesized``), and a
+result answers the earliest unanswered call of the same tool (a result that answers none
+gets ``forge_result_<n>``). When writing the blocks back would not give the very text that
+was read (spacing, the JSON call form, entity escapes...), the text is kept as the hint
+``$text`` with a digest of the blocks (``$digest``): it comes back verbatim while the blocks
+are unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from providers.formats._common import require_list, require_mapping, require_str, unknown_fields
+from providers.formats.base import Drift, FormatError
+from providers.umf import JSON, Block, Conversation, Message, TextBlock, ToolResultBlock
+
+from ._render import message_text
+from ._shared import FORMAT_ID, ROLES, at, fingerprint, item, make_extra
+from ._text import Call, Segment, call_block, read_assistant, read_result
+
+_KEYS = {"lower": ("role", "content"), "go": ("Role", "Content")}
+
+
+@dataclass
+class ParseState:
+    """What reading one payload remembers from message to message."""
+
+    drift: Drift = field(default_factory=lambda: Drift(FORMAT_ID))
+    pending: list[tuple[str, str]] = field(default_factory=list)  # (call id, tool name)
+    calls: int = 0
+    orphans: int = 0
+
+
+def parse_payload(payload: JSON, state: ParseState) -> tuple[Conversation, str]:
+    """The conversation a payload holds, and its shape."""
+    if isinstance(payload, list):
+        return Conversation(messages=parse_messages(payload, "", state)), "messages"
+    body = require_mapping(payload, "payload")
+    if "request" in body or "response" in body:
+        return _parse_exchange(body, state), "exchange"
+    if "role" in body or "Role" in body:
+        return Conversation(messages=[parse_message(body, "", state)]), "message"
+    raise FormatError(
+        "not a Forge payload: expected an array of messages, one message, "
+        "or a request and a response",
+        field="role",
+    )
+
+
+def parse_messages(raw: JSON, path: str, state: ParseState) -> list[Message]:
+    """The messages of an array at ``path``."""
+    messages = require_list(raw, path or "payload")
+    return [
+        parse_message(message, item(path, index), state) for index, message in enumerate(messages)
+    ]
+
+
+def parse_message(raw: JSON, path: str, state: ParseState) -> Message:
+    """One Forge message; :class:`FormatError` naming the field when it is not one."""
+    source = require_mapping(raw, path or "payload")
+    keys = "go" if "Role" in source and "role" not in source else "lower"
+    role_key, content_key = _KEYS[keys]
+    role = source.get(role_key)
+    if not isinstance(role, str) or role not in ROLES:
+        raise FormatError(f"role must be one of {', '.join(ROLES)}", field=at(path, role_key))
+    text = require_str(source.get(content_key), at(path, content_key))
+    blocks = _read_blocks(role, text, path, state)
+    result = blocks[0] if blocks and isinstance(blocks[0], ToolResultBlock) else None
+    exact = message_text(role, blocks) == text
+    return Message(
+        role=role,  # type: ignore[arg-type]  # checked against ROLES above
+        content=blocks,
+        tool_call_id=result.tool_use_id if result else None,
+        name=result.name if result else None,
+        extra=make_extra(
+            unknown_fields(source, (role_key, content_key)),
+            keys="go" if keys == "go" else None,
+            text=None if exact else text,
+            digest=None if exact else fingerprint(blocks),
+        ),
+    )
+
+
+def _read_blocks(role: str, text: str, path: str, state: ParseState) -> list[Block]:
+    if role == "assistant":
+        return [_assistant_block(segment, path, state) for segment in read_assistant(text)]
+    if role == "tool":
+        result = read_result(text)
+        if result is not None:
+            name, content, is_error = result
+            call_id = _answer(name, path, state)
+            block = ToolResultBlock(
+                tool_use_id=call_id, content=content, is_error=is_error or None, name=name
+            )
+            return [block]
+    return [TextBlock(text=text)] if text else []
+
+
+def _assistant_block(segment: Segment, path: str, state: ParseState) -> Block:
+    if isinstance(segment, str):
+        return TextBlock(text=segment)
+    if not isinstance(segment, Call):
+        return segment  # a thinking block
+    call_id = f"forge_call_{state.calls}"
+    state.calls += 1
+    state.pending.append((call_id, segment.name))
+    state.drift.add(
+        "id-synthesized",
+        "Forge tool calls have no id; one was made up",
+        field=at(path, "content"),
+        transformed=call_id,
+        severity="info",
+    )
+    return call_block(segment, call_id)
+
+
+def _answer(name: str, path: str, state: ParseState) -> str:
+    for position, (call_id, call_name) in enumerate(state.pending):
+        if call_name == name:
+            del state.pending[position]
+            return call_id
+    call_id = f"forge_result_{state.orphans}"
+    state.orphans += 1
+    state.drift.add(
+        "id-synthesized",
+        "this tool result answers no earlier call; it was given an id of its own",
+        field=at(path, "content"),
+        transformed=call_id,
+        severity="info",
+    )
+    return call_id
+
+
+def _parse_exchange(body: dict[str, Any], state: ParseState) -> Conversation:
+    if "response" not in body:
+        raise FormatError("an exchange needs a response", field="response")
+    conversation = Conversation(messages=parse_messages(body.get("request"), "request", state))
+    answer = parse_message(body["response"], "response", state)
+    if answer.role != "assistant":
+        raise FormatError("a response is an assistant message", field="response.role")
+    conversation.messages.append(answer)
+    envelope = unknown_fields(body, ("request", "response"))
+    if envelope:
+        conversation.extra = make_extra({}, exchange=envelope)
+    return conversation

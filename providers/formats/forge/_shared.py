@@ -1,0 +1,135 @@
+"""Names, paths, extra bookkeeping and the render context the forge modules share."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from providers.formats._common import extra_of, hint, own_extra, with_hints
+from providers.formats.base import Drift
+from providers.umf import Block, Conversation, Extra, Message, main_path
+
+FORMAT_ID = "forge"
+ROLES = ("system", "user", "assistant", "tool")
+
+
+def at(base: str, key: str) -> str:
+    """The path of ``key`` inside the value at ``base``."""
+    return f"{base}.{key}" if base else key
+
+
+def item(base: str, index: int) -> str:
+    """The path of element ``index`` of the list at ``base``."""
+    return f"{base}[{index}]"
+
+
+def split(
+    source: Mapping[str, Any], mapped: Iterable[str], handled: Iterable[str] = ()
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``(mapped fields holding a value, every other field verbatim)``. A mapped field
+    given as null stays with the others, so the explicit null comes back as it was."""
+    mapped_set, handled_set = set(mapped), set(handled)
+    fields = {k: v for k, v in source.items() if k in mapped_set and v is not None}
+    rest = {k: v for k, v in source.items() if k not in handled_set and k not in fields}
+    return fields, rest
+
+
+def make_extra(fields: Mapping[str, Any], **hints: Any) -> Extra:
+    """``extra`` holding this format's unknown ``fields`` and its ``$`` layout hints."""
+    return extra_of(FORMAT_ID, with_hints(fields, **hints))
+
+
+def get_hint(extra: Extra, key: str, default: Any = None) -> Any:
+    """A ``$key`` layout hint this format left on a value."""
+    return hint(extra, FORMAT_ID, key, default)
+
+
+def put_fields(out: dict[str, Any], extra: Extra) -> dict[str, Any]:
+    """``out`` plus this format's verbatim fields; what UMF itself says wins."""
+    for key, value in own_extra(extra, FORMAT_ID).items():
+        out.setdefault(key, value)
+    return out
+
+
+@dataclass
+class RenderContext:
+    """One render: where warnings go, and whether the conversation was read by forge
+    (then it is written back exactly as it was read)."""
+
+    drift: Drift = field(default_factory=lambda: Drift(FORMAT_ID))
+    faithful: bool = False
+
+
+def report_foreign_extra(extra: Extra, path: str, ctx: RenderContext) -> None:
+    """One ``field-unknown`` note per other format's (non-empty) fields on a value."""
+    for namespace in sorted(extra):
+        fields = {k: v for k, v in own_extra(extra, namespace).items() if v not in (None, [], {})}
+        if namespace != FORMAT_ID and fields:
+            ctx.drift.add(
+                "field-unknown",
+                f"{namespace} fields have no Forge equivalent",
+                field=at(path, f"extra.{namespace}"),
+                original=fields,
+                severity="info",
+            )
+
+
+def thread(conversation: Conversation, ctx: RenderContext) -> list[tuple[int, Message]]:
+    """The messages to write with their UMF indexes: one path when the conversation is a
+    tree, each message left on another branch noted as dropped."""
+    positions = {id(message): index for index, message in enumerate(conversation.messages)}
+    path = main_path(conversation)
+    kept = {id(message) for message in path}
+    for index, message in enumerate(conversation.messages):
+        if id(message) not in kept:
+            ctx.drift.add(
+                "content-dropped",
+                "Forge holds one thread; this message is on another branch",
+                field=item("messages", index),
+                original=message.id,
+            )
+    return [(positions[id(message)], message) for message in path]
+
+
+def report_unplaced(conversation: Conversation, ctx: RenderContext) -> None:
+    """Warn for what an ArtStandardPrompt has no room for: tools, tool choice and
+    generation parameters."""
+    if conversation.tools:
+        ctx.drift.add(
+            "tool-unsupported",
+            "Forge messages carry no tool definitions",
+            field="tools",
+            original=[tool.name for tool in conversation.tools],
+        )
+    if conversation.tool_choice is not None:
+        ctx.drift.add(
+            "parameter-unsupported",
+            "Forge messages carry no tool choice",
+            field="tool_choice",
+            original=conversation.tool_choice.model_dump(mode="json", exclude_defaults=True),
+        )
+    parameters = conversation.parameters.model_dump(mode="json", exclude_defaults=True)
+    for key, value in parameters.items():
+        ctx.drift.add(
+            "parameter-unsupported",
+            "Forge messages carry no generation parameters",
+            field=f"parameters.{key}",
+            original=value,
+        )
+
+
+def fingerprint(blocks: list[Block]) -> str:
+    """A digest of what a message's text says (ids left out: Forge text has none), to
+    tell whether the blocks read from a text are still the same."""
+    said = [
+        {
+            **block.model_dump(mode="json", exclude={"extra", "id", "tool_use_id"}),
+            "fields": own_extra(block.extra, FORMAT_ID),
+        }
+        for block in blocks
+    ]
+    return hashlib.sha256(orjson.dumps(said, option=orjson.OPT_SORT_KEYS)).hexdigest()[:32]

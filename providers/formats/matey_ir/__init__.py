@@ -1,0 +1,96 @@
+"""``matey-ir``: ai.matey's Intermediate Representation (seed 001).
+
+Requests (``IRChatRequest``), responses (``IRChatResponse``), stream chunk arrays
+(``IRStreamChunk[]``), bare message arrays and logged exchanges: ``_payload`` lists the
+shapes. The IR is camelCase (``toolChoice``, ``maxTokens``, ``stopSequences``,
+``toolUseId``, ``mediaType``, ``finishReason``, ``promptTokens``...). Its metadata,
+provenance and drift warnings become UMF metadata (``_metadata``); the IR's warnings are
+history and stay in ``conversation.metadata.warnings``.
+
+This module follows seed 001's types: content is text, image, tool_use and tool_result
+(later ai.matey versions add audio, document and video blocks and ``responseFormat``; an
+unknown request field is kept verbatim, an unknown block type is refused).
+
+What does not travel into the IR, and the warning it gives:
+
+==============================================  ============================================
+developer messages                              system, ``system-message-transformed``
+thinking blocks, ``reasoning``, details         ``reasoning-dropped``
+audio, documents (but text documents), images   ``content-dropped``
+by file id, non-text blocks in tool results
+refusals, text documents                        text, ``content-type-unsupported``
+a tool input that is not an object              wrapped as ``{"input": ...}``,
+                                                ``content-type-unsupported``
+tool arguments that were not valid JSON         ``content-dropped`` (the raw string)
+citations; image detail                         ``content-dropped`` (detail as info)
+parallel_tool_calls                             ``parameter-unsupported``
+temperature, topP, penalties out of range       ``parameter-clamped``
+a forced tool choice naming no tool             ``required``, ``parameter-normalized``
+no request id / timestamp; a tool without       defaults, ``parameter-defaulted`` (info)
+description or schema; a base64 image without
+media type; an answer without finish reason
+provenance's served model                       ``content-dropped`` (info)
+history warnings of categories the IR lacks     ``capability-unsupported`` with the category
+                                                in details, ``parameter-normalized`` (info)
+other branches of a tree                        ``content-dropped`` per message
+other formats' fields                           ``field-unknown`` (info)
+==============================================  ============================================
+"""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from providers.formats import register
+from providers.formats.base import Capabilities, Format, FormatError, ParseResult, Rendered
+from providers.umf import JSON, Conversation
+
+from ._detect import detect
+from ._payload import SHAPES, parse_payload, render_payload
+from ._shared import FORMAT_ID, ROLES, RenderContext, get_hint, report_foreign_extra
+
+__all__ = ["FORMAT", "FORMAT_ID", "detect", "parse", "render"]
+
+
+def parse(payload: JSON) -> list[ParseResult]:
+    """Read one conversation from an IR request, response, chunk array, message array or
+    exchange; :class:`FormatError` (with the field) for anything else."""
+    try:
+        conversation, shape = parse_payload(payload)
+    except ValidationError as error:  # a value the readers let through that UMF refuses
+        first = error.errors()[0]
+        raise FormatError(first["msg"], field=".".join(str(p) for p in first["loc"])) from None
+    conversation.extra.setdefault(FORMAT_ID, {})["$shape"] = shape
+    return [ParseResult(conversation)]
+
+
+def render(conversation: Conversation) -> Rendered:
+    """Write ``conversation`` as IR JSON: the shape it was read in, else a request."""
+    shape = get_hint(conversation.extra, "shape")
+    ctx = RenderContext(faithful=shape in SHAPES)
+    report_foreign_extra(conversation.extra, "", ctx)
+    payload = render_payload(conversation, ctx, shape if shape in SHAPES else None)
+    return Rendered(payload, ctx.drift.warnings)
+
+
+FORMAT = register(
+    Format(
+        id=FORMAT_ID,
+        label="ai.matey IR",
+        capabilities=Capabilities(
+            roles=frozenset(ROLES),
+            blocks=frozenset({"text", "image", "tool_use", "tool_result"}),
+            tools=True,
+            tool_choice=True,
+            parameters=frozenset(
+                {"model", "temperature", "max_tokens", "top_p", "top_k", "stop", "seed"}
+                | {"frequency_penalty", "presence_penalty", "user", "stream"}
+            ),
+            reasoning_signatures=False,
+            usage=True,
+        ),
+        parse=parse,
+        render=render,
+        detect=detect,
+    )
+)

@@ -1,0 +1,239 @@
+"""IR stream chunks (a JSON array of ``IRStreamChunk``) <-> the answer they build.
+
+Reading accumulates the chunks into the final assistant message: content deltas become text
+(a run of them one text block), ``tool_use`` chunks one call per id with the concatenated
+``inputDelta`` as its raw argument string, ``metadata`` chunks update usage and metadata,
+``done`` gives the finish reason, usage and (when present, authoritative) the whole
+message; an ``error`` chunk finishes with ``error`` and its error in the message's
+metadata. The chunks themselves are kept (``$chunks``) and come back exactly while the
+answer is unchanged; otherwise a stream is written from the answer (start, one content or
+tool_use chunk per block, done with the whole message).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from providers.formats._common import (
+    arguments_string,
+    parse_arguments,
+    require_list,
+    require_mapping,
+    require_str,
+)
+from providers.formats.base import FormatError
+from providers.umf import (
+    JSON,
+    Block,
+    FinishReason,
+    Message,
+    Metadata,
+    TextBlock,
+    ToolUseBlock,
+    Usage,
+)
+
+from ._messages import parse_message, render_message
+from ._metadata import (
+    merge_metadata,
+    parse_finish_reason,
+    parse_metadata,
+    parse_usage,
+    render_usage,
+)
+from ._shared import RenderContext, at, item, require_int
+
+CHUNK_TYPES = ("start", "content", "tool_use", "metadata", "done", "error")
+
+
+@dataclass
+class _Call:
+    position: int
+    deltas: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Accumulator:
+    """What the chunks read so far add up to."""
+
+    blocks: list[Block] = field(default_factory=list)
+    text: list[str] | None = None  # the deltas of the text run being read
+    calls: dict[str, _Call] = field(default_factory=dict)
+    metadata: Metadata | None = None
+    usage: Usage | None = None
+    finish: FinishReason | None = None
+    error: dict[str, Any] | None = None
+    message: Message | None = None
+
+    def add(self, chunk: dict[str, Any], path: str) -> None:
+        kind = chunk.get("type")
+        if kind not in CHUNK_TYPES:
+            raise FormatError(
+                f"chunk type is one of {', '.join(CHUNK_TYPES)}", field=at(path, "type")
+            )
+        require_int(chunk.get("sequence"), at(path, "sequence"))
+        handlers = {
+            "start": self._start,
+            "content": self._content,
+            "tool_use": self._tool_use,
+            "metadata": self._metadata_chunk,
+            "done": self._done,
+            "error": self._error,
+        }
+        handlers[kind](chunk, path)
+
+    def _start(self, chunk: dict[str, Any], path: str) -> None:
+        self._merge(parse_metadata(chunk.get("metadata"), at(path, "metadata")))
+
+    def _merge(self, update: Metadata) -> None:
+        self.metadata = update if self.metadata is None else merge_metadata(self.metadata, update)
+
+    def _content(self, chunk: dict[str, Any], path: str) -> None:
+        delta = require_str(chunk.get("delta"), at(path, "delta"))
+        if chunk.get("accumulated") is not None:
+            require_str(chunk["accumulated"], at(path, "accumulated"))
+        if chunk.get("role") not in (None, "assistant"):
+            raise FormatError("a content chunk's role is assistant", field=at(path, "role"))
+        if self.text is None:
+            self.text = []
+            self.blocks.append(TextBlock(text=""))
+        self.text.append(delta)
+        self.blocks[-1] = TextBlock(text="".join(self.text))
+
+    def _tool_use(self, chunk: dict[str, Any], path: str) -> None:
+        call_id = require_str(chunk.get("id"), at(path, "id"))
+        name = require_str(chunk.get("name"), at(path, "name"))
+        if chunk.get("index") is not None:
+            require_int(chunk["index"], at(path, "index"))
+        if call_id not in self.calls:
+            self.text = None
+            self.calls[call_id] = _Call(len(self.blocks))
+            self.blocks.append(ToolUseBlock(id=call_id, name=name))
+        if chunk.get("inputDelta") is not None:
+            self.calls[call_id].deltas.append(
+                require_str(chunk["inputDelta"], at(path, "inputDelta"))
+            )
+
+    def _metadata_chunk(self, chunk: dict[str, Any], path: str) -> None:
+        if chunk.get("usage") is not None:
+            update = parse_usage(chunk["usage"], at(path, "usage"), partial=True)
+            self.usage = (
+                update
+                if self.usage is None
+                else self.usage.model_copy(update=update.model_dump(exclude_unset=True))
+            )
+        if chunk.get("metadata") is not None:
+            self._merge(parse_metadata(chunk["metadata"], at(path, "metadata"), partial=True))
+
+    def _done(self, chunk: dict[str, Any], path: str) -> None:
+        self.finish = parse_finish_reason(chunk.get("finishReason"), at(path, "finishReason"))
+        if chunk.get("usage") is not None:
+            self.usage = parse_usage(chunk["usage"], at(path, "usage"))
+        if chunk.get("message") is not None:
+            self.message = parse_message(chunk["message"], at(path, "message"))
+            if self.message.role != "assistant":
+                raise FormatError(
+                    "a done chunk's message is the assistant's", field=at(path, "message.role")
+                )
+
+    def _error(self, chunk: dict[str, Any], path: str) -> None:
+        error = require_mapping(chunk.get("error"), at(path, "error"))
+        require_str(error.get("code"), at(path, "error.code"))
+        require_str(error.get("message"), at(path, "error.message"))
+        if error.get("details") is not None:
+            require_mapping(error["details"], at(path, "error.details"))
+        self.error = dict(error)
+        self.finish = self.finish or "error"
+
+    def answer(self) -> Message:
+        """The final assistant message."""
+        for call in self.calls.values():
+            raw = "".join(call.deltas) if call.deltas else None
+            value, ok = parse_arguments(raw) if raw else ({}, True)
+            block = self.blocks[call.position]
+            assert isinstance(block, ToolUseBlock)
+            block.input = value if ok and isinstance(value, dict) else {}
+            block.raw_arguments = raw
+        answer = self.message or Message(role="assistant", content=self.blocks)
+        answer.finish_reason = self.finish
+        answer.usage = self.usage
+        if self.error is not None:
+            answer.metadata = {**answer.metadata, "error": self.error}
+        return answer
+
+
+def parse_stream(raw: JSON, path: str) -> tuple[Message, Metadata | None]:
+    """The answer a chunk array builds, and the metadata its chunks carry."""
+    accumulator = _Accumulator()
+    for index, chunk in enumerate(require_list(raw, path or "payload")):
+        chunk_path = item(path, index)
+        accumulator.add(require_mapping(chunk, chunk_path), chunk_path)
+    return accumulator.answer(), accumulator.metadata
+
+
+def render_stream(
+    answer: Message, index: int, metadata: dict[str, Any], mode: str | None, ctx: RenderContext
+) -> list[dict[str, Any]]:
+    """A chunk array for the answer (UMF message ``index``): start, a chunk per text or
+    call block, and done (or error) with the whole message."""
+    chunks: list[dict[str, Any]] = [{"type": "start", "sequence": 0, "metadata": metadata}]
+    so_far = ""
+    for block in answer.content:
+        sequence = len(chunks)
+        if isinstance(block, TextBlock):
+            so_far += block.text
+            chunk: dict[str, Any] = {"type": "content", "sequence": sequence, "delta": block.text}
+            if mode == "accumulated":
+                chunk["accumulated"] = so_far
+            chunks.append(chunk)
+        elif isinstance(block, ToolUseBlock):
+            arguments = arguments_string(block.input, block.raw_arguments)
+            chunks.append(
+                {
+                    "type": "tool_use",
+                    "sequence": sequence,
+                    "id": block.id,
+                    "name": block.name,
+                    "inputDelta": arguments,
+                }
+            )
+    chunks.append(_last_chunk(answer, index, len(chunks), ctx))
+    return chunks
+
+
+def _last_chunk(answer: Message, index: int, sequence: int, ctx: RenderContext) -> dict[str, Any]:
+    error = answer.metadata.get("error")
+    if answer.finish_reason == "error" and _is_error(error):
+        return {"type": "error", "sequence": sequence, "error": error}
+    done: dict[str, Any] = {
+        "type": "done",
+        "sequence": sequence,
+        "finishReason": finish_reason(answer, index, ctx),
+    }
+    if answer.usage is not None:
+        done["usage"] = render_usage(answer.usage)
+    done["message"] = render_message(answer, index, ctx)
+    return done
+
+
+def _is_error(error: Any) -> bool:
+    return (
+        isinstance(error, dict)
+        and isinstance(error.get("code"), str)
+        and isinstance(error.get("message"), str)
+    )
+
+
+def finish_reason(answer: Message, index: int, ctx: RenderContext) -> FinishReason:
+    """The answer's finish reason, ``stop`` (with a warning) when it has none."""
+    if answer.finish_reason is not None:
+        return answer.finish_reason
+    ctx.drift.add(
+        "parameter-defaulted",
+        "an IR response needs a finish reason",
+        field=f"messages[{index}].finish_reason",
+        transformed="stop",
+        severity="info",
+    )
+    return "stop"

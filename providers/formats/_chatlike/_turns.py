@@ -1,0 +1,396 @@
+"""Any UMF conversation as the flat thread of turns a chat API takes (see the package
+docstring for each change and its warning)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from providers.formats._common import ToolIdMap
+from providers.formats.base import Drift
+from providers.umf import (
+    Block,
+    Conversation,
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    main_path,
+)
+
+from ._base import Context, at, item, mark_error, report_foreign_extra
+
+# The content of the result put in for a tool call that nothing answers.
+MISSING_RESULT_TEXT = "Error: no result was recorded for this tool call."
+
+
+# --------------------------------------------------------------------------- turns
+
+
+@dataclass
+class Located:
+    """A block and the UMF path it came from (warnings name the path)."""
+
+    block: Block
+    path: str
+
+
+@dataclass
+class Turn:
+    """One wire message to be: its role, its blocks, and where it came from.
+
+    ``message`` is set when the turn is that whole UMF message (so its name and fields
+    apply). A tool turn holds its ``result``, the wire id of the call it answers
+    (``call_id``) and that call's name. ``call_ids`` maps an assistant's call paths to the
+    ids the request uses. ``synthetic`` turns were made up by the conversion.
+    """
+
+    role: str
+    blocks: list[Located]
+    path: str
+    message: Message | None = None
+    result: Located | None = None
+    call_id: str | None = None
+    call_name: str | None = None
+    call_ids: dict[str, str] = field(default_factory=dict)
+    synthetic: bool = False
+
+    def calls(self) -> list[Located]:
+        """The tool calls this turn makes, in order."""
+        return [entry for entry in self.blocks if isinstance(entry.block, ToolUseBlock)]
+
+
+def locate(blocks: list[Block], path: str) -> list[Located]:
+    """The blocks of the ``content`` list inside the value at ``path``, with their paths."""
+    return [Located(block, item(at(path, "content"), i)) for i, block in enumerate(blocks)]
+
+
+def thread(conversation: Conversation, ctx: Context) -> list[tuple[int, Message]]:
+    """The messages to write with their indexes: one path when the conversation is a
+    tree, the others ``content-dropped``."""
+    positions = {id(message): index for index, message in enumerate(conversation.messages)}
+    path = main_path(conversation)
+    kept = {id(message) for message in path}
+    for index, message in enumerate(conversation.messages):
+        if id(message) not in kept:
+            ctx.drift.add(
+                "content-dropped",
+                f"{ctx.label} takes one thread; this message is on another branch",
+                field=item("messages", index),
+                original=message.id,
+            )
+    return [(positions[id(message)], message) for message in path]
+
+
+def turns_as_read(messages: list[tuple[int, Message]]) -> list[Turn]:
+    """One turn per message, nothing moved: how a conversation this format read is written
+    back. A tool message's first result block is its result."""
+    turns = []
+    for index, message in messages:
+        path = item("messages", index)
+        located = locate(message.content, path)
+        turn = Turn(message.role, located, path, message=message)
+        if message.role == "tool":
+            turn.result, turn.call_id = _take_result(turn, message, path)
+        turns.append(turn)
+    return turns
+
+
+def _take_result(turn: Turn, message: Message, path: str) -> tuple[Located, str]:
+    for position, entry in enumerate(turn.blocks):
+        if isinstance(entry.block, ToolResultBlock):
+            del turn.blocks[position]
+            return entry, entry.block.tool_use_id
+    # A tool message holding its result as plain blocks (UMF's InternalMessage shape).
+    result = _wrap_loose(message)
+    turn.blocks = []
+    return Located(result, path), result.tool_use_id
+
+
+def linearize(
+    messages: list[tuple[int, Message]],
+    ctx: Context,
+    valid_id: Callable[[str], bool],
+    make_id: Callable[[str], str],
+) -> list[Turn]:
+    """The thread as turns a chat API accepts (see the module docstring)."""
+    splitter = _Splitter(ctx)
+    for index, message in messages:
+        splitter.add(message, index)
+    return _Pairer(splitter.turns, ctx, CallIds(ctx.drift, valid_id, make_id)).run()
+
+
+class CallIds:
+    """Wire ids for tool calls: fitted to the target by a :class:`ToolIdMap`, and unique
+    within one request (a reused id gets a fresh one)."""
+
+    def __init__(self, drift: Drift, valid: Callable[[str], bool], make: Callable[[str], str]):
+        self._drift, self._make = drift, make
+        self._map = ToolIdMap(drift, valid, make)
+        self._used: set[str] = set()
+
+    def claim(self, original: str, path: str) -> str:
+        """The id the call at ``path`` (originally ``original``) goes out with."""
+        new = self._map(original, path)
+        salt = 0
+        while new in self._used:
+            salt += 1
+            new = self._make(hashlib.sha256(f"{original}#{salt}".encode()).hexdigest())
+        if salt:
+            self._drift.add(
+                "id-rewritten",
+                "tool call id already used in this request; made unique",
+                field=path,
+                original=original,
+                transformed=new,
+                severity="info",
+            )
+        self._used.add(new)
+        return new
+
+
+class _Splitter:
+    """Turns UMF messages into turns: system messages gathered, tool results split out."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.turns: list[Turn] = []
+        self.started = False  # a non-system turn was written
+
+    def add(self, message: Message, index: int) -> None:
+        path = item("messages", index)
+        report_foreign_extra(message.extra, path, self.ctx)
+        located = locate(message.content, path)
+        if message.role in ("system", "developer"):
+            self._system(message, located, path)
+            return
+        self.started = True
+        role = message.role
+        if role == "tool" and not any(isinstance(e.block, ToolResultBlock) for e in located):
+            if message.tool_call_id is not None:
+                self._result(Located(_wrap_loose(message), path))
+                return
+            self._warn_loose_tool(path)
+            role = "user"
+        located = self._with_reasoning(message, located, path)
+        self._segments(message, role, located, path)
+
+    def _system(self, message: Message, located: list[Located], path: str) -> None:
+        if message.role == "developer":
+            self.ctx.drift.add(
+                "system-message-transformed",
+                f"{self.ctx.label} has no developer role; sent as a system message",
+                field=path,
+                original="developer",
+                transformed="system",
+            )
+        if not self.started:
+            self.turns.append(Turn("system", located, path, message=message))
+            return
+        self.ctx.drift.add(
+            "system-message-transformed",
+            "a system message after the conversation started; merged into the leading one",
+            field=path,
+            original=_index(path),
+            transformed=0,
+        )
+        leading = [turn for turn in self.turns if turn.role == "system"]
+        if leading:
+            leading[-1].blocks.extend(located)
+            leading[-1].message = None
+        else:
+            self.turns.insert(0, Turn("system", located, path))
+
+    def _with_reasoning(self, message: Message, located: list[Located], path: str) -> list[Located]:
+        if message.reasoning_details:
+            self.ctx.drift.add(
+                "reasoning-dropped",
+                f"{self.ctx.label} takes no reasoning details",
+                field=at(path, "reasoning_details"),
+                details={"count": len(message.reasoning_details)},
+            )
+        if not message.reasoning:
+            return located
+        has_thinking = any(isinstance(entry.block, ThinkingBlock) for entry in located)
+        if message.role == "assistant" and not has_thinking:
+            thinking = ThinkingBlock(text=message.reasoning)
+            return [Located(thinking, at(path, "reasoning")), *located]
+        self.ctx.drift.add(
+            "reasoning-dropped",
+            "reasoning beside thinking blocks (or outside an assistant message) is not sent",
+            field=at(path, "reasoning"),
+            original=message.reasoning,
+        )
+        return located
+
+    def _segments(self, message: Message, role: str, located: list[Located], path: str) -> None:
+        segment: list[Located] = []
+        emitted = 0
+        for entry in located:
+            if isinstance(entry.block, ToolResultBlock):
+                emitted += self._flush(segment, role, path)
+                segment = []
+                self._result(entry)
+                emitted += 1
+            elif isinstance(entry.block, ToolUseBlock) and role != "assistant":
+                self._drop_call(entry, role)
+            else:
+                segment.append(entry)
+        if segment or not emitted:
+            self._flush(segment, role, path, allow_empty=True)
+            if not emitted and role == message.role:
+                self.turns[-1].message = message
+
+    def _flush(
+        self, segment: list[Located], role: str, path: str, allow_empty: bool = False
+    ) -> int:
+        if not segment and not allow_empty:
+            return 0
+        if role == "tool" and segment:
+            self.ctx.drift.add(
+                "message-reordered",
+                "content beside a tool result goes in a user message after it",
+                field=segment[0].path,
+                original="tool",
+                transformed="user",
+            )
+            role = "user"
+        self.turns.append(Turn(role, segment, path))
+        return 1
+
+    def _result(self, entry: Located) -> None:
+        self.turns.append(Turn("tool", [], entry.path, result=entry))
+
+    def _drop_call(self, entry: Located, role: str) -> None:
+        block = entry.block
+        assert isinstance(block, ToolUseBlock)
+        self.ctx.drift.add(
+            "content-dropped",
+            f"a {role} message cannot make tool calls",
+            field=entry.path,
+            original={"id": block.id, "name": block.name, "input": block.input},
+        )
+
+    def _warn_loose_tool(self, path: str) -> None:
+        self.ctx.drift.add(
+            "content-type-unsupported",
+            "tool message without a tool call id; sent as a user message",
+            field=path,
+            original="tool",
+            transformed="user",
+        )
+
+
+def _wrap_loose(message: Message) -> ToolResultBlock:
+    return ToolResultBlock(
+        tool_use_id=message.tool_call_id or "", content=list(message.content), name=message.name
+    )
+
+
+class _Pairer:
+    """Walks the turns once, pulling each call's results up right behind it."""
+
+    def __init__(self, turns: list[Turn], ctx: Context, ids: CallIds) -> None:
+        self.turns, self.ctx, self.ids = turns, ctx, ids
+        self.out: list[Turn] = []
+        self.used: set[int] = set()
+
+    def run(self) -> list[Turn]:
+        for position, turn in enumerate(self.turns):
+            if position in self.used:
+                continue
+            if turn.role == "tool":
+                self.out.append(self._orphan(turn))
+                continue
+            self.out.append(turn)
+            if turn.role == "assistant" and turn.calls():
+                self._answer(position, turn)
+        return self.out
+
+    def _answer(self, position: int, turn: Turn) -> None:
+        found: dict[int, tuple[str, str]] = {}  # turn position -> (wire id, call name)
+        missing: list[Turn] = []
+        for call in turn.calls():
+            block = call.block
+            assert isinstance(block, ToolUseBlock)
+            wire = turn.call_ids[call.path] = self.ids.claim(block.id, at(call.path, "id"))
+            match = self._find(position, block.id, found)
+            if match is None:
+                missing.append(self._placeholder(block, wire, call.path))
+            else:
+                found[match] = (wire, block.name)
+        expected = position + 1
+        for match in sorted(found):
+            result = self.turns[match]
+            result.call_id, result.call_name = found[match]
+            self.used.add(match)
+            if match != expected:
+                self._warn_moved(result, turn)
+            expected = match + 1
+            self.out.append(result)
+        self.out.extend(missing)
+
+    def _find(self, position: int, call_id: str, taken: dict[int, Any]) -> int | None:
+        for later in range(position + 1, len(self.turns)):
+            turn = self.turns[later]
+            result = turn.result.block if turn.result else None
+            if (
+                isinstance(result, ToolResultBlock)
+                and result.tool_use_id == call_id
+                and later not in self.used
+                and later not in taken
+            ):
+                return later
+        return None
+
+    def _warn_moved(self, result: Turn, call_turn: Turn) -> None:
+        self.ctx.drift.add(
+            "message-reordered",
+            f"tool result moved to right after its tool call, as {self.ctx.label} requires",
+            field=result.path,
+            original=_index(result.path),
+            transformed=_index(call_turn.path),
+            severity="info",
+        )
+
+    def _placeholder(self, call: ToolUseBlock, wire: str, path: str) -> Turn:
+        self.ctx.drift.add(
+            "id-synthesized",
+            "tool call has no recorded result; a placeholder error result was added",
+            field=path,
+            transformed=MISSING_RESULT_TEXT,
+        )
+        result = ToolResultBlock(tool_use_id=call.id, content=MISSING_RESULT_TEXT)
+        located = Located(result, path)
+        return Turn("tool", [], path, result=located, call_id=wire, call_name=call.name)
+
+    def _orphan(self, turn: Turn) -> Turn:
+        assert turn.result is not None
+        result = turn.result.block
+        assert isinstance(result, ToolResultBlock)
+        self.ctx.drift.add(
+            "content-type-unsupported",
+            "tool result answers no earlier tool call; sent as a user message",
+            field=turn.result.path,
+            original="tool",
+            transformed="user",
+        )
+        path = turn.result.path
+        if isinstance(result.content, str):
+            blocks = [Located(TextBlock(text=result.content), path)] if result.content else []
+        else:
+            blocks = [
+                Located(b, item(at(path, "content"), i)) for i, b in enumerate(result.content)
+            ]
+        if result.is_error:
+            error = mark_error("", path, self.ctx)
+            blocks.insert(0, Located(TextBlock(text=error), at(path, "is_error")))
+        return Turn("user", blocks, path)
+
+
+def _index(path: str) -> int:
+    """The message index a ``messages[i]...`` path starts with."""
+    return int(path[len("messages[") :].split("]", 1)[0])

@@ -1,0 +1,100 @@
+"""``cohere``: Cohere v2 chat (``POST /v2/chat``) requests, logged exchanges and responses.
+
+``parse`` reads one conversation from a request body, a bare ``messages`` list, a logged
+exchange ``{"request": ..., "response": ...}`` or a bare response, and records which as the
+conversation hint ``$shape``. Fields UMF has no name for stay verbatim in
+``extra["cohere"]`` of the value they belong to (the request's ``documents`` among them);
+``$`` keys there are layout hints. A ``tool_plan`` is an assistant text block marked
+``$field: tool_plan``; thinking content is a thinking block of provider ``cohere``.
+
+``render`` writes a conversation read by this format back exactly as it was read. Any
+other conversation becomes a request Cohere accepts, with one drift warning for each thing
+it could not carry (plus those of :mod:`providers.formats._chatlike`: system messages,
+tool-result pairing, ids, branches):
+
+==================================================  ==========================================
+a forced single tool                                ``REQUIRED`` and only that tool offered,
+                                                    ``parameter-normalized``
+tool_choice auto                                    left out (Cohere's default), no warning
+tool_choice without tools, ``user``,                ``parameter-unsupported``
+``parallel_tool_calls``, ``parameters.custom``
+documents (text, a URL, base64 text)                document data (``{title, text|url}``) in
+                                                    the request's ``documents``, or a tool
+                                                    result's ``document`` part,
+                                                    ``content-type-unsupported``
+PDF or other bytes, provider file ids               ``content-dropped``
+images outside user messages, file-id images        ``content-dropped``
+audio                                               ``content-dropped``
+refusals                                            text, ``content-type-unsupported``
+tool result ``is_error``                            "Error: " text, ``capability-unsupported``
+thinking of other providers                         thinking text; ``signature-stripped`` when
+                                                    it was signed; redacted or outside an
+                                                    assistant message ``reasoning-dropped``
+citations of other formats                          ``content-dropped``
+an assistant's text beside tool calls               its ``tool_plan`` (no warning)
+an empty message                                    left out, ``content-dropped`` (info)
+no model                                            :data:`DEFAULT_MODEL`,
+                                                    ``parameter-defaulted``
+a tool without parameters                           an empty object schema,
+                                                    ``parameter-defaulted`` (info)
+temperature < 0, p, k, penalties out of range       ``parameter-clamped``
+more than 5 stop sequences                          ``stop-sequences-truncated``
+image detail other than auto/low/high               ``content-dropped`` (info)
+other formats' ``extra`` fields                     ``field-unknown`` (info)
+==================================================  ==========================================
+"""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from providers.formats import register
+from providers.formats.base import Capabilities, Format, FormatError, ParseResult, Rendered
+from providers.umf import JSON, Conversation
+
+from ._detect import detect
+from ._payload import parse_payload
+from ._render import render_conversation
+from ._shared import DEFAULT_MODEL, FORMAT_ID
+
+__all__ = ["DEFAULT_MODEL", "FORMAT", "FORMAT_ID", "detect", "parse", "render"]
+
+
+def parse(payload: JSON) -> list[ParseResult]:
+    """Read one Cohere payload (request, message list, exchange or response) as one
+    conversation. Raises :class:`FormatError` naming the field for anything that is not."""
+    try:
+        conversation = parse_payload(payload)
+    except ValidationError as error:  # a value our own checks let through: still bad input
+        first = error.errors()[0]
+        raise FormatError(first["msg"], field=".".join(str(p) for p in first["loc"])) from None
+    return [ParseResult(conversation)]
+
+
+def render(conversation: Conversation) -> Rendered:
+    """Write a conversation as a Cohere payload (see the module docstring)."""
+    return render_conversation(conversation)
+
+
+FORMAT = register(
+    Format(
+        id=FORMAT_ID,
+        label="Cohere v2 Chat",
+        capabilities=Capabilities(
+            roles=frozenset({"system", "user", "assistant", "tool"}),
+            blocks=frozenset({"text", "image", "document", "tool_use", "tool_result", "thinking"}),
+            tools=True,
+            tool_choice=True,
+            parameters=frozenset(
+                {"model", "temperature", "max_tokens", "top_p", "top_k", "stop", "seed"}
+                | {"frequency_penalty", "presence_penalty", "stream"}
+            ),
+            reasoning_signatures=False,
+            usage=True,
+        ),
+        parse=parse,
+        render=render,
+        detect=detect,
+        provider="cohere",
+    )
+)

@@ -1,0 +1,101 @@
+"""How sure ``cohere`` is that a payload is its own (see :class:`Format`).
+
+2 for Cohere's marks: a response with an upper-case ``finish_reason`` beside its
+``message``, request fields only Cohere has (``documents``, ``citation_options``,
+``safety_mode``, ``strict_tools``, ``k``, ``p``, ``priority``, ``tool_choice`` REQUIRED or
+NONE, ``thinking`` with a ``token_budget``), an assistant ``tool_plan``, ``document``
+content parts. 1 when plain role/content messages merely fit; 0 when anything in the
+payload is not Cohere v2 chat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from providers.umf import JSON
+
+from ._shared import FINISH_REASONS, PART_TYPES, ROLES
+
+_REQUEST_MARKS = {"documents", "citation_options", "safety_mode", "strict_tools", "k", "p"}
+_REQUEST_MARKS |= {"priority"}
+# Message fields of other chat formats that a Cohere message never has.
+_FOREIGN_MESSAGE_KEYS = {"name", "refusal", "audio", "function_call", "prefix", "images"}
+_FOREIGN_MESSAGE_KEYS |= {"thinking", "tool_name", "reasoning_content"}
+
+
+def detect(payload: JSON) -> int:
+    """0 (not mine), 1 (fits) or 2 (surely Cohere v2 chat)."""
+    if isinstance(payload, list):
+        return _score_messages(payload)
+    if not isinstance(payload, dict):
+        return 0
+    if "request" in payload and "response" in payload:
+        request, response = payload["request"], payload["response"]
+        fits = isinstance(request, dict) and isinstance(response, dict) and detect(request)
+        return 2 if fits and _score_response(response) else 0
+    if "messages" not in payload and "message" in payload:
+        return _score_response(payload)
+    score = _score_messages(payload.get("messages"))
+    if score and (_REQUEST_MARKS & payload.keys() or _has_request_marks(payload)):
+        return 2
+    return score
+
+
+def _has_request_marks(payload: dict[str, Any]) -> bool:
+    thinking = payload.get("thinking")
+    return payload.get("tool_choice") in ("REQUIRED", "NONE") or (
+        isinstance(thinking, dict) and "token_budget" in thinking
+    )
+
+
+def _score_response(payload: dict[str, Any]) -> int:
+    message = payload.get("message")
+    if not isinstance(message, dict) or message.get("role") != "assistant" or "choices" in payload:
+        return 0
+    reason = payload.get("finish_reason")
+    if not isinstance(reason, str) or not _score_message(message):
+        return 0
+    return 2 if reason in FINISH_REASONS else 1
+
+
+def _score_messages(messages: JSON) -> int:
+    if not isinstance(messages, list) or not messages:
+        return 0
+    scores = [_score_message(message) for message in messages]
+    return 0 if min(scores) == 0 else max(scores)
+
+
+def _score_message(message: JSON) -> int:
+    if not isinstance(message, dict) or message.get("role") not in ROLES:
+        return 0
+    role = message["role"]
+    if _FOREIGN_MESSAGE_KEYS & message.keys():
+        return 0
+    if role == "tool" and not isinstance(message.get("tool_call_id"), str):
+        return 0
+    content = message.get("content")
+    kinds: set[Any] = set()
+    if isinstance(content, list):
+        kinds = {part.get("type") if isinstance(part, dict) else None for part in content}
+        if not kinds <= set(PART_TYPES[role]):
+            return 0
+    elif content is not None and not isinstance(content, str):
+        return 0
+    if not _calls_fit(message.get("tool_calls")):
+        return 0
+    return 2 if "tool_plan" in message or "document" in kinds else 1
+
+
+def _calls_fit(calls: JSON) -> bool:
+    # Cohere calls carry an id and a JSON string of arguments.
+    if calls is None:
+        return True
+    if not isinstance(calls, list):
+        return False
+    return all(
+        isinstance(call, dict)
+        and isinstance(call.get("id"), str)
+        and isinstance(call.get("function"), dict)
+        and isinstance(call["function"].get("arguments"), str)
+        for call in calls
+    )

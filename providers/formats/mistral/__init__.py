@@ -1,0 +1,110 @@
+"""``mistral``: Mistral chat completions (``POST /v1/chat/completions``) requests, logged
+exchanges and responses.
+
+``parse`` reads one conversation from a request body, a bare ``messages`` list, a logged
+exchange ``{"request": ..., "response": ...}`` or a bare ``chat.completion``, and records
+which as the conversation hint ``$shape``. Fields UMF has no name for stay verbatim in
+``extra["mistral"]`` of the value they belong to (``prefix``, ``safe_prompt``,
+``prompt_mode``...); ``$`` keys there are layout hints. Chunks and tools UMF has no type for
+(``reference`` chunks, ``document_library`` tools...) are kept verbatim with their positions
+in the fields ``unmapped_chunks`` / ``unmapped_tools``. Thinking chunks become thinking
+blocks of provider ``mistral``, with their signature.
+
+``render`` writes a conversation read by this format back exactly as it was read. Any
+other conversation becomes a request Mistral accepts, with one drift warning for each thing
+it could not carry (plus those of :mod:`providers.formats._chatlike`: system messages,
+tool-result pairing, branches):
+
+==================================================  ==========================================
+tool call ids that are not ``[a-zA-Z0-9]{9}``       base-62 of their sha256, ``id-rewritten``
+                                                    (info), results follow the call's new id
+a user message right after a tool message           a bridge assistant message
+                                                    (:data:`BRIDGE_TEXT`) before it,
+                                                    ``message-reordered``
+consecutive same-role messages                      one message, ``role-merged``
+a final assistant message                           ``prefix: true``, ``parameter-defaulted``
+                                                    (info)
+media in system, assistant or tool content          a user message after the group,
+                                                    ``message-reordered``
+documents as base64 bytes (PDF...)                  ``content-dropped``: Mistral needs a
+                                                    ``document_url``, and converting uploads
+                                                    nothing
+documents as text (or base64 text)                  a text chunk, ``content-type-unsupported``
+images, documents or audio by another provider's    ``content-dropped``
+file id; audio by URL
+refusals                                            text, ``content-type-unsupported``
+tool result ``is_error``                            "Error: " text, ``capability-unsupported``
+thinking of other providers                         a thinking chunk without the signature,
+                                                    ``signature-stripped`` when it was signed;
+                                                    redacted or outside an assistant message
+                                                    ``reasoning-dropped``
+citations                                           ``content-dropped``
+a forced tool choice that names no tool             ``any``, ``parameter-normalized``
+tool_choice without tools, ``user``,                ``parameter-unsupported``
+``parameters.custom``
+an empty message                                    left out, ``content-dropped`` (info)
+no model                                            :data:`DEFAULT_MODEL`,
+                                                    ``parameter-defaulted``
+a tool without parameters                           an empty object schema,
+                                                    ``parameter-defaulted`` (info)
+temperature, top_p, penalties out of range          ``parameter-clamped``
+other formats' ``extra`` fields                     ``field-unknown`` (info)
+==================================================  ==========================================
+"""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from providers.formats import register
+from providers.formats.base import Capabilities, Format, FormatError, ParseResult, Rendered
+from providers.umf import JSON, Conversation
+
+from ._detect import detect
+from ._payload import parse_payload
+from ._render import render_conversation
+from ._shared import BRIDGE_TEXT, DEFAULT_MODEL, FORMAT_ID
+
+__all__ = ["BRIDGE_TEXT", "DEFAULT_MODEL", "FORMAT", "FORMAT_ID", "detect", "parse", "render"]
+
+
+def parse(payload: JSON) -> list[ParseResult]:
+    """Read one Mistral payload (request, message list, exchange or response) as one
+    conversation. Raises :class:`FormatError` naming the field for anything that is not."""
+    try:
+        conversation = parse_payload(payload)
+    except ValidationError as error:  # a value our own checks let through: still bad input
+        first = error.errors()[0]
+        raise FormatError(first["msg"], field=".".join(str(p) for p in first["loc"])) from None
+    return [ParseResult(conversation)]
+
+
+def render(conversation: Conversation) -> Rendered:
+    """Write a conversation as a Mistral payload (see the module docstring)."""
+    return render_conversation(conversation)
+
+
+FORMAT = register(
+    Format(
+        id=FORMAT_ID,
+        label="Mistral Chat",
+        capabilities=Capabilities(
+            roles=frozenset({"system", "user", "assistant", "tool"}),
+            blocks=frozenset(
+                {"text", "image", "document", "audio", "tool_use", "tool_result", "thinking"}
+            ),
+            tools=True,
+            tool_choice=True,
+            parameters=frozenset(
+                {"model", "temperature", "max_tokens", "top_p", "top_k", "stop", "seed"}
+                | {"frequency_penalty", "presence_penalty", "parallel_tool_calls", "stream"}
+            ),
+            reasoning_signatures=True,
+            usage=True,
+        ),
+        parse=parse,
+        render=render,
+        detect=detect,
+        provider="mistral",
+    )
+)

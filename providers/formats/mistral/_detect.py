@@ -1,0 +1,113 @@
+"""How sure ``mistral`` is that a payload is its own (see :class:`Format`).
+
+Mistral's chat API is OpenAI-like, so plain payloads only fit (1). 2 for Mistral's marks:
+request fields only Mistral has (``random_seed``, ``safe_prompt``, ``prompt_mode``,
+``tool_choice: "any"``), chunks only Mistral has (``document_url``, ``reference``, a
+``thinking`` chunk list, ``input_audio`` or ``image_url`` as a bare string, a ``file``
+chunk by id), an assistant ``prefix``, or a response whose finish reason is
+``model_length``. 0 when anything is not Mistral chat (a ``developer`` role, OpenAI-only
+parts, Anthropic blocks...).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from providers.umf import JSON
+
+from ._shared import CHUNK_TYPES, ROLES, SYSTEM_CHUNK_TYPES
+
+_REQUEST_MARKS = {"random_seed", "safe_prompt", "prompt_mode"}
+# Message fields of other chat formats that a Mistral message never has.
+_FOREIGN_MESSAGE_KEYS = {"refusal", "audio", "function_call", "tool_plan", "images"}
+_FOREIGN_MESSAGE_KEYS |= {"thinking", "tool_name", "citations"}
+
+
+def detect(payload: JSON) -> int:
+    """0 (not mine), 1 (fits) or 2 (surely Mistral chat)."""
+    if isinstance(payload, list):
+        return _score_messages(payload)
+    if not isinstance(payload, dict):
+        return 0
+    if "request" in payload and "response" in payload:
+        request, response = payload["request"], payload["response"]
+        if not isinstance(request, dict) or not isinstance(response, dict):
+            return 0
+        scores = (detect(request), _score_response(response))
+        return 0 if min(scores) == 0 else max(scores)
+    if "choices" in payload:
+        return _score_response(payload)
+    score = _score_messages(payload.get("messages"))
+    marked = _REQUEST_MARKS & payload.keys() or payload.get("tool_choice") == "any"
+    return 2 if score and marked else score
+
+
+def _score_response(payload: dict[str, Any]) -> int:
+    choices = payload.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        return 0
+    choice = choices[0]
+    message = choice.get("message")
+    if not isinstance(message, dict) or message.get("role", "assistant") != "assistant":
+        return 0
+    score = _score_message({"role": "assistant", **message})
+    if score and choice.get("finish_reason") == "model_length":
+        return 2
+    return score
+
+
+def _score_messages(messages: JSON) -> int:
+    if not isinstance(messages, list) or not messages:
+        return 0
+    scores = [_score_message(message) for message in messages]
+    return 0 if min(scores) == 0 else max(scores)
+
+
+def _score_message(message: JSON) -> int:
+    if not isinstance(message, dict) or message.get("role") not in ROLES:
+        return 0
+    if _FOREIGN_MESSAGE_KEYS & message.keys():
+        return 0
+    content = message.get("content")
+    score = 1
+    if isinstance(content, list):
+        allowed = SYSTEM_CHUNK_TYPES if message["role"] == "system" else CHUNK_TYPES
+        chunk_scores = [_score_chunk(chunk, allowed) for chunk in content]
+        if chunk_scores and min(chunk_scores) == 0:
+            return 0
+        score = max(chunk_scores, default=1)
+    elif content is not None and not isinstance(content, str):
+        return 0
+    if not _calls_fit(message.get("tool_calls")):
+        return 0
+    return 2 if isinstance(message.get("prefix"), bool) else score
+
+
+def _score_chunk(chunk: JSON, allowed: tuple[str, ...]) -> int:
+    if not isinstance(chunk, dict) or chunk.get("type") not in allowed:
+        return 0
+    kind = chunk["type"]
+    if kind == "input_audio":
+        return 2 if isinstance(chunk.get("input_audio"), str) else 0
+    if kind == "image_url":
+        return 2 if isinstance(chunk.get("image_url"), str) else 1
+    if kind == "file":
+        return 2 if isinstance(chunk.get("file_id"), str) and "file" not in chunk else 0
+    if kind == "thinking":
+        return 2 if isinstance(chunk.get("thinking"), list) else 0
+    return 2 if kind in ("document_url", "reference", "resource", "resource_link") else 1
+
+
+def _calls_fit(calls: JSON) -> bool:
+    # Mistral calls carry an id and a function with a name (arguments: string or object).
+    if calls is None:
+        return True
+    if not isinstance(calls, list):
+        return False
+    return all(
+        isinstance(call, dict)
+        and isinstance(call.get("id"), str)
+        and isinstance(call.get("function"), dict)
+        and isinstance(call["function"].get("arguments"), str | dict)
+        for call in calls
+    )

@@ -1,0 +1,219 @@
+"""Turns -> Mistral messages, before the ordering rules of :mod:`._order` apply.
+
+What each role holds: system text (and thinking, when read so); user every chunk type;
+assistant text and thinking chunks, ``tool_calls`` and ``prefix``; tool messages
+``tool_call_id``, ``name`` and text. When converting, media a role cannot hold is set aside
+(:attr:`Written.carry`) for a user message after its group (``message-reordered``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from providers.formats._chatlike import (
+    Context,
+    Located,
+    Turn,
+    drop,
+    drop_reasoning,
+    locate,
+    mark_error,
+    write_content,
+    write_result_content,
+)
+from providers.formats._common import arguments_string
+from providers.umf import (
+    AudioBlock,
+    Block,
+    DocumentBlock,
+    Extra,
+    ImageBlock,
+    RefusalBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+
+from ._chunks import (
+    render_audio,
+    render_document,
+    render_image,
+    render_text,
+    render_thinking,
+)
+from ._shared import NS, UNMAPPED_CHUNKS
+
+_MEDIA = ("image_url", "document_url", "input_audio", "file")
+
+
+@dataclass
+class Written:
+    """One rendered message (None when nothing of its turn could be sent), the media that
+    must follow it in a user message, and where it came from."""
+
+    wire: dict[str, Any] | None
+    path: str
+    carry: list[dict[str, Any]] = field(default_factory=list)
+    synthetic: bool = False
+
+    @property
+    def role(self) -> str:
+        """The role on the wire (``""`` for a message left out)."""
+        return str(self.wire["role"]) if self.wire is not None else ""
+
+
+def fields_of(extra: Extra) -> dict[str, Any]:
+    """This format's verbatim fields on a message, without the unmapped chunks."""
+    return {k: v for k, v in NS.fields(extra).items() if k != UNMAPPED_CHUNKS}
+
+
+class TurnWriter:
+    """Writes turns as Mistral messages."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def turn(self, turn: Turn) -> Written:
+        """One message for ``turn`` (see :class:`Written`)."""
+        if turn.role == "tool":
+            return self._tool(turn)
+        written = Written(None, turn.path)
+        chunks: list[dict[str, Any]] = []
+        calls: list[dict[str, Any]] = []
+        for entry in turn.blocks:
+            if isinstance(entry.block, ToolUseBlock) and turn.role == "assistant":
+                calls.append(self._call(entry.block, turn.call_ids.get(entry.path, entry.block.id)))
+            elif (chunk := self.chunk(entry, turn.role)) is not None:
+                self._keep(chunk, entry, turn.role, chunks, written)
+        extra = turn.message.extra if turn.message is not None else {}
+        chunks = _put_back_unmapped(chunks, extra)
+        if not self.ctx.faithful and not (chunks or calls):
+            self._note_empty(turn)
+            return written
+        wire: dict[str, Any] = {"role": turn.role}
+        write_content(wire, chunks, turn.role, NS.hint(extra, "content"))
+        if calls:
+            wire["tool_calls"] = calls
+        written.wire = NS.put(wire, {NS.format_id: fields_of(extra)})
+        return written
+
+    def _keep(
+        self,
+        chunk: dict[str, Any],
+        entry: Located,
+        role: str,
+        chunks: list[dict[str, Any]],
+        written: Written,
+    ) -> None:
+        if self.ctx.faithful or role == "user" or chunk["type"] not in _MEDIA:
+            chunks.append(chunk)
+            return
+        self.ctx.drift.add(
+            "message-reordered",
+            f"a {role} message cannot hold {entry.block.type} content; "
+            "moved to a user message after it",
+            field=entry.path,
+            original=role,
+            transformed="user",
+        )
+        written.carry.append(chunk)
+
+    def _note_empty(self, turn: Turn) -> None:
+        if not turn.blocks:
+            self.ctx.drift.add(
+                "content-dropped",
+                "an empty message is left out",
+                field=turn.path,
+                original=turn.role,
+                severity="info",
+            )
+
+    def chunk(self, entry: Located, role: str) -> dict[str, Any] | None:
+        """The chunk for a block, or None (warned) when it has none."""
+        block, path = entry.block, entry.path
+        if isinstance(block, ThinkingBlock):
+            if role == "assistant" or (self.ctx.faithful and role == "system"):
+                return render_thinking(block, path, self.ctx)
+            drop_reasoning(block, path, f"Mistral takes no reasoning in a {role} message", self.ctx)
+            return None
+        if isinstance(block, RefusalBlock):
+            self.ctx.drift.add(
+                "content-type-unsupported",
+                "Mistral has no refusal content; sent as text",
+                field=path,
+                original="refusal",
+                transformed="text",
+            )
+            return {"type": "text", "text": block.text}
+        return self._content_chunk(block, path, role)
+
+    def _content_chunk(self, block: Block, path: str, role: str) -> dict[str, Any] | None:
+        if isinstance(block, TextBlock):
+            return render_text(block, path, self.ctx)
+        if isinstance(block, ImageBlock):
+            return render_image(block, path, self.ctx)
+        if isinstance(block, DocumentBlock):
+            return render_document(block, path, self.ctx)
+        if isinstance(block, AudioBlock):
+            return render_audio(block, path, self.ctx)
+        drop(block, path, f"a {role} message cannot hold a {block.type} block", self.ctx)
+        return None
+
+    def _call(self, block: ToolUseBlock, call_id: str) -> dict[str, Any]:
+        arguments: Any = arguments_string(block.input, block.raw_arguments)
+        if self.ctx.faithful and NS.hint(block.extra, "arguments") == "object":
+            arguments = block.input
+        function = NS.put({"name": block.name, "arguments": arguments}, block.extra, "inner")
+        call: dict[str, Any] = {"id": call_id, "type": "function", "function": function}
+        if self.ctx.faithful and NS.hint(block.extra, "type") == "absent":
+            del call["type"]
+        return NS.put(call, block.extra)
+
+    def _tool(self, turn: Turn) -> Written:
+        assert turn.result is not None
+        result, path = turn.result.block, turn.result.path
+        assert isinstance(result, ToolResultBlock)
+        written = Written(None, turn.path)
+        content: Any = result.content
+        if not isinstance(content, str):
+            chunks: list[dict[str, Any]] = []
+            for entry in locate(content, path):
+                if (chunk := self.chunk(entry, "tool")) is not None:
+                    self._keep(chunk, entry, "tool", chunks, written)
+            content = chunks
+        extra = turn.message.extra if turn.message is not None else {}
+        if isinstance(content, list):
+            content = _put_back_unmapped(content, extra)
+        if result.is_error:
+            content = mark_error(content, path, self.ctx)
+        written.wire = self._tool_wire(turn, result, content, extra)
+        return written
+
+    def _tool_wire(
+        self, turn: Turn, result: ToolResultBlock, content: Any, extra: Extra
+    ) -> dict[str, Any]:
+        wire: dict[str, Any] = {"role": "tool"}
+        call_id = turn.call_id if turn.call_id is not None else result.tool_use_id
+        if not (self.ctx.faithful and call_id == "" and NS.hint(extra, "call_id") == "absent"):
+            wire["tool_call_id"] = call_id
+        if self.ctx.faithful:
+            name = turn.message.name if turn.message is not None else None
+        else:
+            name = turn.call_name or result.name
+        if name is not None:
+            wire["name"] = name
+        write_result_content(wire, content, NS.hint(extra, "content"))
+        fields = fields_of(extra)
+        if "tool_call_id" in fields:
+            wire.pop("tool_call_id", None)
+        return NS.put(wire, {NS.format_id: fields})
+
+
+def _put_back_unmapped(chunks: list[dict[str, Any]], extra: Extra) -> list[dict[str, Any]]:
+    """The chunks with the verbatim ones UMF has no block for back at their positions."""
+    out = list(chunks)
+    for entry in NS.fields(extra).get(UNMAPPED_CHUNKS, []):
+        out.insert(min(entry["at"], len(out)), entry["chunk"])
+    return out

@@ -19,7 +19,7 @@ from tests.fakes.provider_server import (
     RandomFaults,
     ToolCall,
 )
-from tests.fakes.provider_wire import WIRES, Call, Frame
+from tests.fakes.wire import WIRES, Call, Frame
 
 RICH = Answer(
     text="Paris is sunny.",

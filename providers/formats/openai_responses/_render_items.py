@@ -92,6 +92,7 @@ def _unmapped_items(
 
 def _report_message_fields(message: Message, path: str, ctx: RenderContext) -> None:
     report_foreign_extra(message.extra, path, ctx.drift)
+    _report_block_extras(message.content, path, ctx)
     if message.name is not None and message.role != "tool":
         ctx.drift.add(
             "content-dropped",
@@ -113,6 +114,14 @@ def _report_message_fields(message: Message, path: str, ctx: RenderContext) -> N
             field=at(path, "reasoning_details"),
             details={"count": len(message.reasoning_details)},
         )
+
+
+def _report_block_extras(blocks: list[Block], path: str, ctx: RenderContext) -> None:
+    for position, block in enumerate(blocks):
+        block_path = item(at(path, "content"), position)
+        report_foreign_extra(block.extra, block_path, ctx.drift)
+        if isinstance(block, ToolResultBlock) and isinstance(block.content, list):
+            _report_block_extras(block.content, block_path, ctx)
 
 
 def _misplaced(block: Block, path: str, role: str, ctx: RenderContext) -> None:

@@ -73,6 +73,10 @@ class _Assembler:
                     self._claim(entry)
                     self.out.append(entry.wire)
             answered = self._answer(start, end, group)
+            for position in group:  # a second output for one of this group's calls
+                if self.entries[position].result is not None and position not in self.used:
+                    self.used.add(position)
+                    self.out.append(_orphan_output(self.entries[position], self.ctx))
             _flush_carry([self.entries[p] for p in group] + answered, self.out)
         return self.out
 
@@ -170,7 +174,7 @@ def _placeholder(call: Entry, ctx: RenderContext) -> dict[str, Any]:
 def _orphan_output(entry: Entry, ctx: RenderContext) -> dict[str, Any]:
     ctx.drift.add(
         "content-type-unsupported",
-        "tool result answers no earlier tool call; sent as a user message",
+        "tool result answers no tool call still open; sent as a user message",
         field=entry.path,
         original="tool",
         transformed="user",

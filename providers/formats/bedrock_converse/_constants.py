@@ -18,6 +18,8 @@ DEFAULT_MODEL: Final = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
 BRIDGE_USER_TEXT: Final = "(conversation continues)"
 # The error result sent for a tool call that no recorded result answers.
 MISSING_RESULT_TEXT: Final = "No result was recorded for this tool call."
+# The content sent for a tool result that has none: Bedrock refuses blank text blocks.
+EMPTY_RESULT_TEXT: Final = "(no output)"
 # The text added beside a document when a user turn holds no text: Bedrock refuses a
 # document block without a text block in the same message.
 DOCUMENT_PROMPT_TEXT: Final = "(see the attached document)"

@@ -188,7 +188,9 @@ def response_payload(entry: tuple[int, Message], ctx: Context) -> dict[str, Any]
             **hint(message.extra, FORMAT_ID, "output_fields", {}),
         }
     }
-    stop_reason = message.provider_finish_reason or STOP_REASONS.get(message.finish_reason or "")
+    stop_reason = message.provider_finish_reason
+    if stop_reason is None:
+        stop_reason = STOP_REASONS.get(message.finish_reason or "")
     if stop_reason is not None:
         body["stopReason"] = stop_reason
     if message.usage is not None:

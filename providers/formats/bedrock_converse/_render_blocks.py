@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from providers.formats._common import hint, own_extra, parse_arguments, signature_portable
-from providers.formats.bedrock_converse._constants import FORMAT_ID
+from providers.formats.bedrock_converse._constants import EMPTY_RESULT_TEXT, FORMAT_ID
 from providers.formats.bedrock_converse._context import (
     Context,
     Part,
@@ -145,8 +145,24 @@ def _tool_result(block: Any, path: str, ctx: Context) -> dict[str, Any]:
 
 
 def _result_content(block: ToolResultBlock, path: str, ctx: Context) -> list[JSON]:
+    content = _result_blocks(block, path, ctx)
+    if content or ctx.faithful:
+        return content
+    placeholder = [{"text": EMPTY_RESULT_TEXT}]
+    ctx.drift.add(
+        "parameter-defaulted",
+        "Bedrock refuses a tool result without content; a placeholder text was sent",
+        field=f"{path}.content",
+        original=block.content if isinstance(block.content, str) else [],
+        transformed=placeholder,
+        severity="info",
+    )
+    return placeholder
+
+
+def _result_blocks(block: ToolResultBlock, path: str, ctx: Context) -> list[JSON]:
     if isinstance(block.content, str):
-        return [{"text": block.content}] if block.content or ctx.faithful else []
+        return [{"text": block.content}] if block.content.strip() or ctx.faithful else []
     parts: list[Part] = []
     for index, inner in enumerate(block.content):
         inner_path = f"{path}.content[{index}]"

@@ -63,9 +63,9 @@ def render_document(block: DocumentBlock, path: str, ctx: Context) -> dict[str, 
     None (dropped, warned)."""
     if ctx.faithful:
         body: dict[str, Any] = {"name": block.title}
-        document_format = hint(block.extra, FORMAT_ID, "format") or DOCUMENT_FORMATS.get(
-            block.source.media_type or ""
-        )
+        document_format = hint(block.extra, FORMAT_ID, "format")
+        if document_format is None:
+            document_format = DOCUMENT_FORMATS.get(block.source.media_type or "")
         if document_format is not None:
             body["format"] = document_format
         return {"document": {**body, "source": verbatim_source(block)}}

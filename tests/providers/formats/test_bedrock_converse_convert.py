@@ -20,6 +20,7 @@ from providers.formats.bedrock_converse import DEFAULT_MODEL, parse, render
 from providers.formats.bedrock_converse._constants import (
     BRIDGE_USER_TEXT,
     DOCUMENT_PROMPT_TEXT,
+    EMPTY_RESULT_TEXT,
     EMPTY_SCHEMA,
     MISSING_RESULT_TEXT,
 )
@@ -770,6 +771,17 @@ def test_tool_result_error_flag_and_media_are_carried() -> None:
         }
     ]
     assert warnings == [("content-dropped", "info", "messages[2].content[0].content[2]", "", None)]
+
+
+def test_empty_tool_result_gets_a_placeholder() -> None:
+    payload, warnings = convert(user(text("q")), assistant(call("c1")), tool("c1", ""), tools=TOOLS)
+    placeholder = [{"text": EMPTY_RESULT_TEXT}]
+    assert payload["messages"][2]["content"] == [
+        {"toolResult": {"toolUseId": "c1", "content": placeholder}}
+    ]
+    assert warnings == [
+        ("parameter-defaulted", "info", "messages[2].content[0].content", "", placeholder)
+    ]
 
 
 def test_tool_result_cannot_hold_audio_or_thinking() -> None:

@@ -1,0 +1,94 @@
+"""Limits, entries and JSON checks that the archive readers share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, BinaryIO
+
+import orjson
+
+from providers.formats.base import FormatError
+from providers.umf import JSON
+
+if TYPE_CHECKING:
+    from ._zip import SafeZip
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one file may hold before it is refused."""
+
+    # Nesting of one entry: real exports stay under 20; JSON Schemas in tools a little more.
+    max_depth: int = 100
+    # One conversation (one array element, one JSONL line, one zip member read whole).
+    max_entry_bytes: int = 64 * 1024 * 1024
+    # A whole non-zip file; a zip member we stream is bounded by its declared size instead.
+    max_file_bytes: int = 8 * 1024 * 1024 * 1024
+    max_zip_entries: int = 50_000
+    max_zip_total_bytes: int = 8 * 1024 * 1024 * 1024
+    # Uncompressed / compressed, for members over ``ratio_floor`` bytes (tiny members may
+    # compress absurdly well without harm). Exports of JSON compress ~10:1.
+    max_zip_ratio: int = 200
+    ratio_floor: int = 1024 * 1024
+    # One image or other asset read out of a zip into a conversation.
+    max_asset_bytes: int = 32 * 1024 * 1024
+
+
+LIMITS = Limits()
+
+
+@dataclass
+class Entry:
+    """One entry of a file: its ``position`` (``conversations.json[3]``, ``line 7``), and
+    its ``value`` or the ``error`` that kept it from being read. ``text`` is the raw line
+    of a JSON Lines file; ``archive`` the zip it came from (for its assets)."""
+
+    position: str
+    value: JSON = None
+    error: FormatError | None = None
+    text: str | None = None
+    line_end: str = ""
+    archive: SafeZip | None = field(default=None, repr=False)
+
+
+def check_depth(value: JSON, path: str, limit: int = LIMITS.max_depth) -> None:
+    """:class:`FormatError` if ``value`` nests deeper than ``limit`` (checked iteratively,
+    so hostile nesting cannot exhaust the stack)."""
+    stack: list[tuple[JSON, int]] = [(value, 1)]
+    while stack:
+        current, depth = stack.pop()
+        if isinstance(current, dict | list):
+            if depth > limit:
+                raise FormatError(f"JSON nested deeper than {limit} levels", field=path)
+            children = current.values() if isinstance(current, dict) else current
+            stack.extend((child, depth + 1) for child in children)
+
+
+def loads_entry(data: bytes | str, path: str, limits: Limits = LIMITS) -> JSON:
+    """Decode one JSON document of at most ``max_entry_bytes``, refusing invalid UTF-8 and
+    nesting deeper than the limit."""
+    if len(data) > limits.max_entry_bytes:
+        raise FormatError(f"entry larger than {limits.max_entry_bytes} bytes", field=path)
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError as error:
+        raise FormatError(f"not valid JSON: {error}", field=path) from None
+    check_depth(value, path, limits.max_depth)
+    return value
+
+
+class Bounded:
+    """A reader that refuses to go past ``limit`` bytes, and counts what it gave."""
+
+    def __init__(self, raw: BinaryIO, limit: int, label: str) -> None:
+        self.raw = raw
+        self.limit = limit
+        self.label = label
+        self.consumed = 0
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.raw.read(size if size is not None and size >= 0 else 64 * 1024)
+        self.consumed += len(data)
+        if self.consumed > self.limit:
+            raise FormatError(f"more than {self.limit} bytes", field=self.label)
+        return data

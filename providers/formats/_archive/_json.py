@@ -1,0 +1,174 @@
+"""JSON arrays streamed one element at a time (from ijson events), and JSON Lines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, BinaryIO
+
+import ijson
+
+from providers.formats.base import FormatError
+from providers.umf import JSON
+
+from ._common import Bounded, Entry, Limits, loads_entry
+
+
+def json_entries(stream: BinaryIO, label: str, limits: Limits) -> Iterator[Entry]:
+    reader = Bounded(stream, limits.max_file_bytes, label or "file")
+    events = ijson.basic_parse(reader, use_float=True)
+    try:
+        first = next(events, None)
+        if first is None:
+            yield Entry(label or "file", error=FormatError("the file is empty", field="file"))
+        elif first[0] == "start_array":
+            yield from _array_items(events, reader, label, limits)
+        else:
+            position = label or "file"
+            yield _build_entry(first, events, reader, position, limits)
+            next(events, None)  # trailing garbage after the one value raises here
+    except FormatError as error:
+        yield Entry(label or "file", error=error)
+    except (ijson.JSONError, UnicodeDecodeError, ValueError) as error:
+        yield Entry(label or "file", error=FormatError(f"not valid JSON: {error}", field=label))
+
+
+def _array_items(
+    events: Iterator[tuple[str, Any]], reader: Bounded, label: str, limits: Limits
+) -> Iterator[Entry]:
+    for index, event in enumerate(events):
+        if event[0] == "end_array":
+            next(events, None)
+            return
+        yield _build_entry(event, events, reader, f"{label}[{index}]", limits)
+
+
+def _build_entry(
+    first: tuple[str, Any],
+    events: Iterator[tuple[str, Any]],
+    reader: Bounded,
+    position: str,
+    limits: Limits,
+) -> Entry:
+    start = reader.consumed
+    builder = _Builder(limits.max_depth)
+    event: tuple[str, Any] | None = first
+    while True:
+        assert event is not None
+        if builder.problem is None and reader.consumed - start > limits.max_entry_bytes:
+            builder.fail(f"entry larger than {limits.max_entry_bytes} bytes")
+        if builder.feed(*event):
+            break
+        event = next(events, None)
+        if event is None:
+            raise FormatError("the file ends inside an entry", field=position)
+    if builder.problem is not None:
+        return Entry(position, error=FormatError(builder.problem, field=position))
+    return Entry(position, value=builder.value)
+
+
+class _Builder:
+    """Builds one JSON value from ijson events, refusing depth past a limit. After a
+    problem it keeps consuming events (to find the entry's end) but builds nothing."""
+
+    def __init__(self, max_depth: int) -> None:
+        self.max_depth = max_depth
+        self.stack: list[Any] = []
+        self.keys: list[str | None] = []
+        self.value: JSON = None
+        self.problem: str | None = None
+        self.depth = 0
+
+    def fail(self, problem: str) -> None:
+        self.problem = problem
+        self.stack.clear()
+        self.keys.clear()
+
+    def feed(self, event: str, value: Any) -> bool:
+        """Take one event; True when the value is complete."""
+        if event in ("start_map", "start_array"):
+            self.depth += 1
+            if self.problem is None and self.depth > self.max_depth:
+                self.fail(f"JSON nested deeper than {self.max_depth} levels")
+            if self.problem is None:
+                self.stack.append({} if event == "start_map" else [])
+                self.keys.append(None)
+            return False
+        if event in ("end_map", "end_array"):
+            self.depth -= 1
+            if self.problem is None:
+                self.keys.pop()
+                return self._add(self.stack.pop())
+            return self.depth == 0
+        if event == "map_key":
+            if self.problem is None:
+                self.keys[-1] = value
+            return False
+        if self.problem is None:
+            return self._add(value)
+        return self.depth == 0
+
+    def _add(self, value: Any) -> bool:
+        if not self.stack:
+            self.value = value
+            return True
+        container = self.stack[-1]
+        if isinstance(container, list):
+            container.append(value)
+        else:
+            container[self.keys[-1]] = value
+        return False
+
+
+def line_entries(stream: BinaryIO, label: str, limits: Limits) -> Iterator[Entry]:
+    number = 0
+    total = 0
+    while True:
+        raw = stream.readline(limits.max_entry_bytes + 1)
+        if not raw:
+            return
+        number += 1
+        total += len(raw)
+        position = f"{label} line {number}".strip()
+        if total > limits.max_file_bytes:
+            yield Entry(position, error=FormatError("file too large", field=position))
+            return
+        if len(raw) > limits.max_entry_bytes and not raw.endswith(b"\n"):
+            _skip_line(stream)
+            message = f"line longer than {limits.max_entry_bytes} bytes"
+            yield Entry(position, error=FormatError(message, field=position))
+            continue
+        entry = _line_entry(raw, position, limits)
+        if entry is not None:
+            yield entry
+
+
+def _skip_line(stream: BinaryIO) -> None:
+    while True:
+        chunk = stream.readline(1024 * 1024)
+        if not chunk or chunk.endswith(b"\n"):
+            return
+
+
+def _line_entry(raw: bytes, position: str, limits: Limits) -> Entry | None:
+    body, line_end = _split_line_end(raw)
+    if not body.strip():
+        return None
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        message = f"not valid UTF-8 at byte {error.start}"
+        return Entry(position, error=FormatError(message, field=position))
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        value = loads_entry(text, position, limits)
+    except FormatError as error:
+        return Entry(position, error=error)
+    return Entry(position, value=value, text=text, line_end=line_end)
+
+
+def _split_line_end(raw: bytes) -> tuple[bytes, str]:
+    for ending in (b"\r\n", b"\n"):
+        if raw.endswith(ending):
+            return raw[: -len(ending)], ending.decode()
+    return raw, ""

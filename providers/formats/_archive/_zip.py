@@ -1,0 +1,122 @@
+"""Zip archives opened only after their entries, names and sizes have been checked."""
+
+from __future__ import annotations
+
+import mimetypes
+import posixpath
+import re
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator
+from typing import Any, BinaryIO
+
+from providers.formats.base import FormatError
+
+from ._common import Entry, Limits
+from ._json import json_entries
+
+_DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+class SafeZip:
+    """A zip archive checked before anything is read from it: entry count, names (no
+    absolute paths, no ``..``), declared sizes, compression ratios, no encryption."""
+
+    def __init__(self, stream: BinaryIO, limits: Limits) -> None:
+        self.limits = limits
+        try:
+            self.zip = zipfile.ZipFile(stream)
+            infos = self.zip.infolist()
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as error:
+            raise FormatError(f"not a readable zip archive: {error}", field="file") from None
+        self._check(infos)
+        self.infos = [info for info in infos if not info.is_dir()]
+        self._assets: dict[str, list[zipfile.ZipInfo]] | None = None
+
+    def _check(self, infos: list[zipfile.ZipInfo]) -> None:
+        limits = self.limits
+        if len(infos) > limits.max_zip_entries:
+            raise FormatError(f"zip holds more than {limits.max_zip_entries} entries", field="file")
+        total = 0
+        for info in infos:
+            name = info.filename
+            parts = name.replace("\\", "/").split("/")
+            if name.startswith(("/", "\\")) or _DRIVE.match(name) or ".." in parts or "\0" in name:
+                raise FormatError("zip entry with an unsafe path", field=f"zip:{name}")
+            if info.flag_bits & 0x1:
+                raise FormatError("encrypted zip entries are not read", field=f"zip:{name}")
+            total += info.file_size
+            ratio = info.file_size / max(info.compress_size, 1)
+            if info.file_size > limits.ratio_floor and ratio > limits.max_zip_ratio:
+                raise FormatError(
+                    f"zip entry compressed {ratio:.0f}:1, more than {limits.max_zip_ratio}:1",
+                    field=f"zip:{name}",
+                )
+        if total > limits.max_zip_total_bytes:
+            raise FormatError(
+                f"zip expands to more than {limits.max_zip_total_bytes} bytes", field="file"
+            )
+
+    def open(self, info: zipfile.ZipInfo) -> BinaryIO:
+        """A stream of one member (never more than its declared, checked size)."""
+        return self.zip.open(info)  # type: ignore[return-value]
+
+    def asset(self, file_id: str) -> tuple[str, bytes] | None:
+        """``(media type, bytes)`` of the member named after ``file_id`` (``file-AbC``
+        matches ``file-AbC-photo.png`` anywhere in the archive), or None."""
+        if self._assets is None:
+            self._assets = {}
+            for info in self.infos:
+                key = _asset_key(posixpath.basename(info.filename))
+                self._assets.setdefault(key, []).append(info)
+        for info in self._assets.get(file_id, []):
+            base = posixpath.basename(info.filename)
+            if base == file_id or base.startswith((f"{file_id}-", f"{file_id}.")):
+                return self._read_asset(info)
+        return None
+
+    def _read_asset(self, info: zipfile.ZipInfo) -> tuple[str, bytes] | None:
+        if info.file_size > self.limits.max_asset_bytes:
+            return None
+        try:
+            with self.zip.open(info) as member:
+                data = member.read(self.limits.max_asset_bytes + 1)
+        except (zipfile.BadZipFile, zlib.error, OSError, EOFError, NotImplementedError):
+            return None
+        media_type = mimetypes.guess_type(info.filename)[0] or "application/octet-stream"
+        return media_type, data
+
+
+def _asset_key(base: str) -> str:
+    # "file-AbC-photo.png" -> "file-AbC"; "file_00ab-x.png" -> "file_00ab".
+    match = re.match(r"file[-_][A-Za-z0-9]+", base)
+    return match.group(0) if match else base
+
+
+def zip_entries(
+    stream: BinaryIO, members: Callable[[str], bool], limits: Limits
+) -> Iterator[Entry]:
+    try:
+        archive = SafeZip(stream, limits)
+    except FormatError as error:
+        yield Entry("file", error=error)
+        return
+    chosen = sorted((i for i in archive.infos if members(i.filename)), key=_natural)
+    if not chosen:
+        message = "the zip archive holds no conversations file"
+        yield Entry("file", error=FormatError(message, field="file"))
+        return
+    for info in chosen:
+        try:
+            with archive.open(info) as member:
+                for entry in json_entries(member, info.filename, limits):
+                    entry.archive = archive
+                    yield entry
+        except (zipfile.BadZipFile, zlib.error, OSError, EOFError, NotImplementedError) as error:
+            message = f"zip member cannot be read: {error}"
+            yield Entry(info.filename, error=FormatError(message, field=info.filename))
+
+
+def _natural(info: zipfile.ZipInfo) -> tuple[Any, ...]:
+    # conversations-2.json before conversations-10.json.
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", info.filename))

@@ -1,0 +1,222 @@
+"""What the tests of the file formats (chatgpt-export, claude-export, sharegpt,
+openai-finetune, otel-genai) share: exact comparison, storage's reload, hostile files,
+other formats' fixtures, and the check that a render drops nothing silently."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from providers import formats
+from providers.formats.base import Format, FormatError, ParseResult, Rendered
+from providers.umf import (
+    AudioBlock,
+    Block,
+    Conversation,
+    DocumentBlock,
+    DriftWarning,
+    ImageBlock,
+    MediaSource,
+    Message,
+    RefusalBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+
+FIXTURES = Path(__file__).parents[2] / "fixtures"
+# A 1x1 PNG.
+PNG = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhf"
+    "DwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
+
+
+def canonical(value: object) -> bytes:
+    """JSON text with sorted keys: equal only when keys, values and number types match."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+
+def stored(conversation: Conversation) -> Conversation:
+    """The conversation as storage gives it back."""
+    return Conversation.model_validate_json(conversation.model_dump_json())
+
+
+def fixtures(format_id: str) -> list[Path]:
+    """The ``*.json`` fixtures of a format (each one file holding one conversation)."""
+    return sorted((FIXTURES / format_id).glob("*.json"))
+
+
+def load(path: Path) -> Any:
+    return orjson.loads(path.read_bytes())
+
+
+def assert_round_trips(fmt: Format, payload: Any) -> list[ParseResult]:
+    """Parse, render back (also after storage's reload, and through ``render_all``):
+    the same JSON, no warnings."""
+    items = fmt.parse(payload)
+    assert len(items) == 1
+    for candidate in (items[0].conversation, stored(items[0].conversation)):
+        for rendered in (fmt.render(candidate), fmt.render_all([candidate])):
+            assert canonical(rendered.payload) == canonical(payload)
+            assert rendered.warnings == []
+    return items
+
+
+def other_fixtures(format_id: str) -> list[Path]:
+    """Every other registered format's fixtures."""
+    registered = {fmt.id for fmt in formats.all_formats()}
+    return [
+        path
+        for directory in sorted(FIXTURES.iterdir())
+        if directory.is_dir() and directory.name in registered and directory.name != format_id
+        for path in sorted(directory.glob("*.json"))
+    ]
+
+
+def summary(warnings: Iterable[DriftWarning]) -> list[tuple[Any, ...]]:
+    """``(category, field, original, transformed)`` of each warning."""
+    return [(w.category, w.field, w.original_value, w.transformed_value) for w in warnings]
+
+
+def results(fmt: Format, data: bytes) -> list[ParseResult | FormatError]:
+    """Everything ``iter_parse`` yields for a file of ``data``."""
+    assert fmt.iter_parse is not None
+    return list(fmt.iter_parse(io.BytesIO(data)))
+
+
+def zip_bytes(members: dict[str, bytes], *, compression: int = zipfile.ZIP_DEFLATED) -> bytes:
+    """A zip archive holding ``members``."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=compression) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def zip_bomb(name: str, size: int) -> bytes:
+    """A zip whose one member expands to ``size`` zero bytes (ratio ~1000:1)."""
+    return zip_bytes({name: b"\0" * size})
+
+
+def nested(depth: int) -> Any:
+    """A JSON value nested ``depth`` levels deep."""
+    value: Any = "bottom"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+# --------------------------------------------------------------------------- silent drops
+
+
+def every_block() -> Conversation:
+    """A conversation holding every UMF block type, each where it naturally occurs."""
+    result_error = ToolResultBlock(
+        tool_use_id="toolu_error", name="lookup", content="ERROR-RESULT-TEXT", is_error=True
+    )
+    return Conversation(
+        messages=[
+            Message(role="system", content=[TextBlock(text="SYSTEM-TEXT")]),
+            Message(
+                role="user",
+                content=[
+                    TextBlock(text="USER-TEXT"),
+                    ImageBlock(
+                        source=MediaSource(type="url", url="https://example.com/URL-IMAGE.png")
+                    ),
+                    ImageBlock(source=MediaSource(type="base64", media_type="image/png", data=PNG)),
+                    DocumentBlock(
+                        source=MediaSource(type="text", media_type="text/plain", data="DOC-TEXT"),
+                        title="notes.txt",
+                    ),
+                    DocumentBlock(
+                        source=MediaSource(
+                            type="base64", media_type="application/pdf", data="JVBERi0xLjQK"
+                        ),
+                        filename="report.pdf",
+                    ),
+                    AudioBlock(
+                        source=MediaSource(
+                            type="base64", media_type="audio/wav", data="UklGRiQAAABXQVZF"
+                        )
+                    ),
+                ],
+            ),
+            Message(
+                role="assistant",
+                content=[
+                    ThinkingBlock(
+                        text="SIGNED-THOUGHT", signature="SIG-BLOB", provider="anthropic"
+                    ),
+                    ThinkingBlock(text="PLAIN-THOUGHT"),
+                    ThinkingBlock(redacted=True, data="REDACTED-BLOB", provider="anthropic"),
+                    TextBlock(
+                        text="ASSISTANT-TEXT", citations=[{"url": "https://example.com/CITED"}]
+                    ),
+                    ToolUseBlock(id="toolu_ok", name="lookup", input={"q": "CALL-ARGUMENT"}),
+                    ToolUseBlock(id="toolu_error", name="lookup", input={"q": "SECOND-CALL"}),
+                ],
+            ),
+            Message(
+                role="tool",
+                tool_call_id="toolu_ok",
+                content=[
+                    ToolResultBlock(tool_use_id="toolu_ok", name="lookup", content="RESULT-TEXT")
+                ],
+            ),
+            Message(role="tool", tool_call_id="toolu_error", content=[result_error]),
+            Message(role="assistant", content=[RefusalBlock(text="REFUSAL-TEXT")]),
+        ]
+    )
+
+
+def _markers(block: Block) -> list[str]:
+    """Strings that show a block made it into a payload."""
+    if isinstance(block, TextBlock | RefusalBlock):
+        return [block.text]
+    if isinstance(block, ThinkingBlock):
+        return [block.text] if block.text else []
+    if isinstance(block, ToolUseBlock):
+        return [str(block.input["q"])]
+    if isinstance(block, ToolResultBlock):
+        return [block.content] if isinstance(block.content, str) else []
+    source = block.source
+    return [value for value in (source.url, source.data) if value]
+
+
+def assert_nothing_dropped_silently(conversation: Conversation, rendered: Rendered) -> None:
+    """Every block is in the payload or named by a warning; every signature, citation
+    and error flag that is not in the payload is named by a warning too."""
+    text = (
+        rendered.payload
+        if isinstance(rendered.payload, str)
+        else orjson.dumps(rendered.payload).decode()
+    )
+    named = [w.field or "" for w in rendered.warnings]
+    for index, message in enumerate(conversation.messages):
+        for position, block in enumerate(message.content):
+            path = f"messages[{index}].content[{position}]"
+            warned = any(field.startswith(path) for field in named)
+            markers = _markers(block)
+            present = bool(markers) and all(_in(marker, text) for marker in markers)
+            assert present or warned, f"{path} ({block.type}) vanished without a warning"
+            hidden = []
+            if isinstance(block, ThinkingBlock) and (block.signature or block.data):
+                hidden.append(block.signature or block.data or "")
+            if isinstance(block, TextBlock) and block.citations:
+                hidden.append("CITED")
+            if isinstance(block, ToolResultBlock) and block.is_error:
+                hidden.append("Error")
+            for marker in hidden:
+                assert _in(marker, text) or warned, f"{path}: {marker} lost without a warning"
+
+
+def _in(marker: str, text: str) -> bool:
+    return marker in text or orjson.dumps(marker).decode()[1:-1] in text

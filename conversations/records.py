@@ -40,6 +40,9 @@ class Rows:
     tools: list[models.ToolDefinition] = field(default_factory=list)
     tool_calls: list[Row] = field(default_factory=list)
     warnings: list[models.DriftWarning] = field(default_factory=list)
+    provenance: list[models.Provenance] = field(default_factory=list)
+    # Set when the rows are a replay's answer: the messages belong to that run.
+    replay_run_id: uuid.UUID | None = None
 
 
 def content_hash(format_id: str, document: umf.JSON) -> str:
@@ -239,3 +242,59 @@ def warning_from_row(row: models.DriftWarning) -> umf.DriftWarning:
         source=row.source,
         details=row.details,
     )
+
+
+def add_messages(
+    rows: Rows,
+    messages: Sequence[umf.Message],
+    *,
+    start_position: int = 0,
+    parent_id: uuid.UUID | None = None,
+    known_parents: dict[str, uuid.UUID] | None = None,
+) -> None:
+    """Add rows for ``messages`` (and their blocks and tool calls) to ``rows``.
+
+    Each message's parent is the one its ``parent_id`` names, else the one before it; the
+    first one's is ``parent_id`` (a fork point, for replies added to a stored thread).
+    ``known_parents`` maps source ids of messages stored earlier to their rows.
+    """
+    by_source_id: dict[str, Row] = {
+        key: {"id": value} for key, value in (known_parents or {}).items()
+    }
+    previous: Row | None = {"id": parent_id} if parent_id is not None else None
+    calls: dict[str, Row] = {}
+    for offset, message in enumerate(messages):
+        row = message_row(message, rows.conversation.pk, start_position + offset)
+        row["replay_run_id"] = rows.replay_run_id
+        parent = by_source_id[message.parent_id] if message.parent_id is not None else previous
+        row["parent_id"] = parent["id"] if parent is not None else None
+        if message.id is not None:
+            by_source_id.setdefault(message.id, row)
+        rows.messages.append(row)
+        for index, block in enumerate(message.content):
+            block_record = block_row(block, rows, row["id"], index)
+            _link_tool_call(block, block_record, row, rows, calls)
+        previous = row
+
+
+def _link_tool_call(
+    block: umf.Block, block_record: Row, message: Row, rows: Rows, calls: dict[str, Row]
+) -> None:
+    """A tool_use becomes a ToolCall row; a tool_result fills in the call it answers."""
+    if isinstance(block, umf.ToolUseBlock):
+        call = {
+            "conversation_id": rows.conversation.pk,
+            "message_id": message["id"],
+            "block_id": block_record["id"],
+            "call_id": block.id,
+            "name": block.name,
+            "arguments": block.input,
+            "result_block_id": None,
+            "is_error": None,
+        }
+        calls[block.id] = call
+        rows.tool_calls.append(call)
+    elif isinstance(block, umf.ToolResultBlock) and block.tool_use_id in calls:
+        answered = calls[block.tool_use_id]
+        answered["result_block_id"] = block_record["id"]
+        answered["is_error"] = block.is_error

@@ -87,22 +87,27 @@ class StoredConversation:
     row: models.Conversation
     umf: Conversation
     import_warnings: list[DriftWarning]
+    # The primary key of each row behind ``umf.messages``, in the same order.
+    message_ids: list[Any]
 
 
 def conversation_umf(*, conversation: models.Conversation) -> StoredConversation:
     """Load a stored conversation back into UMF, in five queries whatever its length.
 
+    This is the thread as it was imported; the branches replays added are not part of it.
     Rows are fetched as plain values and validated into UMF in one pydantic call: building
     a model instance per row would cost more than the queries.
     """
     columns = [column for column, _ in MESSAGE_COLUMNS]
     messages = list(
-        models.Message.objects.filter(conversation=conversation)
+        models.Message.objects.filter(conversation=conversation, replay_run__isnull=True)
         .order_by("position")
         .values_list("id", *columns)
     )
     blocks = list(
-        models.ContentBlock.objects.filter(message__conversation=conversation)
+        models.ContentBlock.objects.filter(
+            message__conversation=conversation, message__replay_run__isnull=True
+        )
         .order_by("message__position", "index")
         .values_list("message_id", "type", "text", "payload", "attachment_id")
     )
@@ -112,7 +117,9 @@ def conversation_umf(*, conversation: models.Conversation) -> StoredConversation
             "name", "description", "parameters", "extra"
         )
     )
-    warnings = list(models.DriftWarning.objects.filter(conversation=conversation))
+    warnings = list(
+        models.DriftWarning.objects.filter(conversation=conversation, replay_run__isnull=True)
+    )
     blocks_by_message: dict[Any, list[dict[str, Any]]] = defaultdict(list)
     for message_id, block_type, text, payload, attachment_id in blocks:
         data = attachments.get(attachment_id) if attachment_id else None
@@ -132,7 +139,12 @@ def conversation_umf(*, conversation: models.Conversation) -> StoredConversation
     import_warnings = [
         warning_from_row(w) for w in warnings if w.stage == models.DriftWarning.Stage.IMPORT
     ]
-    return StoredConversation(conversation, Conversation.model_validate(document), import_warnings)
+    return StoredConversation(
+        conversation,
+        Conversation.model_validate(document),
+        import_warnings,
+        [row[0] for row in messages],
+    )
 
 
 def _attachment_bytes(keys: set[str]) -> dict[str, bytes]:

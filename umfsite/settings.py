@@ -6,6 +6,7 @@ default of ``make run``: SQLite in the project folder and Celery tasks run in-pr
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -132,6 +133,9 @@ LOGOUT_REDIRECT_URL = "/accounts/login/"
 # limits are set to match so that form posts fail the same way.
 MAX_REQUEST_BYTES = env_int("UMF_MAX_REQUEST_BYTES", 64 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
+# Files for background imports (data exports): kept on disk until their job ends.
+MAX_IMPORT_BYTES = env_int("UMF_MAX_IMPORT_BYTES", 4 * 1024 * 1024 * 1024)
+IMPORT_DIR = Path(os.environ.get("UMF_IMPORT_DIR") or BASE_DIR / "var" / "imports")
 FILE_UPLOAD_MAX_MEMORY_SIZE = 8 * 1024 * 1024
 
 REST_FRAMEWORK = {
@@ -173,8 +177,9 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
 CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 
 # Provider credentials (read here only; never logged or returned by the API).
 OPENAI_API_KEY = os.environ.get("OPENAI_API_KEY", "")
@@ -183,6 +188,62 @@ ANTHROPIC_API_KEY = os.environ.get("ANTHROPIC_API_KEY", "")
 ANTHROPIC_BASE_URL = os.environ.get("ANTHROPIC_BASE_URL", "https://api.anthropic.com")
 GEMINI_API_KEY = os.environ.get("GEMINI_API_KEY", "")
 OLLAMA_HOST = os.environ.get("OLLAMA_HOST", "")
+
+# The providers replays can call. `echo` answers offline; the others appear when their key
+# (or host) is set. UMF_EXTRA_PROVIDERS adds OpenAI-compatible servers and others as JSON:
+# [{"name": "vllm", "kind": "openai-chat", "base_url": "http://10.0.0.5:8000/v1",
+#   "api_key_env": "VLLM_KEY", "models": ["llama-3.1-8b"]}]
+UMF_PROVIDERS: list[dict[str, object]] = [
+    {"name": "echo", "kind": "echo", "base_url": "", "models": ["echo-1"]},
+]
+if OPENAI_API_KEY:
+    UMF_PROVIDERS.append(
+        {
+            "name": "openai",
+            "kind": "openai-chat",
+            "base_url": OPENAI_BASE_URL,
+            "api_key": OPENAI_API_KEY,
+            "models": ["gpt-4.1", "gpt-4o", "gpt-4o-mini"],
+        }
+    )
+if ANTHROPIC_API_KEY:
+    UMF_PROVIDERS.append(
+        {
+            "name": "anthropic",
+            "kind": "anthropic",
+            "base_url": ANTHROPIC_BASE_URL,
+            "api_key": ANTHROPIC_API_KEY,
+            "models": ["claude-sonnet-4-5", "claude-haiku-4-5"],
+        }
+    )
+if GEMINI_API_KEY:
+    UMF_PROVIDERS.append(
+        {
+            "name": "gemini",
+            "kind": "gemini",
+            "base_url": "https://generativelanguage.googleapis.com",
+            "api_key": GEMINI_API_KEY,
+            "models": ["gemini-2.5-pro", "gemini-2.5-flash"],
+        }
+    )
+if OLLAMA_HOST:
+    UMF_PROVIDERS.append({"name": "ollama", "kind": "ollama", "base_url": OLLAMA_HOST})
+for extra_provider in json.loads(os.environ.get("UMF_EXTRA_PROVIDERS") or "[]"):
+    key_variable = extra_provider.pop("api_key_env", "")
+    extra_provider["api_key"] = os.environ.get(key_variable, "") if key_variable else ""
+    UMF_PROVIDERS.append(extra_provider)
+
+# Replays: how a run is retried and held. Countdowns must stay well under the broker's
+# visibility timeout, or Redis hands a waiting task to a second worker (a test checks).
+REPLAY_MAX_ATTEMPTS = env_int("UMF_REPLAY_MAX_ATTEMPTS", 6)
+REPLAY_MAX_COUNTDOWN = env_int("UMF_REPLAY_MAX_COUNTDOWN", 300)
+REPLAY_LEASE_SECONDS = env_int("UMF_REPLAY_LEASE_SECONDS", 120)
+CELERY_BEAT_SCHEDULE = {
+    "reconcile-replays": {
+        "task": "conversations.tasks.replay_reconcile",
+        "schedule": env_int("UMF_REPLAY_RECONCILE_SECONDS", 60),
+    }
+}
 
 LOGGING = {
     "version": 1,

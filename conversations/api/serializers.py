@@ -10,7 +10,7 @@ from conversations import models
 from providers import formats
 
 
-def _check_format_id(value: str, *, allow_auto: bool) -> str:
+def check_format_id(value: str, *, allow_auto: bool) -> str:
     known = [fmt.id for fmt in formats.all_formats()]
     if value == "auto" and allow_auto:
         return value
@@ -28,7 +28,7 @@ class ImportInput(serializers.Serializer[Any]):
     title = serializers.CharField(required=False, allow_blank=True, max_length=300)
 
     def validate_format(self, value: str) -> str:
-        return _check_format_id(value, allow_auto=True)
+        return check_format_id(value, allow_auto=True)
 
     def validate_payload(self, value: Any) -> Any:
         if value is None:
@@ -47,11 +47,11 @@ class ConvertInput(serializers.Serializer[Any]):
         self.fields["from"] = self.fields.pop("source")
 
     def validate_to(self, value: str) -> str:
-        return _check_format_id(value, allow_auto=False)
+        return check_format_id(value, allow_auto=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         # The field is bound as "from" but keeps its declared source name.
-        attrs["from"] = _check_format_id(attrs.pop("source"), allow_auto=True)
+        attrs["from"] = check_format_id(attrs.pop("source"), allow_auto=True)
         if attrs.get("payload") is None:
             raise serializers.ValidationError({"payload": "payload must not be null"})
         return attrs
@@ -61,7 +61,7 @@ class ExportQuery(serializers.Serializer[Any]):
     format = serializers.CharField(default="umf")
 
     def validate_format(self, value: str) -> str:
-        return _check_format_id(value, allow_auto=False)
+        return check_format_id(value, allow_auto=False)
 
 
 class WarningOutput(serializers.Serializer[Any]):

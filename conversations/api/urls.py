@@ -2,7 +2,7 @@
 
 from django.urls import re_path
 
-from conversations.api import views
+from conversations.api import import_views, replay_views, views
 
 
 def route(path: str, view, name: str):  # type: ignore[no-untyped-def]
@@ -16,5 +16,11 @@ urlpatterns = [
     route("conversations", views.ConversationListView, "api-conversations"),
     route(r"conversations/(?P<pk>[^/]+)", views.ConversationDetailView, "api-conversation"),
     route(r"conversations/(?P<pk>[^/]+)/export", views.ExportView, "api-export"),
+    route(r"conversations/(?P<pk>[^/]+)/replays", replay_views.ReplayStartView, "api-replay-start"),
+    route("replays", replay_views.ReplayListView, "api-replays"),
+    route(r"replays/(?P<pk>[^/]+)", replay_views.ReplayDetailView, "api-replay"),
+    route("providers", replay_views.ProviderListView, "api-providers"),
+    route("imports", import_views.ImportJobListView, "api-imports"),
+    route(r"imports/(?P<pk>[^/]+)", import_views.ImportJobDetailView, "api-import-job"),
     route("convert", views.ConvertView, "api-convert"),
 ]

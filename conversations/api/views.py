@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import asdict
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -25,12 +26,17 @@ from providers import formats
 BATCH_LIMIT = 100
 
 
+def current_user(request: Request) -> User:
+    """The authenticated user (every view requires authentication)."""
+    return cast(User, request.user)
+
+
 def _owned_conversation(request: Request, pk: str) -> models.Conversation:
     try:
         conversation_id = uuid.UUID(pk)
     except ValueError:
         raise models.Conversation.DoesNotExist from None
-    return selectors.conversation_get(owner=request.user, conversation_id=conversation_id)  # type: ignore[arg-type]
+    return selectors.conversation_get(owner=current_user(request), conversation_id=conversation_id)
 
 
 def _warnings(warnings: list[Any]) -> list[dict[str, Any]]:
@@ -64,7 +70,7 @@ def _import_one(request: Request, body: Any) -> tuple[int, dict[str, Any]]:
     serializer.is_valid(raise_exception=True)
     data = serializer.validated_data
     format_id, results = services.conversation_import(
-        owner=request.user,  # type: ignore[arg-type]
+        owner=current_user(request),
         format_id=data["format"],
         payload=data["payload"],
         title=data.get("title") or None,
@@ -144,7 +150,9 @@ class ConversationListView(APIView):
     def get(self, request: Request) -> Response:
         params = ConversationFilter(data=request.query_params)
         params.is_valid(raise_exception=True)
-        queryset = selectors.conversation_list(owner=request.user, **params.selector_kwargs())  # type: ignore[arg-type]
+        queryset = selectors.conversation_list(
+            owner=current_user(request), **params.selector_kwargs()
+        )
         paginator = ConversationPagination()
         page = paginator.paginate_queryset(queryset, request, view=self)
         return paginator.get_paginated_response(s.ConversationSummary(page, many=True).data)

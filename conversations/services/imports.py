@@ -8,15 +8,9 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from conversations import models
-from conversations.records import (
-    Row,
-    Rows,
-    block_row,
-    content_hash,
-    message_row,
-    warning_row,
-)
-from conversations.services.bulk import bulk_insert
+from conversations.records import Rows, add_messages, content_hash, warning_row
+from conversations.services.merge import merge_new_messages
+from conversations.services.storage import insert_rows
 from providers import formats, umf
 from providers.validation import check_conversation
 
@@ -25,11 +19,19 @@ TITLE_LENGTH = 80
 
 @dataclass
 class ImportedConversation:
-    """One stored conversation and what importing it reported."""
+    """One stored conversation and what importing it did: ``created`` (a new row),
+    ``added_messages`` (messages added to an existing row by a newer version of it)."""
 
     conversation: models.Conversation
     created: bool
     warnings: list[umf.DriftWarning]
+    added_messages: int = 0
+
+    @property
+    def status(self) -> str:
+        if self.created:
+            return "created"
+        return "updated" if self.added_messages else "unchanged"
 
 
 def conversation_import(
@@ -40,62 +42,70 @@ def conversation_import(
     Returns the format that read it and one result per conversation. All of them are
     written in one transaction, or none (a :class:`providers.formats.FormatError` leaves
     nothing behind). A conversation this owner already has (same format, same content)
-    is not stored again: its existing row comes back with ``created=False``.
+    is not stored again: its existing row comes back with ``created=False``; a newer
+    version of one (same source key) adds only its new messages.
     """
     parsed = formats.parse(format_id, payload)
     for item in parsed.items:
         check_conversation(item.conversation)
-    results = []
     single = len(parsed.items) == 1
     with transaction.atomic():
-        for item in parsed.items:
-            results.append(
-                conversation_save(
-                    owner=owner,
-                    conversation=item.conversation,
-                    format_id=parsed.format.id,
-                    provider=parsed.format.provider,
-                    warnings=item.warnings,
-                    title=title if single else None,
-                    digest=content_hash(parsed.format.id, payload if single else _identity(item)),
-                )
+        return parsed.format.id, [
+            conversation_save(
+                owner=owner,
+                item=item,
+                fmt=parsed.format,
+                title=title if single else None,
+                digest=content_hash(parsed.format.id, payload if single else _identity(item)),
             )
-    return parsed.format.id, results
+            for item in parsed.items
+        ]
 
 
 def _identity(item: formats.ParseResult) -> umf.JSON:
-    """What identifies one conversation of a file of many: its content. (A changed
-    conversation with the same source key is a new version; merging versions into one
-    tree belongs to the bulk importer.)"""
+    """What identifies one conversation of a file of many: its content."""
     return item.conversation.model_dump(mode="json")
 
 
 def conversation_save(
     *,
     owner: User,
-    conversation: umf.Conversation,
-    format_id: str,
-    provider: str | None,
-    warnings: list[umf.DriftWarning],
+    item: formats.ParseResult,
+    fmt: formats.Format,
     digest: str,
     title: str | None = None,
 ) -> ImportedConversation:
-    """Store one UMF conversation with bulk inserts, unless the owner already has one
-    with the same ``digest`` (see :func:`conversations.records.content_hash`)."""
-    existing = models.Conversation.objects.filter(owner=owner, content_hash=digest).first()
+    """Store one parsed conversation with bulk inserts. Unless the owner has it already:
+    the same content (``digest``) is a no-op; the same source key with new content adds
+    the new messages to the stored conversation."""
+    existing = _existing(owner, fmt.id, item.key, digest)
     if existing is not None:
-        return ImportedConversation(existing, False, warnings)
-    rows = _rows(owner, conversation, format_id, provider, warnings, title, digest)
+        if existing.content_hash == digest:
+            return ImportedConversation(existing, False, item.warnings)
+        added = merge_new_messages(existing, item.conversation, digest)
+        return ImportedConversation(existing, False, item.warnings, added)
+    rows = conversation_rows(owner, item, fmt, digest, title)
     try:
         with transaction.atomic():
-            _insert(rows)
+            insert_rows(rows, new_conversation=True)
     except IntegrityError:
         # Someone imported the same conversation at the same moment: theirs stands.
-        existing = models.Conversation.objects.filter(owner=owner, content_hash=digest).first()
+        existing = _existing(owner, fmt.id, item.key, digest)
         if existing is None:
             raise
-        return ImportedConversation(existing, False, warnings)
-    return ImportedConversation(rows.conversation, True, warnings)
+        return ImportedConversation(existing, False, item.warnings)
+    return ImportedConversation(rows.conversation, True, item.warnings)
+
+
+def _existing(
+    owner: User, format_id: str, key: str | None, digest: str
+) -> models.Conversation | None:
+    mine = models.Conversation.objects.filter(owner=owner)
+    if key is not None:
+        keyed = mine.filter(source_format=format_id, source_key=key).first()
+        if keyed is not None:
+            return keyed
+    return mine.filter(content_hash=digest).first()
 
 
 def conversation_delete(*, conversation: models.Conversation) -> None:
@@ -125,22 +135,19 @@ def _model_of(conversation: umf.Conversation) -> str:
     return ""
 
 
-def _rows(
-    owner: User,
-    conversation: umf.Conversation,
-    format_id: str,
-    provider: str | None,
-    warnings: list[umf.DriftWarning],
-    title: str | None,
-    digest: str,
+def conversation_rows(
+    owner: User, item: formats.ParseResult, fmt: formats.Format, digest: str, title: str | None
 ) -> Rows:
+    """Unsaved rows for a new conversation (see :func:`insert_rows`)."""
+    conversation, warnings, format_id = item.conversation, item.warnings, fmt.id
     metadata = conversation.metadata.model_dump(mode="json", exclude_defaults=True)
     metadata.pop("warnings", None)
     row = models.Conversation(
         owner=owner,
         title=_title(conversation, title),
         source_format=format_id,
-        provider=provider or "",
+        source_key=item.key,
+        provider=fmt.provider or "",
         model=_model_of(conversation)[:200],
         content_hash=digest,
         tool_choice=(
@@ -155,7 +162,12 @@ def _rows(
         warning_count=len(warnings) + len(conversation.metadata.warnings),
     )
     rows = Rows(conversation=row)
-    _message_rows(conversation, rows)
+    add_messages(rows, conversation.messages)
+    rows.provenance.append(
+        models.Provenance(
+            conversation=row, frontend=format_id, backend=row.provider, model=row.model
+        )
+    )
     _tool_rows(conversation, rows)
     rows.warnings.extend(
         warning_row(w, row, models.DriftWarning.Stage.RECORD, i)
@@ -165,46 +177,6 @@ def _rows(
         warning_row(w, row, models.DriftWarning.Stage.IMPORT, i) for i, w in enumerate(warnings)
     )
     return rows
-
-
-def _message_rows(conversation: umf.Conversation, rows: Rows) -> None:
-    by_source_id: dict[str, Row] = {}
-    previous: Row | None = None
-    calls: dict[str, Row] = {}
-    for position, message in enumerate(conversation.messages):
-        row = message_row(message, rows.conversation.pk, position)
-        parent = by_source_id[message.parent_id] if message.parent_id is not None else previous
-        row["parent_id"] = parent["id"] if parent is not None else None
-        if message.id is not None:
-            by_source_id.setdefault(message.id, row)
-        rows.messages.append(row)
-        for index, block in enumerate(message.content):
-            block_record = block_row(block, rows, row["id"], index)
-            _link_tool_call(block, block_record, row, rows, calls)
-        previous = row
-
-
-def _link_tool_call(
-    block: umf.Block, block_record: Row, message: Row, rows: Rows, calls: dict[str, Row]
-) -> None:
-    """A tool_use becomes a ToolCall row; a tool_result fills in the call it answers."""
-    if isinstance(block, umf.ToolUseBlock):
-        call = {
-            "conversation_id": rows.conversation.pk,
-            "message_id": message["id"],
-            "block_id": block_record["id"],
-            "call_id": block.id,
-            "name": block.name,
-            "arguments": block.input,
-            "result_block_id": None,
-            "is_error": None,
-        }
-        calls[block.id] = call
-        rows.tool_calls.append(call)
-    elif isinstance(block, umf.ToolResultBlock) and block.tool_use_id in calls:
-        answered = calls[block.tool_use_id]
-        answered["result_block_id"] = block_record["id"]
-        answered["is_error"] = block.is_error
 
 
 def _tool_rows(conversation: umf.Conversation, rows: Rows) -> None:
@@ -218,23 +190,4 @@ def _tool_rows(conversation: umf.Conversation, rows: Rows) -> None:
             extra=tool.extra,
         )
         for position, tool in enumerate(conversation.tools)
-    )
-
-
-def _insert(rows: Rows) -> None:
-    rows.conversation.save(force_insert=True)
-    if rows.attachments:
-        models.Attachment.objects.bulk_create(
-            rows.attachments.values(), ignore_conflicts=True, batch_size=500
-        )
-    bulk_insert(models.Message, rows.messages)
-    bulk_insert(models.ContentBlock, rows.blocks)
-    models.ToolDefinition.objects.bulk_create(rows.tools, batch_size=500)
-    bulk_insert(models.ToolCall, rows.tool_calls)
-    models.DriftWarning.objects.bulk_create(rows.warnings, batch_size=2000)
-    models.Provenance.objects.create(
-        conversation=rows.conversation,
-        frontend=rows.conversation.source_format,
-        backend=rows.conversation.provider,
-        model=rows.conversation.model,
     )

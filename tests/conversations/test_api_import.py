@@ -168,7 +168,7 @@ def test_an_oversized_body_is_a_413_before_parsing(api: APIClient, settings: Any
 
 
 def test_a_failure_midway_leaves_nothing_behind(api: APIClient, monkeypatch: Any) -> None:
-    from conversations.services import bulk, imports
+    from conversations.services import bulk, storage
 
     real_bulk_insert = bulk.bulk_insert
 
@@ -177,7 +177,7 @@ def test_a_failure_midway_leaves_nothing_behind(api: APIClient, monkeypatch: Any
             raise RuntimeError("disk full")
         real_bulk_insert(model, rows)
 
-    monkeypatch.setattr(imports, "bulk_insert", explode_on_tool_calls)
+    monkeypatch.setattr(storage, "bulk_insert", explode_on_tool_calls)
     with pytest.raises(RuntimeError):
         import_payload(api, load_fixture(WEATHER))
     assert models.Conversation.objects.count() == 0

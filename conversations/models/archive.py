@@ -59,8 +59,11 @@ class Conversation(models.Model):
     # The provider that produced the answers (openai, anthropic...), when the source says.
     provider = models.CharField(max_length=40, blank=True)
     model = models.CharField(max_length=200, blank=True)
-    # sha256 of the format id and the parsed conversation: the same import twice is a no-op.
+    # sha256 of the format id and the source document: the same import twice is a no-op.
     content_hash = models.CharField(max_length=64)
+    # The source's own id for the conversation (ChatGPT/Claude.ai exports...): a newer
+    # export of the same conversation updates this row instead of adding another.
+    source_key = models.CharField(max_length=200, null=True, blank=True)
     tool_choice = JSONField(null=True, blank=True)
     parameters = JSONField(default=dict, blank=True)
     metadata = JSONField(default=dict, blank=True)
@@ -77,7 +80,12 @@ class Conversation(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["owner", "content_hash"], name="conversation_unique_import_per_owner"
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["owner", "source_format", "source_key"],
+                condition=models.Q(source_key__isnull=False),
+                name="conversation_unique_source_key",
+            ),
         ]
         indexes = [
             # The list page: one owner's conversations, newest first (cursor pagination).
@@ -138,6 +146,15 @@ class Message(models.Model):
     # Which backend produced this message when it was not the conversation's source
     # (replays); empty means "as the conversation".
     provider = models.CharField(max_length=40, blank=True)
+    # Set on the messages a replay wrote: they are branches beside the imported thread,
+    # which stays exactly what was imported (and exports as such).
+    replay_run = models.ForeignKey(
+        "conversations.ReplayRun",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="messages",
+    )
 
     class Meta:
         constraints = [
@@ -269,6 +286,13 @@ class DriftWarning(models.Model):
     )
     message = models.ForeignKey(
         Message, null=True, blank=True, on_delete=models.CASCADE, related_name="warnings"
+    )
+    replay_run = models.ForeignKey(
+        "conversations.ReplayRun",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="warnings",
     )
     position = models.PositiveIntegerField(default=0)
     stage = models.CharField(max_length=10, choices=Stage.choices)

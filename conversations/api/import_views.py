@@ -1,0 +1,126 @@
+"""Background imports: upload a file (202 and a job), then follow its progress."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.conf import settings
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.parsers import MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from conversations import models
+from conversations.api.errors import PayloadTooLarge, error_response
+from conversations.api.serializers import check_format_id
+from conversations.api.views import current_user
+from conversations.services import import_jobs
+
+MAX_LISTED_ITEMS = 1000
+
+
+class ImportUploadInput(serializers.Serializer[Any]):
+    file = serializers.FileField(help_text="conversations.json, a .jsonl dataset or a .zip export")
+    format = serializers.CharField(default="auto", help_text="A format id, or `auto`")
+
+    def validate_format(self, value: str) -> str:
+        return check_format_id(value, allow_auto=True)
+
+
+class ImportItemOutput(serializers.ModelSerializer[models.ImportItem]):
+    class Meta:
+        model = models.ImportItem
+        fields = [
+            "index",
+            "key",
+            "status",
+            "conversation",
+            "title",
+            "added_messages",
+            "warning_count",
+            "error",
+            "field",
+        ]
+
+
+class ImportJobOutput(serializers.ModelSerializer[models.ImportJob]):
+    class Meta:
+        model = models.ImportJob
+        fields = [
+            "id",
+            "filename",
+            "requested_format",
+            "format",
+            "size",
+            "status",
+            "processed",
+            "created",
+            "updated",
+            "unchanged",
+            "failed",
+            "error",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+
+
+class ImportUploadParser(MultiPartParser):
+    """Multipart, refused with 413 before reading when larger than MAX_IMPORT_BYTES."""
+
+    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
+        request = (parser_context or {}).get("request")
+        length = int(request.META.get("CONTENT_LENGTH") or 0) if request is not None else 0
+        if length > settings.MAX_IMPORT_BYTES:
+            raise PayloadTooLarge(
+                f"upload is {length} bytes; the limit is {settings.MAX_IMPORT_BYTES}"
+            )
+        return super().parse(stream, media_type, parser_context)
+
+
+class ImportJobListView(APIView):
+    parser_classes = [ImportUploadParser]
+
+    @extend_schema(
+        request={"multipart/form-data": ImportUploadInput},
+        responses={202: ImportJobOutput},
+        summary="Upload a file of conversations to import in the background",
+    )
+    def post(self, request: Request) -> Response:
+        data = ImportUploadInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        upload = data.validated_data["file"]
+        job = import_jobs.import_job_create(
+            owner=current_user(request),
+            upload=upload,
+            filename=upload.name or "upload.json",
+            format_id=data.validated_data["format"],
+        )
+        job.refresh_from_db()
+        return Response(ImportJobOutput(job).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(responses=ImportJobOutput(many=True), summary="Your import jobs, newest first")
+    def get(self, request: Request) -> Response:
+        jobs = models.ImportJob.objects.filter(owner=current_user(request))[:200]
+        return Response(ImportJobOutput(jobs, many=True).data)
+
+
+class ImportJobDetailView(APIView):
+    @extend_schema(summary="An import job: progress and a result per conversation")
+    def get(self, request: Request, pk: str) -> Response:
+        try:
+            job = models.ImportJob.objects.get(owner=current_user(request), pk=uuid.UUID(pk))
+        except ValueError:
+            raise models.ImportJob.DoesNotExist from None
+        try:
+            offset = max(int(request.query_params.get("offset", 0)), 0)
+        except ValueError:
+            return error_response(400, "invalid", "offset must be a number", "offset")
+        items = job.items.all()[offset : offset + MAX_LISTED_ITEMS]
+        body = ImportJobOutput(job).data
+        body["items"] = ImportItemOutput(items, many=True).data
+        body["items_offset"] = offset
+        return Response(body)

@@ -1,0 +1,33 @@
+"""The archive's tables (see ``archive`` for the design); replays and import jobs apart."""
+
+from conversations.models.archive import (
+    Attachment,
+    ContentBlock,
+    Conversation,
+    DriftWarning,
+    JSONField,
+    Message,
+    Provenance,
+    ToolCall,
+    ToolDefinition,
+    uuid7,
+)
+from conversations.models.imports import ImportItem, ImportJob
+from conversations.models.replays import ReplayRun, ReplayTurn
+
+__all__ = [
+    "Attachment",
+    "ContentBlock",
+    "Conversation",
+    "DriftWarning",
+    "ImportItem",
+    "ImportJob",
+    "JSONField",
+    "Message",
+    "Provenance",
+    "ReplayRun",
+    "ReplayTurn",
+    "ToolCall",
+    "ToolDefinition",
+    "uuid7",
+]

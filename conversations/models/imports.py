@@ -1,0 +1,75 @@
+"""Background imports of files of conversations."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from conversations.models.archive import Conversation, uuid7
+
+
+class ImportJob(models.Model):
+    """A file of conversations imported in the background, with progress and a result
+    per conversation (ImportItem)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+
+    id = models.UUIDField(primary_key=True, default=uuid7, editable=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="import_jobs"
+    )
+    requested_format = models.CharField(max_length=40, default="auto")
+    format = models.CharField(max_length=40, blank=True)
+    filename = models.CharField(max_length=255)
+    path = models.CharField(max_length=500)
+    size = models.PositiveBigIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    processed = models.PositiveIntegerField(default=0)
+    created = models.PositiveIntegerField(default=0)
+    updated = models.PositiveIntegerField(default=0)
+    unchanged = models.PositiveIntegerField(default=0)
+    failed = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"import {self.filename} ({self.status})"
+
+
+class ImportItem(models.Model):
+    class Status(models.TextChoices):
+        CREATED = "created"
+        UPDATED = "updated"
+        UNCHANGED = "unchanged"
+        FAILED = "failed"
+
+    job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="items")
+    index = models.PositiveIntegerField()
+    key = models.CharField(max_length=200, null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices)
+    conversation = models.ForeignKey(
+        Conversation, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    title = models.CharField(max_length=300, blank=True)
+    added_messages = models.PositiveIntegerField(default=0)
+    warning_count = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    field = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["job", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["job", "index"], name="import_item_unique_index")
+        ]
+
+    def __str__(self) -> str:
+        return f"item {self.index} of {self.job_id} ({self.status})"

@@ -1,0 +1,264 @@
+"""Background imports of whole files (data exports, datasets): streamed, in batches,
+with a result per conversation, and never the same conversation twice.
+
+The uploaded file is kept on disk until the job ends. Formats that hold many
+conversations are read one conversation at a time (``Format.iter_parse``); one that cannot
+be read is a failed item and the rest still import.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import shutil
+import uuid
+import zipfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO
+
+import ijson
+import orjson
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from conversations import models
+from conversations.records import content_hash
+from conversations.services.imports import conversation_save
+from providers import formats
+from providers.validation import check_conversation
+
+logger = logging.getLogger(__name__)
+Status = models.ImportJob.Status
+ItemStatus = models.ImportItem.Status
+BATCH_SIZE = 100
+SAMPLE_BYTES = 4 * 1024 * 1024
+
+
+def import_job_create(
+    *,
+    owner: User,
+    upload: IO[bytes],
+    filename: str,
+    format_id: str = "auto",
+    enqueue: bool = True,
+) -> models.ImportJob:
+    """Keep the uploaded file and enqueue its import once the transaction commits
+    (``enqueue=False``: the caller runs :func:`import_job_execute` itself)."""
+    from conversations.tasks import import_job_execute
+
+    if format_id != "auto":
+        formats.get(format_id)  # FormatError (field "format") for an unknown id
+    job_id = models.uuid7()
+    directory = Path(settings.IMPORT_DIR)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{job_id}{_suffix(filename)}"
+    with path.open("wb") as target:
+        shutil.copyfileobj(upload, target, length=1024 * 1024)
+    with transaction.atomic():
+        job = models.ImportJob.objects.create(
+            id=job_id,
+            owner=owner,
+            requested_format=format_id,
+            filename=Path(filename).name[:255],
+            path=str(path),
+            size=path.stat().st_size,
+        )
+        if enqueue:
+            transaction.on_commit(lambda: import_job_execute.delay(str(job.pk)))
+    return job
+
+
+def _suffix(filename: str) -> str:
+    suffix = Path(filename).suffix.lower()
+    return suffix if suffix in {".json", ".jsonl", ".zip", ".txt"} else ".json"
+
+
+def import_job_execute(
+    *, job_id: uuid.UUID, progress: Callable[[int], object] | None = None
+) -> str:
+    """Import the job's file; returns a short summary. Safe to run twice: only a queued
+    job is claimed, and re-imported conversations are recognised anyway. ``progress`` is
+    called with the number of conversations of each batch done."""
+    claimed = models.ImportJob.objects.filter(pk=job_id, status=Status.QUEUED).update(
+        status=Status.RUNNING, started_at=timezone.now()
+    )
+    if not claimed:
+        return "nothing to do: the job was taken or is finished"
+    job = models.ImportJob.objects.select_related("owner").get(pk=job_id)
+    try:
+        fmt = _resolve_format(job)
+        models.ImportJob.objects.filter(pk=job.pk).update(format=fmt.id)
+        for batch in _batches(_read(fmt, Path(job.path))):
+            _import_batch(job, fmt, batch)
+            if progress is not None:
+                progress(len(batch))
+    except formats.FormatError as error:
+        return _finish(job, Status.FAILED, _describe(error))
+    except OSError as error:
+        return _finish(job, Status.FAILED, f"could not read the file: {error}")
+    return _finish(job, Status.SUCCEEDED, "")
+
+
+# (position in the file, what was read there, the identity of a whole-file payload)
+Entry = tuple[int, formats.ParseResult | formats.FormatError, str | None]
+
+
+def _batches(entries: Iterator[Entry]) -> Iterator[list[Entry]]:
+    while batch := list(itertools.islice(entries, BATCH_SIZE)):
+        yield batch
+
+
+def _read(fmt: formats.Format, path: Path) -> Iterator[Entry]:
+    if fmt.iter_parse is not None:
+        with path.open("rb") as stream:
+            for index, entry in enumerate(fmt.iter_parse(stream)):
+                yield index, entry, None
+        return
+    if path.stat().st_size > settings.MAX_REQUEST_BYTES:
+        raise formats.FormatError(
+            f"a {fmt.id} file holds one conversation and must be under "
+            f"{settings.MAX_REQUEST_BYTES} bytes",
+            field="file",
+        )
+    payload = _load_whole(fmt, path)
+    try:
+        items = fmt.parse(payload)
+    except formats.FormatError as error:
+        yield 0, error, None
+        return
+    # One conversation is identified by its document, as the synchronous import does.
+    whole = content_hash(fmt.id, payload) if len(items) == 1 else None
+    for index, item in enumerate(items):
+        yield index, item, whole
+
+
+def _load_whole(fmt: formats.Format, path: Path) -> object:
+    if fmt.kind != "text":
+        return _json_file(path)
+    try:
+        return path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise formats.FormatError(f"the file is not UTF-8 text: {error}", field="file") from None
+
+
+def _json_file(path: Path) -> object:
+    try:
+        return orjson.loads(path.read_bytes())
+    except orjson.JSONDecodeError as error:
+        raise formats.FormatError(f"the file is not valid JSON: {error}", field="file") from None
+
+
+def _import_batch(job: models.ImportJob, fmt: formats.Format, batch: list[Entry]) -> None:
+    items, counts = [], dict.fromkeys(ItemStatus.values, 0)
+    with transaction.atomic():
+        for index, entry, whole in batch:
+            item = _import_one(job, fmt, index, entry, whole)
+            counts[item.status] += 1
+            items.append(item)
+        models.ImportItem.objects.bulk_create(items)
+        models.ImportJob.objects.filter(pk=job.pk).update(
+            processed=F("processed") + len(items),
+            created=F("created") + counts[ItemStatus.CREATED],
+            updated=F("updated") + counts[ItemStatus.UPDATED],
+            unchanged=F("unchanged") + counts[ItemStatus.UNCHANGED],
+            failed=F("failed") + counts[ItemStatus.FAILED],
+        )
+
+
+def _import_one(
+    job: models.ImportJob,
+    fmt: formats.Format,
+    index: int,
+    entry: formats.ParseResult | formats.FormatError,
+    whole: str | None,
+) -> models.ImportItem:
+    if isinstance(entry, formats.FormatError):
+        return _failed_item(job, index, None, entry)
+    try:
+        check_conversation(entry.conversation)
+        digest = whole or content_hash(fmt.id, entry.conversation.model_dump(mode="json"))
+        with transaction.atomic():
+            result = conversation_save(owner=job.owner, item=entry, fmt=fmt, digest=digest)
+    except formats.FormatError as error:
+        return _failed_item(job, index, entry.key, error)
+    return models.ImportItem(
+        job=job,
+        index=index,
+        key=entry.key,
+        status=result.status,
+        conversation=result.conversation,
+        title=result.conversation.title[:300],
+        added_messages=result.added_messages,
+        warning_count=len(entry.warnings),
+    )
+
+
+def _failed_item(
+    job: models.ImportJob, index: int, key: str | None, error: formats.FormatError
+) -> models.ImportItem:
+    return models.ImportItem(
+        job=job,
+        index=index,
+        key=key,
+        status=ItemStatus.FAILED,
+        error=error.message[:2000],
+        field=(error.field or "")[:300],
+    )
+
+
+def _describe(error: formats.FormatError) -> str:
+    return error.message + (f" (at {error.field})" if error.field else "")
+
+
+def _finish(job: models.ImportJob, status: str, error: str) -> str:
+    models.ImportJob.objects.filter(pk=job.pk).update(
+        status=status, error=error, finished_at=timezone.now()
+    )
+    Path(job.path).unlink(missing_ok=True)
+    job.refresh_from_db()
+    summary = (
+        f"{job.filename}: {job.created} created, {job.updated} updated, "
+        f"{job.unchanged} unchanged, {job.failed} failed"
+    )
+    return f"{summary}; failed: {error}" if error else summary
+
+
+def _resolve_format(job: models.ImportJob) -> formats.Format:
+    if job.requested_format != "auto":
+        return formats.get(job.requested_format)
+    return formats.detect(_sample(Path(job.path)))
+
+
+def _sample(path: Path) -> object:
+    """A small piece of the file that shows its format: the first conversation of a JSON
+    array or a zip export, the first line of JSONL, or the whole of a small file."""
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as archive:
+            names = [n for n in archive.namelist() if n.endswith(".json")]
+            if not names:
+                raise formats.FormatError("the zip holds no JSON file", field="file")
+            name = "conversations.json" if "conversations.json" in names else names[0]
+            with archive.open(name) as member:
+                return _first_items(member)
+    with path.open("rb") as stream:
+        head = stream.read(SAMPLE_BYTES)
+    if path.suffix == ".jsonl" or (head[:1] == b"{" and b"\n{" in head):
+        return head.split(b"\n", 1)[0].decode("utf-8", errors="replace") + "\n"
+    if len(head) < SAMPLE_BYTES:
+        return _json_file(path)
+    with path.open("rb") as stream:
+        return _first_items(stream)
+
+
+def _first_items(stream: IO[bytes]) -> object:
+    try:
+        first = next(ijson.items(stream, "item", use_float=True), None)
+    except ijson.JSONError as error:
+        raise formats.FormatError(f"the file is not valid JSON: {error}", field="file") from None
+    if first is None:
+        raise formats.FormatError("the file holds no conversation", field="file")
+    return [first]

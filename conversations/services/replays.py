@@ -1,0 +1,290 @@
+"""Replaying a conversation against a provider: start a run, execute it turn by turn.
+
+A run is created with its turns in the request's transaction and enqueued after commit.
+The worker claims the run with a conditional UPDATE (a lease), then calls the provider
+once per pending turn; each success is written in one transaction that also flips the
+turn from pending to succeeded, so a redelivered task never calls the provider again for
+a turn that succeeded. Failures are classified by the client; the retry policy lives in
+:func:`retry_delay` and nowhere else.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from conversations import models, selectors
+from conversations.provider_settings import configured_providers
+from conversations.services.replay_store import TurnAnswer, store_turn_answer
+from providers import clients, umf
+from providers.clients.base import Client, PermanentProviderError, ProviderError
+
+logger = logging.getLogger(__name__)
+Status = models.ReplayRun.Status
+TurnStatus = models.ReplayTurn.Status
+
+
+class ReplayRequestError(ValueError):
+    """A replay request that cannot be run; ``field`` names the input at fault."""
+
+    def __init__(self, message: str, *, field: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def replay_start(
+    *,
+    owner: User,
+    conversation: models.Conversation,
+    provider: str,
+    model: str,
+    parameters: dict[str, Any] | None = None,
+    mode: str = models.ReplayRun.Mode.LAST,
+    from_message: uuid.UUID | None = None,
+) -> models.ReplayRun:
+    """Create a run and its turns, and enqueue it once the transaction commits."""
+    from conversations.tasks import replay_run_execute
+
+    if provider not in configured_providers():
+        known = ", ".join(sorted(configured_providers()))
+        raise ReplayRequestError(f"unknown provider {provider!r}; known: {known}", field="provider")
+    with transaction.atomic():
+        stored = selectors.conversation_umf(conversation=conversation)
+        targets = _turn_targets(stored, mode, from_message)
+        run = models.ReplayRun.objects.create(
+            owner=owner,
+            conversation=conversation,
+            provider=provider,
+            model=model,
+            parameters=parameters or {},
+            mode=mode,
+            from_message_id=from_message,
+        )
+        models.ReplayTurn.objects.bulk_create(
+            models.ReplayTurn(run=run, index=index, original_message_id=message_id)
+            for index, message_id in enumerate(targets)
+        )
+        transaction.on_commit(lambda: replay_run_execute.delay(str(run.pk)))
+    return run
+
+
+def _turn_targets(
+    stored: selectors.StoredConversation, mode: str, from_message: uuid.UUID | None
+) -> list[uuid.UUID | None]:
+    """The original assistant messages to regenerate (None: answer after the last message)."""
+    ids, messages = stored.message_ids, stored.umf.messages
+    start = 0
+    if from_message is not None:
+        if from_message not in ids:
+            raise ReplayRequestError("not a message of this conversation", field="from_message")
+        start = ids.index(from_message)
+    assistant = [ids[i] for i in range(start, len(ids)) if messages[i].role == "assistant"]
+    if mode == models.ReplayRun.Mode.EACH:
+        if not assistant:
+            raise ReplayRequestError("no assistant turn to regenerate", field="mode")
+        return list(assistant)
+    if from_message is not None:
+        if messages[start].role != "assistant":
+            raise ReplayRequestError(
+                "mode last regenerates an assistant message", field="from_message"
+            )
+        return [from_message]
+    if not messages:
+        raise ReplayRequestError("the conversation has no messages", field="conversation")
+    # The final assistant turn, or a new answer when the thread ends with a question.
+    return [ids[-1]] if messages[-1].role == "assistant" else [None]
+
+
+@dataclass
+class Outcome:
+    """What a worker should do after :func:`replay_execute`: stop, or run again later."""
+
+    summary: str
+    retry_in: float | None = None
+
+
+def retry_delay(attempt: int, retry_after: float | None) -> float:
+    """The one retry policy: exponential backoff with jitter, never sooner than the
+    provider's ``retry-after``, never later than ``REPLAY_MAX_COUNTDOWN`` (which stays
+    well under the broker's visibility timeout)."""
+    backoff = min(2.0 ** max(attempt - 1, 0), 60.0) * random.uniform(0.8, 1.2)
+    delay = max(backoff, retry_after or 0.0)
+    return float(min(delay, settings.REPLAY_MAX_COUNTDOWN))
+
+
+def _claim(run_id: uuid.UUID) -> bool:
+    """Take the run for this worker: queued, or running with an expired lease."""
+    now = timezone.now()
+    lease = now + timedelta(seconds=settings.REPLAY_LEASE_SECONDS)
+    claimable = Q(status=Status.QUEUED) | Q(status=Status.RUNNING, lease_expires_at__lt=now)
+    updated = models.ReplayRun.objects.filter(claimable, pk=run_id).update(
+        status=Status.RUNNING,
+        lease_expires_at=lease,
+        attempts=F("attempts") + 1,
+        started_at=now,
+        next_attempt_at=None,
+    )
+    return updated == 1
+
+
+def replay_execute(*, run_id: uuid.UUID) -> Outcome:
+    """Run every pending turn of a run, once; see the module docstring."""
+    if not _claim(run_id):
+        return _not_claimed(run_id)
+    run = models.ReplayRun.objects.select_related("conversation").get(pk=run_id)
+    config = configured_providers().get(run.provider)
+    if config is None:
+        return _fail(run, f"provider {run.provider!r} is no longer configured")
+    client = clients.build(config)
+    stored = selectors.conversation_umf(conversation=run.conversation)
+    for turn in run.turns.filter(status=TurnStatus.PENDING).order_by("index"):
+        outcome = _run_turn(run, turn, client, stored)
+        if outcome is not None:
+            return outcome
+    return _succeed(run)
+
+
+def _not_claimed(run_id: uuid.UUID) -> Outcome:
+    run = models.ReplayRun.objects.filter(pk=run_id).first()
+    if run is None or run.status in (Status.SUCCEEDED, Status.FAILED):
+        return Outcome("nothing to do: the run is finished or gone")
+    # Another worker holds a live lease: look again when it runs out.
+    remaining = (
+        (run.lease_expires_at - timezone.now()).total_seconds() if run.lease_expires_at else 0
+    )
+    return Outcome("held by another worker", retry_in=max(remaining, 0) + 1)
+
+
+def _run_turn(
+    run: models.ReplayRun,
+    turn: models.ReplayTurn,
+    client: Client,
+    stored: selectors.StoredConversation,
+) -> Outcome | None:
+    prefix, parent_id = _prefix(stored, turn)
+    _renew_lease(run)
+    models.ReplayRun.objects.filter(pk=run.pk).update(provider_calls=F("provider_calls") + 1)
+    models.ReplayTurn.objects.filter(pk=turn.pk).update(attempts=F("attempts") + 1)
+    try:
+        exchange = client.complete(prefix, model=run.model, parameters=run.parameters)
+    except ProviderError as error:
+        return _provider_failed(run, turn, error)
+    store_turn_answer(TurnAnswer(run=run, turn=turn, exchange=exchange, parent_id=parent_id))
+    return None
+
+
+def _prefix(
+    stored: selectors.StoredConversation, turn: models.ReplayTurn
+) -> tuple[umf.Conversation, uuid.UUID | None]:
+    """The conversation up to (not including) the turn's original message, and the id of
+    the message the new answer hangs from."""
+    ids = stored.message_ids
+    end = ids.index(turn.original_message_id) if turn.original_message_id in ids else len(ids)
+    conversation = stored.umf.model_copy(update={"messages": stored.umf.messages[:end]})
+    return conversation, ids[end - 1] if end > 0 else None
+
+
+def _renew_lease(run: models.ReplayRun) -> None:
+    lease = timezone.now() + timedelta(seconds=settings.REPLAY_LEASE_SECONDS)
+    models.ReplayRun.objects.filter(pk=run.pk).update(lease_expires_at=lease)
+
+
+def _provider_failed(
+    run: models.ReplayRun, turn: models.ReplayTurn, error: ProviderError
+) -> Outcome:
+    reason = f"{type(error).__name__}: {error.message}"
+    if error.status is not None:
+        reason += f" (HTTP {error.status})"
+    models.ReplayTurn.objects.filter(pk=turn.pk).update(error=reason)
+    run.refresh_from_db(fields=["attempts"])
+    if isinstance(error, PermanentProviderError) or not error.transient:
+        models.ReplayTurn.objects.filter(pk=turn.pk).update(status=TurnStatus.FAILED)
+        return _fail(run, reason)
+    if run.attempts >= settings.REPLAY_MAX_ATTEMPTS:
+        return _fail(run, f"gave up after {run.attempts} attempts; last error: {reason}")
+    delay = retry_delay(run.attempts, error.retry_after)
+    # Back to queued so whoever runs next (the retry, or the reconciler) may claim it.
+    models.ReplayRun.objects.filter(pk=run.pk).update(
+        status=Status.QUEUED,
+        lease_expires_at=None,
+        error=reason,
+        next_attempt_at=timezone.now() + timedelta(seconds=delay),
+    )
+    logger.info("replay %s: transient failure, retry in %.1fs: %s", run.pk, delay, reason)
+    return Outcome(f"retrying: {reason}", retry_in=delay)
+
+
+def _fail(run: models.ReplayRun, reason: str) -> Outcome:
+    models.ReplayRun.objects.filter(pk=run.pk).update(
+        status=Status.FAILED, error=reason, finished_at=timezone.now(), lease_expires_at=None
+    )
+    logger.warning("replay %s failed: %s", run.pk, reason)
+    return Outcome(f"failed: {reason}")
+
+
+def _succeed(run: models.ReplayRun) -> Outcome:
+    turns = list(run.turns.filter(status=TurnStatus.SUCCEEDED))
+    usage = _sum_usage(turn.usage for turn in turns)
+    latency = sum(turn.latency_ms or 0 for turn in turns)
+    models.ReplayRun.objects.filter(pk=run.pk).update(
+        status=Status.SUCCEEDED,
+        error="",
+        usage=usage,
+        latency_ms=latency,
+        finished_at=timezone.now(),
+        lease_expires_at=None,
+    )
+    return Outcome(f"succeeded: {len(turns)} turn(s)")
+
+
+def _sum_usage(usages: Any) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for usage in usages:
+        for key, value in (usage or {}).items():
+            if isinstance(value, int):
+                total[key] = total.get(key, 0) + value
+    return total
+
+
+def replay_reconcile() -> int:
+    """Re-enqueue runs that nobody is working on: running past their lease, or queued
+    past their retry time (their task was lost). Returns how many."""
+    from conversations.tasks import replay_run_execute
+
+    now = timezone.now()
+    grace = now - timedelta(seconds=settings.REPLAY_LEASE_SECONDS)
+    stuck = models.ReplayRun.objects.filter(
+        Q(status=Status.RUNNING, lease_expires_at__lt=now)
+        | Q(status=Status.QUEUED, next_attempt_at__lt=now - timedelta(seconds=30))
+        | Q(status=Status.QUEUED, next_attempt_at__isnull=True, created_at__lt=grace)
+    ).values_list("pk", flat=True)
+    count = 0
+    for run_id in stuck[:1000]:
+        replay_run_execute.delay(str(run_id))
+        count += 1
+    return count
+
+
+def replay_retry(*, run: models.ReplayRun) -> models.ReplayRun:
+    """Run a failed run again: its failed turns become pending; succeeded ones stay."""
+    from conversations.tasks import replay_run_execute
+
+    with transaction.atomic():
+        run.turns.filter(status=TurnStatus.FAILED).update(status=TurnStatus.PENDING, error="")
+        models.ReplayRun.objects.filter(pk=run.pk, status=Status.FAILED).update(
+            status=Status.QUEUED, attempts=0, error="", finished_at=None
+        )
+        transaction.on_commit(lambda: replay_run_execute.delay(str(run.pk)))
+    run.refresh_from_db()
+    return run

@@ -1,0 +1,26 @@
+"""Writing the rows of a conversation (or of messages added to one) in one go."""
+
+from __future__ import annotations
+
+from conversations import models
+from conversations.records import Rows
+from conversations.services.bulk import bulk_insert
+
+
+def insert_rows(rows: Rows, *, new_conversation: bool) -> None:
+    """Insert everything in ``rows``; the conversation row too when it is new.
+
+    Call inside a transaction: the inserts are not atomic on their own.
+    """
+    if new_conversation:
+        rows.conversation.save(force_insert=True)
+    if rows.attachments:
+        models.Attachment.objects.bulk_create(
+            rows.attachments.values(), ignore_conflicts=True, batch_size=500
+        )
+    bulk_insert(models.Message, rows.messages)
+    bulk_insert(models.ContentBlock, rows.blocks)
+    models.ToolDefinition.objects.bulk_create(rows.tools, batch_size=500)
+    bulk_insert(models.ToolCall, rows.tool_calls)
+    models.DriftWarning.objects.bulk_create(rows.warnings, batch_size=2000)
+    models.Provenance.objects.bulk_create(rows.provenance)

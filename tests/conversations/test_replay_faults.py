@@ -1,0 +1,128 @@
+"""Replays against a fake provider speaking OpenAI's wire protocol over HTTP: transient
+faults are retried no sooner than retry-after, permanent ones fail at once, a cap on
+attempts ends in failed with the reason."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from conversations import models
+from conversations.services import replays
+from tests.conftest import load_fixture
+from tests.fakes.provider_server import Answer, FakeProviderServer, Fault, RandomFaults
+
+pytestmark = pytest.mark.django_db
+KEY = "sk-fake-provider-key-0123456789"
+
+
+@pytest.fixture
+def provider(settings: Any) -> Iterator[FakeProviderServer]:
+    with FakeProviderServer(api_key=KEY) as server:
+        settings.UMF_PROVIDERS = [
+            {
+                "name": "fake",
+                "kind": "openai-chat",
+                "base_url": server.base_url("openai-chat"),
+                "api_key": KEY,
+                "models": ["fake-1"],
+                "timeout": 2,
+            },
+        ]
+        yield server
+
+
+@pytest.fixture
+def run_id(api: APIClient, provider: FakeProviderServer) -> uuid.UUID:
+    imported = api.post(
+        "/api/v1/conversations/import",
+        {"format": "umf", "payload": load_fixture("umf/weather-tools.json")},
+        format="json",
+    ).json()["conversations"][0]["id"]
+    # Not executed here (no on_commit capture): each test drives the service itself.
+    response = api.post(
+        f"/api/v1/conversations/{imported}/replays",
+        {"provider": "fake", "model": "fake-1", "mode": "each"},
+        format="json",
+    )
+    assert response.status_code == 202
+    return uuid.UUID(response.json()["id"])
+
+
+def run(run_id: uuid.UUID) -> models.ReplayRun:
+    return models.ReplayRun.objects.get(pk=run_id)
+
+
+def test_a_429_is_retried_no_sooner_than_retry_after(
+    run_id: uuid.UUID, provider: FakeProviderServer
+) -> None:
+    provider.script(Fault.rate_limited(retry_after="7"), Answer(text="one"), Answer(text="two"))
+
+    first = replays.replay_execute(run_id=run_id)
+    assert first.retry_in is not None and first.retry_in >= 7
+    assert run(run_id).status == "queued" and "429" in run(run_id).error
+
+    second = replays.replay_execute(run_id=run_id)
+    assert second.retry_in is None
+    finished = run(run_id)
+    assert finished.status == "succeeded"
+    assert finished.provider_calls == 3  # the 429, then one call per turn
+    assert [t.attempts for t in finished.turns.order_by("index")] == [2, 1]
+    assert len(provider.requests) == 3
+
+
+@pytest.mark.parametrize(
+    "fault", [Fault.bad_request(), Fault.unauthorized(), Fault.quota_exhausted()]
+)
+def test_a_permanent_fault_fails_at_once_with_the_reason(
+    run_id: uuid.UUID, provider: FakeProviderServer, fault: Fault
+) -> None:
+    provider.script(fault)
+    outcome = replays.replay_execute(run_id=run_id)
+    assert outcome.retry_in is None
+    failed = run(run_id)
+    assert failed.status == "failed"
+    assert "Permanent" in failed.error
+    assert failed.provider_calls == 1 and len(provider.requests) == 1
+
+
+@pytest.mark.parametrize(
+    "fault", [Fault.server_error(), Fault.overloaded(), Fault.truncated(), Fault.hang(5)]
+)
+def test_transient_faults_are_retried(
+    run_id: uuid.UUID, provider: FakeProviderServer, fault: Fault
+) -> None:
+    provider.script(fault)
+    assert replays.replay_execute(run_id=run_id).retry_in is not None
+    assert replays.replay_execute(run_id=run_id).retry_in is None
+    assert run(run_id).status == "succeeded"
+
+
+def test_attempts_are_capped(
+    run_id: uuid.UUID, provider: FakeProviderServer, settings: Any
+) -> None:
+    settings.REPLAY_MAX_ATTEMPTS = 3
+    provider.fault_plan = RandomFaults(seed=1, rate=1.0, faults=[Fault.server_error()])
+    outcomes = [replays.replay_execute(run_id=run_id) for _ in range(5)]
+    failed = run(run_id)
+    assert failed.status == "failed"
+    assert "gave up after 3 attempts" in failed.error
+    assert [o.retry_in is not None for o in outcomes[:3]] == [True, True, False]
+    assert len(provider.requests) == 3
+
+
+def test_the_key_is_sent_but_never_stored(
+    run_id: uuid.UUID, provider: FakeProviderServer, api: APIClient
+) -> None:
+    replays.replay_execute(run_id=run_id)
+    assert provider.requests[0].headers.get("authorization") == f"Bearer {KEY}"
+    body = api.get(f"/api/v1/replays/{run_id}").content
+    assert KEY.encode() not in body
+    stored = models.ReplayTurn.objects.filter(run_id=run_id).values_list(
+        "request_headers", "request"
+    )
+    assert all(KEY not in str(row) for row in stored)

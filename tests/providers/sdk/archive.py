@@ -44,8 +44,17 @@ def canonical(value: object) -> bytes:
 
 
 def stored(conversation: Conversation) -> Conversation:
-    """The conversation as storage gives it back."""
-    return Conversation.model_validate_json(conversation.model_dump_json())
+    """The conversation as storage gives it back: through JSON, with every object's keys
+    in PostgreSQL ``jsonb`` order (shortest first), as the archive's JSON columns keep them."""
+    return Conversation.model_validate(_jsonb(conversation.model_dump(mode="json")))
+
+
+def _jsonb(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _jsonb(value[key]) for key in sorted(value, key=lambda k: (len(k), k))}
+    if isinstance(value, list):
+        return [_jsonb(item) for item in value]
+    return value
 
 
 def fixtures(format_id: str) -> list[Path]:

@@ -1,0 +1,330 @@
+"""Reading one ShareGPT entry into a UMF conversation.
+
+Turns become messages (``human`` user, ``gpt`` assistant, ``system`` system,
+``function_call`` an assistant message of tool calls, ``observation`` a tool message);
+other role names (``user``, ``chatgpt``, ``bing``...) are read as their meaning, the name
+kept as the ``$from`` hint. Calls get deterministic ids (``call_<turn>_<n>``,
+``id-synthesized``) and observations answer the latest unanswered call. ``<image>`` and
+``<audio>`` placeholders become image/audio blocks holding the entry's ``images`` /
+``audios`` paths in order; ``<video>`` stays text (UMF has no video). The top-level
+``system`` is a leading system message (``$field``), ``tools`` (a JSON string) tools.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from providers.formats._common import (
+    extra_of,
+    parse_arguments,
+    parse_data_uri,
+    require_list,
+    require_mapping,
+    require_str,
+    unknown_fields,
+    with_hints,
+)
+from providers.formats.base import Drift, FormatError
+from providers.umf import (
+    JSON,
+    AudioBlock,
+    Block,
+    Conversation,
+    ImageBlock,
+    MediaSource,
+    Message,
+    TextBlock,
+    Tool,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+
+FORMAT_ID = "sharegpt"
+ROLE_OF = {
+    "human": "user",
+    "user": "user",
+    "gpt": "assistant",
+    "assistant": "assistant",
+    "chatgpt": "assistant",
+    "bing": "assistant",
+    "bard": "assistant",
+    "model": "assistant",
+    "system": "system",
+    "function_call": "assistant",
+    "observation": "tool",
+    "tool": "tool",
+}
+# The media lists whose items ``<image>`` / ``<audio>`` placeholders stand for.
+MEDIA = {"images": "<image>", "audios": "<audio>"}
+ENTRY_KEYS = ("conversations", "system", "tools", *MEDIA)
+
+
+@dataclass
+class _State:
+    drift: Drift
+    media: dict[str, list[str]] = field(default_factory=dict)
+    pending: list[tuple[str, str]] = field(default_factory=list)
+
+
+def parse_entry(raw: JSON, path: str, drift: Drift) -> Conversation:
+    """One entry (``path`` names it in errors)."""
+    entry = require_mapping(raw, path or "payload")
+    turns = require_list(entry.get("conversations"), _at(path, "conversations"))
+    state = _State(drift, _media_lists(entry, path))
+    hints: dict[str, Any] = {}
+    messages = _system_field(entry, path)
+    for index, turn in enumerate(turns):
+        messages.append(_turn(turn, f"{_at(path, 'conversations')}[{index}]", index, state))
+    conversation = Conversation(messages=messages)
+    if "tools" in entry:
+        conversation.tools, hints["tools"] = _tools(entry["tools"], _at(path, "tools"))
+    rest = unknown_fields(entry, ENTRY_KEYS)
+    for key in MEDIA:
+        if key in entry and key not in state.media:
+            rest[key] = entry[key]  # not a list of paths: kept as it was
+        elif key in state.media:
+            hints[f"unplaced_{key}"] = state.media[key] or None
+            hints[f"empty_{key}"] = True if not entry[key] else None
+    if "tools" in entry and hints["tools"] is None:
+        rest["tools"] = entry["tools"]  # not tool definitions we can read: kept as they were
+    conversation.extra = extra_of(FORMAT_ID, with_hints(rest, shape="entry", **hints))
+    return conversation
+
+
+def _at(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _media_lists(entry: dict[str, Any], path: str) -> dict[str, list[str]]:
+    lists: dict[str, list[str]] = {}
+    for key in MEDIA:
+        value = entry.get(key)
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            lists[key] = list(value)
+    return lists
+
+
+def _system_field(entry: dict[str, Any], path: str) -> list[Message]:
+    if "system" not in entry:
+        return []
+    text = require_str(entry["system"], _at(path, "system"))
+    return [Message(role="system", content=[TextBlock(text=text)], extra=_hints(field="system"))]
+
+
+def _hints(**hints: Any) -> dict[str, dict[str, Any]]:
+    return extra_of(FORMAT_ID, with_hints({}, **hints))
+
+
+def _turn(raw: JSON, path: str, index: int, state: _State) -> Message:
+    turn = require_mapping(raw, path)
+    name = require_str(turn.get("from"), f"{path}.from")
+    role = ROLE_OF.get(name)
+    if role is None:
+        raise FormatError(f"unknown role {name!r}", field=f"{path}.from")
+    value = require_str(turn.get("value"), f"{path}.value")
+    rest = unknown_fields(turn, ("from", "value"))
+    from_hint = None if name in ("human", "gpt", "system", "function_call", "observation") else name
+    if name == "function_call":
+        calls = _calls(value, path, index, state)
+        if calls is not None:
+            return Message(role="assistant", content=calls, extra=_extra(rest, value=None))
+        from_hint = name  # not a call we can read: kept as text
+    elif role == "tool" and state.pending:
+        return _observation(value, rest, from_hint, state)
+    content = [TextBlock(text=value)] if role == "tool" else _with_media(value, state)
+    return Message(role=role, content=content, extra=_extra(rest, **{"from": from_hint}))  # type: ignore[arg-type]
+
+
+def _extra(rest: dict[str, Any], **hints: Any) -> dict[str, dict[str, Any]]:
+    return extra_of(FORMAT_ID, with_hints(rest, **hints))
+
+
+def _calls(value: str, path: str, index: int, state: _State) -> list[Block] | None:
+    try:
+        decoded = json.loads(value)
+    except ValueError:
+        return None
+    items = decoded if isinstance(decoded, list) else [decoded]
+    if not items or not all(_is_call(item) for item in items):
+        return None
+    blocks: list[Block] = []
+    for number, call in enumerate(items):
+        call_id = f"call_{index}_{number}"
+        state.drift.add(
+            "id-synthesized",
+            "ShareGPT calls have no ids",
+            field=path,
+            transformed=call_id,
+            severity="info",
+        )
+        blocks.append(_call_block(call, call_id))
+    state.pending = [(block.id, block.name) for block in blocks if isinstance(block, ToolUseBlock)]
+    # The text is kept: storage may reorder the keys of the arguments, and JSON equality
+    # (not the text) says whether it still holds the calls.
+    hints = with_hints({}, list=isinstance(decoded, list) or None, value=value)
+    blocks[0].extra.setdefault(FORMAT_ID, {}).update(hints)
+    return blocks
+
+
+def calls_value(blocks: list[Block]) -> JSON:
+    """The JSON a ``function_call`` turn holds for these call blocks."""
+    calls = [_call_object(block) for block in blocks if isinstance(block, ToolUseBlock)]
+    first = blocks[0].extra.get(FORMAT_ID, {}) if blocks else {}
+    return calls if len(calls) != 1 or first.get("$list") else calls[0]
+
+
+def _call_object(block: ToolUseBlock) -> dict[str, Any]:
+    shape = block.extra.get(FORMAT_ID, {}).get("$arguments")
+    call: dict[str, Any] = {"name": block.name}
+    if shape == "string":
+        call["arguments"] = block.raw_arguments if block.raw_arguments is not None else "{}"
+    elif (
+        shape is None
+        and block.raw_arguments is not None
+        and not parse_arguments(block.raw_arguments)[1]
+    ):
+        call["arguments"] = block.raw_arguments  # not JSON: the string is all there is
+    elif shape != "absent":
+        call["arguments"] = block.input
+    call.update(own_fields(block.extra))
+    return call
+
+
+def own_fields(extra: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """This format's verbatim fields on a value (its ``$`` hints left out)."""
+    return {k: v for k, v in extra.get(FORMAT_ID, {}).items() if not k.startswith("$")}
+
+
+def dumps(value: JSON) -> str:
+    """How this format writes JSON inside a string (as LLaMA-Factory's tools do)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _is_call(item: JSON) -> bool:
+    return isinstance(item, dict) and isinstance(item.get("name"), str)
+
+
+def _call_block(call: dict[str, Any], call_id: str) -> ToolUseBlock:
+    arguments = call.get("arguments", {})
+    raw_arguments = None
+    hints: dict[str, Any] = {"id": "synthesized"}
+    if isinstance(arguments, str):
+        raw_arguments, hints["arguments"] = arguments, "string"
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            arguments = {}
+    elif "arguments" not in call:
+        hints["arguments"] = "absent"
+    rest = unknown_fields(call, ("name", "arguments"))
+    return ToolUseBlock(
+        id=call_id,
+        name=call["name"],
+        input=arguments,
+        raw_arguments=raw_arguments,
+        extra=extra_of(FORMAT_ID, with_hints(rest, **hints)),
+    )
+
+
+def _observation(value: str, rest: dict[str, Any], from_hint: str | None, state: _State) -> Message:
+    call_id, name = state.pending.pop(0)
+    block = ToolResultBlock(tool_use_id=call_id, content=value, name=name)
+    return Message(
+        role="tool",
+        tool_call_id=call_id,
+        content=[block],
+        extra=_extra(rest, **{"from": from_hint}),
+    )
+
+
+_PLACEHOLDER = re.compile("(" + "|".join(re.escape(token) for token in MEDIA.values()) + ")")
+
+
+def _with_media(value: str, state: _State) -> list[Block]:
+    """Text and media blocks in the order the placeholders put them."""
+    blocks: list[Block] = []
+    text: list[str] = []
+    for piece in _PLACEHOLDER.split(value):
+        key = next((k for k, token in MEDIA.items() if token == piece), None)
+        if key is None or not state.media.get(key):
+            text.append(piece)
+            continue
+        if "".join(text):
+            blocks.append(TextBlock(text="".join(text)))
+        text = []
+        blocks.append(_media_block(key, state.media[key].pop(0)))
+    if "".join(text):
+        blocks.append(TextBlock(text="".join(text)))
+    return blocks
+
+
+def _media_block(key: str, path: str) -> Block:
+    source = media_source(path)
+    extra = _hints(path=path if source.type == "base64" else None)
+    if key == "audios":
+        return AudioBlock(source=source, extra=extra)
+    return ImageBlock(source=source, extra=extra)
+
+
+def media_source(path: str) -> MediaSource:
+    """Where a media path points: a URL, inline data, or a file beside the dataset."""
+    decoded = parse_data_uri(path) if path.startswith("data:") else None
+    if decoded is not None:
+        return MediaSource(type="base64", media_type=decoded[0], data=decoded[1])
+    if path.startswith(("http://", "https://")):
+        return MediaSource(type="url", url=path)
+    return MediaSource(type="file", file_id=path)
+
+
+def _tools(raw: JSON, path: str) -> tuple[list[Tool], str | None]:
+    """``(tools, the hint that writes them back)``: the JSON string as it was, or
+    ``list`` for a JSON array."""
+    value = raw
+    if isinstance(raw, str):
+        try:
+            value = json.loads(raw) if raw.strip() else None
+        except ValueError:
+            return [], None
+    if not isinstance(value, list) or not all(_is_call(tool) for tool in value):
+        return [], None
+    tools = [_tool(tool) for tool in value]
+    return tools, raw if isinstance(raw, str) else "list"
+
+
+def tools_value(tools: list[Tool]) -> list[dict[str, Any]]:
+    """The tool definitions as this format's ``tools`` list holds them."""
+    out = []
+    for tool in tools:
+        entry: dict[str, Any] = {"name": tool.name}
+        if tool.description is not None:
+            entry["description"] = tool.description
+        if tool.parameters is not None:
+            entry["parameters"] = tool.parameters
+        out.append({**entry, **own_fields(tool.extra)})
+    return out
+
+
+def _tool(raw: dict[str, Any]) -> Tool:
+    description = raw.get("description")
+    parameters = raw.get("parameters")
+    mapped = ["name"]
+    if isinstance(description, str):
+        mapped.append("description")
+    if isinstance(parameters, dict):
+        mapped.append("parameters")
+    return Tool(
+        name=raw["name"],
+        description=description if "description" in mapped else None,
+        parameters=parameters if "parameters" in mapped else None,
+        extra=extra_of(FORMAT_ID, unknown_fields(raw, mapped)),
+    )
+
+
+def require_entries(payload: JSON) -> list[Any]:
+    """The entries of a payload: a list of them, or one entry on its own."""
+    if isinstance(payload, dict):
+        return [payload]
+    return require_list(payload, "payload")

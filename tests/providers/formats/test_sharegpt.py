@@ -1,0 +1,350 @@
+"""The ``sharegpt`` format: entries read one conversation each and written back exactly,
+streamed from dataset files, and other formats' conversations as LLaMA-Factory entries."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from providers import formats
+from providers.formats.base import FormatError, ParseResult
+from providers.umf import (
+    Conversation,
+    ImageBlock,
+    Message,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from tests.providers.sdk.archive import (
+    FIXTURES,
+    assert_nothing_dropped_silently,
+    assert_round_trips,
+    every_block,
+    fixtures,
+    load,
+    nested,
+    other_fixtures,
+    results,
+    stored,
+    summary,
+)
+from tests.providers.sdk.sharegpt import check_sharegpt_entry
+
+FORMAT = formats.get("sharegpt")
+FIXTURE_PATHS = fixtures("sharegpt")
+FILES = FIXTURES / "sharegpt" / "files"
+# Original ShareGPT dumps use role names LLaMA-Factory does not take.
+DUMPS = {"role_name_variants"}
+
+
+def parse_one(payload: Any) -> Conversation:
+    [item] = FORMAT.parse(payload)
+    return item.conversation
+
+
+def entries_of(payload: Any) -> list[Any]:
+    return payload if isinstance(payload, list) else [payload]
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+def test_there_are_enough_fixtures() -> None:
+    assert len(FIXTURE_PATHS) >= 6
+
+
+@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
+def test_fixture_round_trips_exactly(path: Path) -> None:
+    assert_round_trips(FORMAT, load(path))
+
+
+@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
+def test_fixture_is_what_llama_factory_reads(path: Path) -> None:
+    for entry in entries_of(load(path)):
+        check_sharegpt_entry(entry, strict=path.stem not in DUMPS)
+
+
+@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
+def test_fixture_is_detected_as_sharegpt(path: Path) -> None:
+    assert FORMAT.detect(load(path)) == 2
+    assert formats.detect(load(path)).id == "sharegpt"
+
+
+@pytest.mark.parametrize("path", other_fixtures("sharegpt"), ids=lambda p: p.stem)
+def test_other_formats_fixtures_are_not_taken_for_sharegpt(path: Path) -> None:
+    assert FORMAT.detect(load(path)) == 0
+
+
+@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
+def test_no_other_format_claims_a_sharegpt_entry(path: Path) -> None:
+    for fmt in formats.all_formats():
+        if fmt.id != "sharegpt":
+            assert fmt.detect(load(path)) < 2, fmt.id
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def test_calls_get_ids_and_observations_answer_them_in_order() -> None:
+    [item] = FORMAT.parse(load(FIXTURES / "sharegpt" / "parallel_calls.json"))
+    calls = item.conversation.messages[1].content
+    assert [(b.id, b.name) for b in calls if isinstance(b, ToolUseBlock)] == [
+        ("call_1_0", "convert_currency"),
+        ("call_1_1", "convert_currency"),
+    ]
+    observation = item.conversation.messages[2]
+    assert observation.role == "tool" and observation.tool_call_id == "call_1_0"
+    assert summary(item.warnings) == [
+        ("id-synthesized", "[0].conversations[1]", None, "call_1_0"),
+        ("id-synthesized", "[0].conversations[1]", None, "call_1_1"),
+    ]
+
+
+def test_placeholders_become_media_blocks_in_order() -> None:
+    conversation = parse_one(load(FIXTURES / "sharegpt" / "multimodal_images.json"))
+    compare = conversation.messages[4].content
+    assert [b.type for b in compare] == ["text", "image", "text", "image"]
+    first, second = compare[1], compare[3]
+    assert (
+        isinstance(first, ImageBlock)
+        and first.source.url == "https://example.com/stadium-north.jpg"
+    )
+    assert isinstance(second, ImageBlock) and second.source.file_id == "mllm_demo_data/3.jpg"
+
+
+def test_the_system_field_is_a_leading_system_message_and_tools_are_tools() -> None:
+    conversation = parse_one(load(FIXTURES / "sharegpt" / "llamafactory_tools.json"))
+    assert conversation.messages[0].role == "system"
+    assert [tool.name for tool in conversation.tools] == ["get_weather"]
+    result = conversation.messages[3].content[0]
+    assert isinstance(result, ToolResultBlock) and result.name == "get_weather"
+
+
+def test_an_unreadable_call_stays_text_and_an_unanswered_observation_a_tool_message() -> None:
+    entry = {
+        "conversations": [
+            {"from": "human", "value": "go"},
+            {"from": "function_call", "value": "search(weather)"},
+            {"from": "observation", "value": "sunny"},
+        ]
+    }
+    conversation = parse_one(entry)
+    call, observation = conversation.messages[1], conversation.messages[2]
+    assert call.role == "assistant" and call.content == [TextBlock(text="search(weather)")]
+    assert observation.role == "tool" and observation.tool_call_id is None
+    assert FORMAT.render(conversation).payload == entry
+
+
+@pytest.mark.parametrize(
+    ("payload", "field"),
+    [
+        ("text", "payload"),
+        ([{"messages": []}], "[0].conversations"),
+        ({"conversations": [{"from": "alien", "value": "hi"}]}, "conversations[0].from"),
+        ({"conversations": [{"from": "human", "value": 3}]}, "conversations[0].value"),
+        ({"conversations": [{"from": "human"}]}, "conversations[0].value"),
+        ({"conversations": ["hi"]}, "conversations[0]"),
+        ({"conversations": [], "system": 5}, "system"),
+        ({"conversations": [], "deep": nested(150)}, "payload"),
+    ],
+)
+def test_what_is_not_sharegpt_is_refused_naming_the_field(payload: Any, field: str) -> None:
+    with pytest.raises(FormatError) as error:
+        FORMAT.parse(payload)
+    assert error.value.field == field
+
+
+# --------------------------------------------------------------------------- files
+
+
+@pytest.mark.parametrize("name", ["dataset.jsonl", "dataset.json"])
+def test_a_dataset_file_streams_entry_by_entry(name: str) -> None:
+    found = results(FORMAT, (FILES / name).read_bytes())
+    assert [type(item).__name__ for item in found] == [
+        "ParseResult",
+        "FormatError",
+        "ParseResult",
+        "ParseResult",
+    ]
+    error = found[1]
+    assert isinstance(error, FormatError)
+    assert error.field == ("line 2.conversations" if name.endswith("l") else "[1].conversations")
+    keys = [item.key for item in found if isinstance(item, ParseResult)]
+    assert keys == [None, None, "audio-qa-17"]
+    entries = list(orjson.loads((FILES / "dataset.json").read_bytes()))
+    rendered = FORMAT.render_all(
+        [item.conversation for item in found if isinstance(item, ParseResult)]
+    )
+    assert rendered.payload == [entries[0], entries[2], entries[3]]
+
+
+def test_a_broken_json_array_stops_with_an_error_after_what_it_could_read() -> None:
+    data = b'[{"conversations": [{"from": "human", "value": "ok"}]}, {"conversations": [\xff'
+    found = results(FORMAT, data)
+    assert isinstance(found[0], ParseResult)
+    assert isinstance(found[1], FormatError) and "not valid JSON" in found[1].message
+
+
+def test_an_entry_nested_too_deep_is_refused_alone() -> None:
+    deep = b'{"conversations": [], "x": ' + b"[" * 300 + b"]" * 300 + b"}"
+    good = b'{"conversations": [{"from": "human", "value": "ok"}]}'
+    found = results(FORMAT, b"[" + deep + b", " + good + b"]")
+    assert isinstance(found[0], FormatError) and found[0].field == "[0]"
+    assert isinstance(found[1], ParseResult)
+
+
+# --------------------------------------------------------------------------- other formats
+
+
+def convert(format_id: str, name: str) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
+    conversation = formats.get(format_id).parse(load(FIXTURES / format_id / name))[0].conversation
+    rendered = FORMAT.render(stored(conversation))
+    [entry] = rendered.payload
+    check_sharegpt_entry(entry)
+    assert all(w.source == "sharegpt" for w in rendered.warnings)
+    return entry, summary(rendered.warnings)
+
+
+def test_an_openai_chat_tool_loop_becomes_alternating_turns() -> None:
+    entry, warnings = convert("openai-chat", "tool_loop_parallel.json")
+    assert [turn["from"] for turn in entry["conversations"]] == [
+        "human",
+        "function_call",
+        "observation",
+        "gpt",
+        "human",
+        "function_call",
+        "observation",
+    ]
+    results_turn = entry["conversations"][2]["value"]
+    assert orjson.loads(results_turn) == [
+        '{"city":"Paris","temp_c":14,"conditions":"light rain"}',
+        '{"city":"Tokyo","temp_c":21,"conditions":"clear"}',
+        "2025-05-23T22:05:00+09:00",
+    ]
+    invalid_call = orjson.loads(entry["conversations"][5]["value"])
+    assert invalid_call["arguments"].endswith('"party_size":2,')  # the raw, invalid string
+    assert entry["system"] == "You are a travel assistant. Use the tools; never guess the weather."
+    assert warnings == [
+        ("parameter-unsupported", "parameters.model", "gpt-4.1-2025-04-14", None),
+        ("parameter-unsupported", "parameters.temperature", 0.2, None),
+        ("parameter-unsupported", "parameters.parallel_tool_calls", True, None),
+        ("parameter-unsupported", "tool_choice", {"type": "auto"}, None),
+        (
+            "field-unknown",
+            "messages[2].extra.openai-chat",
+            {"refusal": None, "annotations": []},
+            None,
+        ),
+        ("id-rewritten", "messages[2].content[0].id", "call_pWq3kq8mJ2u7vT1sXbN0aZcD", None),
+        ("id-rewritten", "messages[2].content[1].id", "call_Lr9dE5fGh2JkL0mNoP3qRsTu", None),
+        ("id-rewritten", "messages[2].content[2].id", "call_Zx8cV7bN6mA5sD4fG3hJ2kL1", None),
+        ("content-dropped", "messages[8].content[0]", "Searching now.", None),
+        ("id-rewritten", "messages[8].content[1].id", "call_Qm4nB8vC2xZ6lK0jH9gF7dS5", None),
+        ("role-merged", "messages[4]", "observation", "observation"),
+        ("role-merged", "messages[5]", "observation", "observation"),
+        ("content-type-unsupported", "tools", 3, "string"),
+        ("field-unknown", "tools[0].extra.openai-chat", {"strict": True}, None),
+    ]
+
+
+def test_an_anthropic_thinking_loop_loses_its_reasoning_beside_the_call() -> None:
+    entry, warnings = convert("anthropic", "thinking_tool_loop.json")
+    source = load(FIXTURES / "anthropic" / "thinking_tool_loop.json")
+    assert entry["conversations"][1] == {
+        "from": "function_call",
+        # As LLaMA-Factory writes JSON: json.dumps with its default separators.
+        "value": json.dumps(
+            {"name": "run_sql", "arguments": source["messages"][1]["content"][2]["input"]}
+        ),
+    }
+    assert warnings == [
+        (
+            "field-unknown",
+            "extra.anthropic",
+            {"thinking": {"type": "enabled", "budget_tokens": 10000}},
+            None,
+        ),
+        ("parameter-unsupported", "parameters.model", "claude-opus-4-1-20250805", None),
+        ("parameter-unsupported", "parameters.max_tokens", 16000, None),
+        ("parameter-unsupported", "tool_choice", {"type": "auto"}, None),
+        (
+            "reasoning-dropped",
+            "messages[1].content[0]",
+            source["messages"][1]["content"][0]["thinking"],
+            None,
+        ),
+        ("reasoning-dropped", "messages[1].content[1]", None, None),
+        ("id-rewritten", "messages[1].content[2].id", "toolu_01NXq3wPqLsGkVbZ6rT8uYc2", None),
+        ("content-type-unsupported", "tools", 1, "string"),
+    ]
+
+
+def test_developer_and_mid_conversation_system_text_go_to_the_system_field() -> None:
+    conversation = Conversation(
+        messages=[
+            Message(role="system", content=[TextBlock(text="Be brief.")]),
+            Message(role="user", content=[TextBlock(text="hi")]),
+            Message(role="developer", content=[TextBlock(text="Use French.")]),
+            Message(role="assistant", content=[TextBlock(text="salut")]),
+            Message(role="user", content=[TextBlock(text="a")]),
+            Message(role="user", content=[TextBlock(text="b")]),
+        ]
+    )
+    rendered = FORMAT.render(conversation)
+    assert rendered.payload == [
+        {
+            "system": "Be brief.\n\nUse French.",
+            "conversations": [
+                {"from": "human", "value": "hi"},
+                {"from": "gpt", "value": "salut"},
+                {"from": "human", "value": "a\n\nb"},
+            ],
+        }
+    ]
+    assert summary(rendered.warnings) == [
+        ("system-message-transformed", "messages[2]", "developer", "system"),
+        ("role-merged", "messages[5]", "human", "human"),
+    ]
+
+
+def test_media_become_paths_with_placeholders_and_errors_become_text() -> None:
+    conversation = every_block()
+    rendered = FORMAT.render(conversation)
+    [entry] = rendered.payload
+    check_sharegpt_entry(entry, strict=False)
+    assert entry["images"][0] == "https://example.com/URL-IMAGE.png"
+    assert entry["images"][1].startswith("data:image/png;base64,")
+    assert entry["conversations"][0]["value"].startswith("USER-TEXT<image><image>")
+    assert (
+        "capability-unsupported",
+        "messages[4].content[0].is_error",
+        True,
+        "Error: ERROR-RESULT-TEXT",
+    ) in summary(rendered.warnings)
+
+
+@pytest.mark.parametrize(
+    "path",
+    fixtures("openai-chat") + fixtures("anthropic") + fixtures("umf"),
+    ids=lambda p: f"{p.parent.name}/{p.stem}",
+)
+def test_every_other_fixture_becomes_an_entry_llama_factory_reads(path: Path) -> None:
+    for item in formats.get(path.parent.name).parse(load(path)):
+        conversation = stored(item.conversation)
+        [entry] = FORMAT.render(conversation).payload
+        first = next(
+            (m for m in conversation.messages if m.role not in ("system", "developer")), None
+        )
+        # A conversation that opens with the assistant (a bare response) is written as it is.
+        check_sharegpt_entry(entry, strict=first is not None and first.role != "assistant")
+
+
+def test_no_block_is_dropped_silently() -> None:
+    conversation = every_block()
+    assert_nothing_dropped_silently(conversation, FORMAT.render(conversation))

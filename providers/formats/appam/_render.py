@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats.base import Rendered
-from providers.umf import JSON, Conversation, Message, ToolResultBlock, Usage
+from providers.umf import JSON, Block, Conversation, Message, ToolResultBlock, Usage
 
 from ._parse import STOP_REASONS, USAGE_COUNTS
 from ._render_blocks import render_block
@@ -55,8 +55,8 @@ def render_message(message: Message, index: int, ctx: RenderContext) -> dict[str
     report_foreign_extra(message.extra, path, ctx)
     role, blocks = _role_and_blocks(message, path, ctx)
     content = []
-    for position, block in enumerate(blocks):
-        body = render_block(block, item(at(path, "content"), position), ctx)
+    for block_path, block in blocks:
+        body = render_block(block, block_path, ctx)
         if body is not None:
             content.append(body)
     out: dict[str, Any] = {"role": role, "content": content}
@@ -79,9 +79,14 @@ def render_message(message: Message, index: int, ctx: RenderContext) -> dict[str
     return put_fields(out, message.extra)
 
 
-def _role_and_blocks(message: Message, path: str, ctx: RenderContext) -> tuple[str, list[Any]]:
-    """Appam's roles are system, user and assistant: developer instructions are system
-    text, and tool results are ToolResult blocks in a user message (Appam's own rule)."""
+def _role_and_blocks(
+    message: Message, path: str, ctx: RenderContext
+) -> tuple[str, list[tuple[str, Block]]]:
+    """Appam's role and the blocks to write with their UMF paths. Developer instructions
+    are system text; tool results are ToolResult blocks in a user message (Appam's own
+    rule). A tool message holding its result as plain blocks (UMF's InternalMessage
+    shape) becomes one ToolResult at the message's own path."""
+    numbered = [(item(at(path, "content"), i), block) for i, block in enumerate(message.content)]
     if message.role == "developer":
         ctx.drift.add(
             "system-message-transformed",
@@ -90,17 +95,16 @@ def _role_and_blocks(message: Message, path: str, ctx: RenderContext) -> tuple[s
             original="developer",
             transformed="system",
         )
-        return "system", list(message.content)
+        return "system", numbered
     if message.role != "tool":
-        return message.role, list(message.content)
+        return message.role, numbered
     if any(isinstance(block, ToolResultBlock) for block in message.content):
-        return "user", list(message.content)
+        return "user", numbered
     if message.tool_call_id is not None:
-        # UMF's InternalMessage shape: the whole content is the result of one call.
         result = ToolResultBlock(
             tool_use_id=message.tool_call_id, content=list(message.content), name=message.name
         )
-        return "user", [result]
+        return "user", [(path, result)]
     ctx.drift.add(
         "content-type-unsupported",
         "a tool message that answers no call; sent as a user message",
@@ -108,7 +112,7 @@ def _role_and_blocks(message: Message, path: str, ctx: RenderContext) -> tuple[s
         original="tool",
         transformed="user",
     )
-    return "user", list(message.content)
+    return "user", numbered
 
 
 def _answer_fields(answer: Message) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import arguments_string
+from providers.formats._common import ToolIdMap, arguments_string, parse_arguments
 from providers.formats.base import Rendered
 from providers.umf import (
     JSON,
@@ -44,11 +44,22 @@ Wire = dict[str, Any]
 
 @dataclass
 class _Render:
-    """One render: the context, and the names of the calls seen so far (a result that
-    does not say which tool it answers gets the name of its call)."""
+    """One render: the context, the names of the calls seen so far (a result that does
+    not say which tool it answers gets the name of its call), and the id map: ART's
+    schema refuses a result with an empty ``tool_call_id``, so empty ids are replaced
+    (the same way on the call and its results)."""
 
     ctx: RenderContext
     call_names: dict[str, str] = field(default_factory=dict)
+    ids: ToolIdMap | None = None
+
+    def call_id(self, original: str, path: str) -> str:
+        """The id to write for a call or result id read at ``path``."""
+        if self.ctx.faithful:
+            return original
+        if self.ids is None:
+            self.ids = ToolIdMap(self.ctx.drift, bool, lambda digest: f"call_{digest[:24]}")
+        return self.ids(original, path)
 
 
 def render_conversation(conversation: Conversation) -> Rendered:
@@ -96,7 +107,7 @@ def render_message(message: Message, index: int, state: _Render) -> list[Wire]:
                 _warn_moved(block_path, state)
             results.append(_result_wire(block, block_path, state, owner=None))
         elif isinstance(block, ToolUseBlock) and role in NULL_CONTENT_ROLES:
-            calls.append(_call_wire(block, state))
+            calls.append(_call_wire(block, block_path, state))
         else:
             _place_text(block, block_path, texts, state)
     if message.content and not (texts or calls) and not state.ctx.faithful:
@@ -180,11 +191,39 @@ def _place_text(block: Block, path: str, texts: list[str], state: _Render) -> No
         )
 
 
-def _call_wire(block: ToolUseBlock, state: _Render) -> Wire:
+def _call_wire(block: ToolUseBlock, path: str, state: _Render) -> Wire:
     state.call_names[block.id] = block.name
-    function = {"name": block.name, "arguments": arguments_string(block.input, block.raw_arguments)}
+    function = {"name": block.name, "arguments": _arguments(block, path, state)}
     function.update(get_hint(block.extra, "function", {}))
-    return put_fields({"id": block.id, "type": "function", "function": function}, block.extra)
+    call_id = state.call_id(block.id, at(path, "id"))
+    return put_fields({"id": call_id, "type": "function", "function": function}, block.extra)
+
+
+def _arguments(block: ToolUseBlock, path: str, state: _Render) -> str:
+    """The argument string: what was read when faithful, else a JSON object (seed 004:
+    "a stringified JSON object"), with a warning when the call's own string was not one."""
+    if state.ctx.faithful:
+        return arguments_string(block.input, block.raw_arguments)
+    value = block.input if isinstance(block.input, dict) else {"input": block.input}
+    if value is not block.input:
+        state.ctx.drift.add(
+            "content-type-unsupported",
+            "ART arguments are a JSON object; the value is wrapped",
+            field=at(path, "input"),
+            original=block.input,
+            transformed=value,
+        )
+    raw = block.raw_arguments if value is block.input else None
+    if raw is not None and not parse_arguments(raw)[1]:
+        raw = None
+        state.ctx.drift.add(
+            "content-dropped",
+            "the call's arguments were not valid JSON; the parsed (empty) input is sent",
+            field=at(path, "raw_arguments"),
+            original=block.raw_arguments,
+            transformed=value,
+        )
+    return arguments_string(value, raw)
 
 
 def _tool_message(message: Message, path: str, state: _Render) -> list[Wire]:
@@ -218,7 +257,7 @@ def _result_wire(block: ToolResultBlock, path: str, state: _Render, owner: Messa
     content = _result_text(block, path, state)
     wire: Wire = {
         "role": get_hint(hints, "role") or "tool_result",
-        "tool_call_id": block.tool_use_id,
+        "tool_call_id": state.call_id(block.tool_use_id, at(path, "tool_use_id")),
     }
     content_hint = get_hint(hints, "content")
     if content_hint == "null" and content == "":

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import own_extra
+from providers.formats._common import own_extra, parse_arguments
 from providers.formats.base import Drift, Rendered
 from providers.umf import (
     JSON,
@@ -76,17 +76,22 @@ def render_conversation(conversation: Conversation) -> Rendered:
 
 
 def message_text(
-    role: str, blocks: Sequence[Block], ctx: RenderContext | None = None, path: str = ""
+    role: str,
+    blocks: Sequence[Block],
+    ctx: RenderContext | None = None,
+    path: str = "",
+    positions: Sequence[int] | None = None,
 ) -> str:
     """The text Forge writes for a message's blocks (``ctx`` collects the warnings; none
-    are kept without it)."""
+    are kept without it; ``positions`` are the blocks' indexes in the UMF message)."""
     ctx = ctx or RenderContext(drift=Drift(FORMAT_ID), faithful=True)
+    positions = positions if positions is not None else range(len(blocks))
     if role == "tool" and len(blocks) == 1 and isinstance(blocks[0], ToolResultBlock):
         result = blocks[0]
         text = _result_text(result, at(path, "content[0]"), ctx)
         return write_result(result.name or DEFAULT_TOOL_NAME, text, bool(result.is_error))
     pieces = []
-    for position, block in enumerate(blocks):
+    for position, block in zip(positions, blocks, strict=True):
         piece = _piece(block, role, item(at(path, "content"), position), ctx)
         if piece is not None:
             pieces.append(piece)
@@ -112,17 +117,22 @@ def render_message(message: Message, index: int, state: _Render) -> list[Wire]:
     results = [(i, b) for i, b in enumerate(blocks) if isinstance(b, ToolResultBlock)]
     if role == "tool" and len(results) == 1 and len(blocks) == 1:
         return [_wire(message, "tool", _tool_text(results[0][1], path, state))]
-    others = [b for b in blocks if not isinstance(b, ToolResultBlock)]
+    numbered = [(i, b) for i, b in enumerate(blocks) if not isinstance(b, ToolResultBlock)]
+    others = [block for _, block in numbered]
     _remember_calls(others, state)
     result_wires = [
         _wire(None, "tool", _tool_text(block, item(at(path, "content"), i), state))
         for i, block in results
     ]
-    if role == "tool" and others:
+    if role == "tool" and (others or not blocks):
         role = _tool_without_call(path, ctx)
     wires = []
     if others or not blocks:
-        wires.append(_wire(message, role, message_text(role, others, ctx, path)))
+        text = message_text(role, others, ctx, path, [i for i, _ in numbered])
+        # A message all of whose content went elsewhere or was dropped (each with its
+        # warning) is not written as an empty one.
+        if text or not blocks or ctx.faithful:
+            wires.append(_wire(message, role, text))
     return [*wires, *result_wires] if role == "assistant" else [*result_wires, *wires]
 
 
@@ -272,6 +282,14 @@ def _thinking(block: ThinkingBlock, path: str, ctx: RenderContext) -> str | None
 
 
 def _call(block: ToolUseBlock, path: str, ctx: RenderContext) -> str:
+    if block.raw_arguments is not None and not parse_arguments(block.raw_arguments)[1]:
+        ctx.drift.add(
+            "content-dropped",
+            "the call's arguments were not valid JSON; Forge keeps only the parsed input",
+            field=at(path, "raw_arguments"),
+            original=block.raw_arguments,
+            transformed=block.input,
+        )
     if not ctx.faithful:
         ctx.drift.add(
             "id-rewritten",

@@ -110,7 +110,9 @@ def report_unplaced(conversation: Conversation, ctx: RenderContext) -> None:
             "parameter-unsupported",
             "Forge messages carry no tool choice",
             field="tool_choice",
-            original=conversation.tool_choice.model_dump(mode="json", exclude_defaults=True),
+            original=conversation.tool_choice.model_dump(
+                mode="json", exclude_defaults=True, exclude={"extra"}
+            ),
         )
     parameters = conversation.parameters.model_dump(mode="json", exclude_defaults=True)
     for key, value in parameters.items():

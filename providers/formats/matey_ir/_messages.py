@@ -192,10 +192,9 @@ def render_message(message: Message, index: int, ctx: RenderContext) -> Wire:
     path = item("messages", index)
     report_foreign_extra(message.extra, path, ctx)
     role = _role(message, path, ctx)
-    blocks = _blocks_of(message)
     content: list[Wire] = []
-    for position, block in enumerate(blocks):
-        body = render_block(block, item(at(path, "content"), position), ctx)
+    for block_path, block in _blocks_of(message, path):
+        body = render_block(block, block_path, ctx)
         if body is not None:
             content.append(body)
     wire: Wire = {"role": role, "content": content}
@@ -228,13 +227,15 @@ def _role(message: Message, path: str, ctx: RenderContext) -> str:
     return "system"
 
 
-def _blocks_of(message: Message) -> list[Block]:
-    """A tool message holding its result as plain blocks (UMF's InternalMessage shape)
-    becomes one tool_result block answering its ``tool_call_id``."""
+def _blocks_of(message: Message, path: str) -> list[tuple[str, Block]]:
+    """The blocks to write with their UMF paths. A tool message holding its result as
+    plain blocks (UMF's InternalMessage shape) becomes one tool_result block answering
+    its ``tool_call_id``, at the message's own path (its content is the message's)."""
     plain = not any(isinstance(block, ToolResultBlock) for block in message.content)
     if message.role == "tool" and message.tool_call_id is not None and plain:
-        return [ToolResultBlock(tool_use_id=message.tool_call_id, content=list(message.content))]
-    return list(message.content)
+        result = ToolResultBlock(tool_use_id=message.tool_call_id, content=list(message.content))
+        return [(path, result)]
+    return [(item(at(path, "content"), i), block) for i, block in enumerate(message.content)]
 
 
 def render_block(block: Block, path: str, ctx: RenderContext) -> Wire | None:

@@ -18,22 +18,23 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Role = Literal["system", "user", "assistant", "tool"]
+RoleName = Literal["system", "user", "assistant", "tool"]
 _TOOL_BLOCK = re.compile(r"<tool>(.*?)</tool>", re.S)
 
 
 class Message(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    role: Role
+    role: RoleName
     content: str
 
 
 class GoMessage(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    Role: Role  # noqa: N815 - Go's field names, as encoding/json writes them
-    Content: str  # noqa: N815
+    # Go's field names, as encoding/json writes an untagged struct.
+    Role: RoleName
+    Content: str
 
 
 class Exchange(BaseModel):

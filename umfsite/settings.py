@@ -93,6 +93,17 @@ TEMPLATES = [
     },
 ]
 
+# The cache holds rate-limit counters: shared through Redis when REDIS_CACHE_URL is set
+# (several web processes), in-process otherwise.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": os.environ["REDIS_CACHE_URL"],
+    }
+    if os.environ.get("REDIS_CACHE_URL")
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
+
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
@@ -149,6 +160,10 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "conversations.api.errors.exception_handler",
+    "DEFAULT_THROTTLE_RATES": {
+        "imports": os.environ.get("UMF_RATE_IMPORTS", "120/min"),
+        "replays": os.environ.get("UMF_RATE_REPLAYS", "30/min"),
+    },
     # `?format=` names a conversation format (export), not a DRF renderer.
     "URL_FORMAT_OVERRIDE": None,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
@@ -165,6 +180,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        # Replay runs and import jobs share one set: queued, running, succeeded, failed.
+        "JobStatusEnum": "conversations.models.replays.ReplayRun.Status",
+        "ReplayTurnStatusEnum": "conversations.models.replays.ReplayTurn.Status",
+        "ImportItemStatusEnum": "conversations.models.imports.ImportItem.Status",
+    },
 }
 
 # Celery: with no broker configured, tasks run in-process (the embedded default).

@@ -6,7 +6,7 @@ import uuid
 from typing import Any
 
 from django.conf import settings
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from conversations import models
 from conversations.api.errors import PayloadTooLarge, error_response
 from conversations.api.serializers import check_format_id
+from conversations.api.throttles import WriteRateThrottle
 from conversations.api.views import current_user
 from conversations.services import import_jobs
 
@@ -68,6 +69,14 @@ class ImportJobOutput(serializers.ModelSerializer[models.ImportJob]):
         ]
 
 
+class ImportJobDetailOutput(ImportJobOutput):
+    items = ImportItemOutput(many=True, help_text="Up to 1,000 results from ?offset=")
+    items_offset = serializers.IntegerField()
+
+    class Meta(ImportJobOutput.Meta):
+        fields = [*ImportJobOutput.Meta.fields, "items", "items_offset"]
+
+
 class ImportUploadParser(MultiPartParser):
     """Multipart, refused with 413 before reading when larger than MAX_IMPORT_BYTES."""
 
@@ -82,6 +91,9 @@ class ImportUploadParser(MultiPartParser):
 
 
 class ImportJobListView(APIView):
+    throttle_classes = [WriteRateThrottle]
+    throttle_scope = "imports"
+
     parser_classes = [ImportUploadParser]
 
     @extend_schema(
@@ -109,7 +121,11 @@ class ImportJobListView(APIView):
 
 
 class ImportJobDetailView(APIView):
-    @extend_schema(summary="An import job: progress and a result per conversation")
+    @extend_schema(
+        parameters=[OpenApiParameter("offset", int, required=False)],
+        responses=ImportJobDetailOutput,
+        summary="An import job: progress and a result per conversation",
+    )
     def get(self, request: Request, pk: str) -> Response:
         try:
             job = models.ImportJob.objects.get(owner=current_user(request), pk=uuid.UUID(pk))

@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from conversations import models
 from conversations.api.errors import error_response
+from conversations.api.throttles import WriteRateThrottle
 from conversations.api.views import _owned_conversation, current_user
 from conversations.provider_settings import configured_providers, public_description
 from conversations.services import replays
@@ -73,6 +74,9 @@ class ReplayRunOutput(serializers.ModelSerializer[models.ReplayRun]):
 
 
 class ReplayStartView(APIView):
+    throttle_classes = [WriteRateThrottle]
+    throttle_scope = "replays"
+
     @extend_schema(
         request=ReplayInput, responses={202: ReplayRunOutput}, summary="Replay a conversation"
     )
@@ -123,7 +127,17 @@ class ReplayListView(APIView):
         return Response(ReplayRunOutput(runs[:MAX_LISTED_RUNS], many=True).data)
 
 
+class ProviderOutput(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    models = serializers.ListField(child=serializers.CharField())
+    streaming = serializers.BooleanField()
+
+
 class ProviderListView(APIView):
-    @extend_schema(summary="The providers this server can call, and their models")
+    @extend_schema(
+        responses=ProviderOutput(many=True),
+        summary="The providers this server can call, and their models",
+    )
     def get(self, request: Request) -> Response:
         return Response([public_description(c) for c in configured_providers().values()])

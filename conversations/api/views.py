@@ -21,6 +21,7 @@ from conversations import models, selectors, services
 from conversations.api import serializers as s
 from conversations.api.errors import error_response, exception_handler, format_error_response
 from conversations.api.filters import ConversationFilter
+from conversations.api.throttles import WriteRateThrottle
 from providers import formats
 
 BATCH_LIMIT = 100
@@ -95,6 +96,9 @@ def _import_one(request: Request, body: Any) -> tuple[int, dict[str, Any]]:
 
 
 class ImportView(APIView):
+    throttle_classes = [WriteRateThrottle]
+    throttle_scope = "imports"
+
     @extend_schema(
         request=s.ImportInput,
         responses={201: s.ImportOutput, 200: s.ImportOutput},
@@ -106,6 +110,9 @@ class ImportView(APIView):
 
 
 class ImportBatchView(APIView):
+    throttle_classes = [WriteRateThrottle]
+    throttle_scope = "imports"
+
     @extend_schema(
         request=s.ImportInput(many=True),
         responses={207: OpenApiResponse(description="One status and body per item")},

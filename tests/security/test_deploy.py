@@ -1,0 +1,56 @@
+"""Production settings pass Django's deployment checks with no warning, and refuse to
+start without a secret key or host list."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_check_deploy_passes_with_production_settings() -> None:
+    result = manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(64),
+        DJANGO_ALLOWED_HOSTS="archive.example.com",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_refuses_to_start_without_a_secret_key() -> None:
+    result = manage(
+        "check", DJANGO_DEBUG="false", DJANGO_SECRET_KEY="", DJANGO_ALLOWED_HOSTS="a.example"
+    )
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set" in result.stderr
+
+
+def test_production_refuses_to_start_without_allowed_hosts() -> None:
+    result = manage(
+        "check",
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(64),
+        DJANGO_ALLOWED_HOSTS="",
+    )
+    assert result.returncode != 0
+    assert "DJANGO_ALLOWED_HOSTS must be set" in result.stderr

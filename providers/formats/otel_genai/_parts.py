@@ -1,0 +1,209 @@
+"""OpenTelemetry GenAI message parts and UMF blocks, both ways.
+
+``text`` text, ``reasoning`` thinking, ``tool_call`` tool use, ``tool_call_response`` tool
+result (``response`` any JSON; a string stays a string, anything else is carried as its
+JSON text with the ``$response: json`` hint; the spec's own example says ``result``: read,
+and written back where it was read), ``blob`` / ``uri`` / ``file`` an image, audio clip or
+document by ``modality`` (``document`` or a PDF/text MIME type). Properties beside a part's
+own stay in the block's ``extra``; parts UMF has no block for (``server_tool_call``,
+video, generic parts) stay verbatim in the message's ``unmapped_parts`` with their place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from providers.formats._common import (
+    extra_of,
+    own_extra,
+    parse_arguments,
+    require_mapping,
+    require_str,
+    unknown_fields,
+    with_hints,
+)
+from providers.formats.base import FormatError
+from providers.umf import (
+    JSON,
+    AudioBlock,
+    Block,
+    DocumentBlock,
+    ImageBlock,
+    MediaSource,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+
+FORMAT_ID = "otel-genai"
+MEDIA_PARTS = {"blob": "content", "uri": "uri", "file": "file_id"}
+_SOURCE_KIND = {"blob": "base64", "uri": "url", "file": "file"}
+_DOCUMENT_TYPES = ("application/pdf", "text/")
+
+
+def hints(fields: dict[str, Any], **values: Any) -> dict[str, dict[str, Any]]:
+    """``extra`` holding this format's ``fields`` and ``$`` hints."""
+    return extra_of(FORMAT_ID, with_hints(fields, **values))
+
+
+def get_hint(block: Any, key: str) -> Any:
+    """A ``$key`` hint this format left on a value."""
+    return block.extra.get(FORMAT_ID, {}).get(f"${key}")
+
+
+def fields_of(value: Any) -> dict[str, Any]:
+    """This format's verbatim properties on a value."""
+    return own_extra(value.extra, FORMAT_ID)
+
+
+def parse_part(part: dict[str, Any], kind: str, path: str) -> Block | None:
+    """The block for one part, or None when UMF has no block for it."""
+    if kind in ("text", "reasoning"):
+        text = require_str(part.get("content"), f"{path}.content")
+        rest = hints(unknown_fields(part, ("type", "content")))
+        if kind == "text":
+            return TextBlock(text=text, extra=rest)
+        return ThinkingBlock(text=text, extra=rest)
+    if kind == "tool_call":
+        return _parse_call(part, path)
+    if kind == "tool_call_response":
+        return _parse_response(part, path)
+    if kind in MEDIA_PARTS:
+        return _parse_media(part, kind, path)
+    return None
+
+
+def _parse_call(part: dict[str, Any], path: str) -> ToolUseBlock:
+    name = require_str(part.get("name"), f"{path}.name")
+    call_id = part.get("id")
+    if call_id is not None:
+        require_str(call_id, f"{path}.id")
+    arguments = part.get("arguments")
+    raw = None
+    shape = None
+    if "arguments" not in part:
+        shape, arguments = "absent", {}
+    elif isinstance(arguments, str):
+        shape, raw = "string", arguments
+        arguments, _ = parse_arguments(arguments)
+    return ToolUseBlock(
+        id=call_id or "",
+        name=name,
+        input=arguments,
+        raw_arguments=raw,
+        extra=hints(unknown_fields(part, ("type", "name", "id", "arguments")), arguments=shape),
+    )
+
+
+def _parse_response(part: dict[str, Any], path: str) -> ToolResultBlock:
+    key = "response" if "response" in part or "result" not in part else "result"
+    if key not in part:
+        raise FormatError("a tool_call_response needs a response", field=f"{path}.response")
+    response = part[key]
+    is_error = part.get("is_error")
+    rest = unknown_fields(part, ("type", "id", key))
+    if isinstance(is_error, bool):
+        rest.pop("is_error")
+    content = response if isinstance(response, str) else orjson.dumps(response).decode()
+    call_id = part.get("id")
+    if call_id is not None:
+        require_str(call_id, f"{path}.id")
+    return ToolResultBlock(
+        tool_use_id=call_id or "",
+        content=content,
+        is_error=is_error if isinstance(is_error, bool) else None,
+        extra=hints(
+            rest,
+            key="result" if key == "result" else None,
+            response=None if isinstance(response, str) else "json",
+        ),
+    )
+
+
+def _parse_media(part: dict[str, Any], kind: str, path: str) -> Block | None:
+    modality = require_str(part.get("modality"), f"{path}.modality")
+    value = require_str(part.get(MEDIA_PARTS[kind]), f"{path}.{MEDIA_PARTS[kind]}")
+    mime = part.get("mime_type")
+    if mime is not None:
+        require_str(mime, f"{path}.mime_type")
+    location = {"blob": "data", "uri": "url", "file": "file_id"}[kind]
+    source = MediaSource.model_validate(
+        {"type": _SOURCE_KIND[kind], "media_type": mime, location: value}
+    )
+    rest = unknown_fields(part, ("type", "modality", MEDIA_PARTS[kind], "mime_type"))
+    if modality == "image":
+        return ImageBlock(source=source, extra=hints(rest))
+    if modality == "audio":
+        return AudioBlock(source=source, extra=hints(rest))
+    if modality == "document" or (mime or "").startswith(_DOCUMENT_TYPES):
+        names = {k: rest.pop(k) for k in ("title", "filename") if isinstance(rest.get(k), str)}
+        hint_modality = None if modality == "document" else modality
+        return DocumentBlock(source=source, **names, extra=hints(rest, modality=hint_modality))
+    return None  # video and other modalities: kept verbatim
+
+
+# --------------------------------------------------------------------------- render
+
+
+def render_call(block: ToolUseBlock) -> dict[str, Any]:
+    """A ``tool_call`` part."""
+    part: dict[str, Any] = {"type": "tool_call"}
+    if get_hint(block, "id") is None:
+        part["id"] = block.id
+    part["name"] = block.name
+    shape = get_hint(block, "arguments")
+    if shape == "string" or (shape is None and _invalid(block.raw_arguments)):
+        part["arguments"] = block.raw_arguments
+    elif shape != "absent":
+        part["arguments"] = block.input
+    return {**part, **fields_of(block)}
+
+
+def _invalid(raw: str | None) -> bool:
+    return raw is not None and not parse_arguments(raw)[1]
+
+
+def render_response(block: ToolResultBlock, response: JSON) -> dict[str, Any]:
+    """A ``tool_call_response`` part holding ``response``."""
+    part: dict[str, Any] = {"type": "tool_call_response"}
+    if get_hint(block, "id") is None:
+        part["id"] = block.tool_use_id
+    part[get_hint(block, "key") or "response"] = response
+    if block.is_error is not None:
+        part["is_error"] = block.is_error
+    return {**part, **fields_of(block)}
+
+
+def response_value(block: ToolResultBlock) -> JSON:
+    """The ``response`` a result read from this format held (its JSON text decoded)."""
+    if isinstance(block.content, str) and get_hint(block, "response") == "json":
+        return orjson.loads(block.content)
+    return block.content
+
+
+def render_media(block: ImageBlock | AudioBlock | DocumentBlock) -> dict[str, Any] | None:
+    """A ``blob``, ``uri`` or ``file`` part, or None when the source has no value."""
+    source = block.source
+    kind = {"base64": "blob", "url": "uri", "file": "file"}.get(source.type)
+    value = {"blob": source.data, "uri": source.url, "file": source.file_id}.get(kind or "")
+    if kind is None or value is None:
+        return None
+    modality = get_hint(block, "modality") or {"image": "image", "audio": "audio"}.get(
+        block.type, "document"
+    )
+    part: dict[str, Any] = {"type": kind, "modality": modality}
+    if source.media_type is not None:
+        part["mime_type"] = source.media_type
+    part[MEDIA_PARTS[kind]] = value
+    if isinstance(block, DocumentBlock):
+        part.update({k: v for k, v in (("title", block.title), ("filename", block.filename)) if v})
+    return {**part, **fields_of(block)}
+
+
+def require_part(raw: JSON, path: str) -> tuple[dict[str, Any], str]:
+    """A part and its type."""
+    part = require_mapping(raw, path)
+    return part, require_str(part.get("type"), f"{path}.type")

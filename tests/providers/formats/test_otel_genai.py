@@ -1,0 +1,382 @@
+"""The ``otel-genai`` format: GenAI span attributes (and spans, and message lists) read and
+written back exactly, streamed span files, and other formats' conversations as spans."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from providers import formats
+from providers.formats.base import FormatError, ParseResult
+from providers.umf import (
+    AudioBlock,
+    Conversation,
+    DocumentBlock,
+    ImageBlock,
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from tests.providers.sdk.archive import (
+    FIXTURES,
+    assert_nothing_dropped_silently,
+    assert_round_trips,
+    every_block,
+    fixtures,
+    load,
+    nested,
+    other_fixtures,
+    results,
+    stored,
+    summary,
+)
+from tests.providers.sdk.otel_genai import validate_otel_attributes, validate_otel_messages
+
+FORMAT = formats.get("otel-genai")
+FIXTURE_PATHS = fixtures("otel-genai")
+SPANS_FILE = FIXTURES / "otel-genai" / "files" / "spans.jsonl"
+
+
+def parse_one(name: str) -> Conversation:
+    [item] = FORMAT.parse(load(FIXTURES / "otel-genai" / name))
+    return item.conversation
+
+
+def validate(payload: Any) -> None:
+    if isinstance(payload, list) and payload and "parts" in payload[0]:
+        validate_otel_messages(payload)
+        return
+    for span in payload if isinstance(payload, list) else [payload]:
+        validate_otel_attributes(span)
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+def test_there_are_enough_fixtures() -> None:
+    assert len(FIXTURE_PATHS) >= 6
+
+
+@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
+def test_fixture_round_trips_exactly(path: Path) -> None:
+    assert_round_trips(FORMAT, load(path))
+
+
+@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
+def test_fixture_follows_the_semantic_conventions(path: Path) -> None:
+    validate(load(path))
+
+
+@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
+def test_fixture_is_detected_as_otel_genai(path: Path) -> None:
+    assert FORMAT.detect(load(path)) == 2
+    assert formats.detect(load(path)).id == "otel-genai"
+
+
+@pytest.mark.parametrize("path", other_fixtures("otel-genai"), ids=lambda p: p.stem)
+def test_other_formats_fixtures_are_not_taken_for_spans(path: Path) -> None:
+    assert FORMAT.detect(load(path)) == 0
+
+
+@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
+def test_no_other_format_claims_a_span(path: Path) -> None:
+    for fmt in formats.all_formats():
+        if fmt.id != "otel-genai":
+            assert fmt.detect(load(path)) < 2, fmt.id
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def test_span_attributes_give_messages_parameters_answer_and_usage() -> None:
+    conversation = parse_one("chat_json_string_attributes.json")
+    assert [m.role for m in conversation.messages] == ["system", "user", "assistant"]
+    answer = conversation.messages[-1]
+    assert answer.model == "gpt-4o-mini-2024-07-18"
+    assert (answer.finish_reason, answer.provider_finish_reason) == ("stop", "stop")
+    assert answer.usage is not None
+    assert (answer.usage.prompt_tokens, answer.usage.completion_tokens) == (31, 17)
+    assert answer.usage.cached_tokens == 0
+    parameters = conversation.parameters
+    assert (parameters.model, parameters.temperature, parameters.stop) == (
+        "gpt-4o-mini",
+        0.7,
+        ["\n\nUser:"],
+    )
+    assert conversation.metadata.provider_response_id == "chatcmpl-CGx1zKQm3Y9vT4s2"
+
+
+def test_parts_become_blocks_and_unknown_parts_stay_in_place() -> None:
+    conversation = parse_one("multimodal_parts.json")
+    blocks = conversation.messages[0].content
+    assert [type(block) for block in blocks] == [
+        TextBlock,
+        ImageBlock,
+        ImageBlock,
+        ImageBlock,
+        DocumentBlock,
+        AudioBlock,
+    ]
+    media = [b for b in blocks if isinstance(b, ImageBlock | DocumentBlock | AudioBlock)]
+    assert [b.source.type for b in media] == [
+        "base64",
+        "url",
+        "file",
+        "url",
+        "base64",
+    ]
+    [[position, video]] = conversation.messages[0].extra["otel-genai"]["unmapped_parts"]
+    assert position == 6 and video["modality"] == "video"
+
+
+def test_tool_calls_and_responses_pair_by_id_or_by_order() -> None:
+    conversation = parse_one("tool_loop_structured.json")
+    call = conversation.messages[1].content[0]
+    result = conversation.messages[2].content[0]
+    assert isinstance(call, ToolUseBlock) and call.input == {"location": "Paris"}
+    assert isinstance(result, ToolResultBlock) and result.tool_use_id == call.id
+    assert isinstance(result.content, str)
+    assert result.name == "get_weather" and orjson.loads(result.content) == {
+        "temp_c": 14,
+        "sky": "rain",
+    }
+    [item] = FORMAT.parse(load(FIXTURES / "otel-genai" / "bare_messages.json"))
+    made = item.conversation.messages[2].content[0]
+    assert isinstance(made, ToolResultBlock) and made.tool_use_id == "call_0"
+    assert summary(item.warnings) == [
+        ("id-synthesized", "payload[1].parts[0]", None, "call_0"),
+        ("id-synthesized", "payload[2].parts[0]", None, "call_0"),
+    ]
+
+
+def test_string_arguments_an_error_flag_and_two_choices() -> None:
+    conversation = parse_one("spans_list.json")
+    call, result = conversation.messages[1].content[0], conversation.messages[2].content[0]
+    assert isinstance(call, ToolUseBlock) and call.raw_arguments == '{"id": "1042"}'
+    assert isinstance(result, ToolResultBlock) and result.is_error is True
+    assert [m.finish_reason for m in conversation.messages[-2:]] == ["stop", "length"]
+    assert conversation.messages[0].name == "alice"
+
+
+def test_reasoning_is_thinking_without_a_signature() -> None:
+    answer = parse_one("span_object.json").messages[-1]
+    thinking = answer.content[0]
+    assert isinstance(thinking, ThinkingBlock) and thinking.signature is None
+    assert answer.usage is not None and answer.usage.reasoning_tokens == 22
+
+
+@pytest.mark.parametrize(
+    ("payload", "field"),
+    [
+        ("text", "payload"),
+        ([], "payload"),
+        ({"gen_ai.operation.name": "chat"}, "gen_ai.input.messages"),
+        ({"gen_ai.input.messages": "[{"}, "gen_ai.input.messages"),
+        ({"gen_ai.input.messages": [{"parts": []}]}, "gen_ai.input.messages[0].role"),
+        (
+            {"gen_ai.input.messages": [{"role": "user", "parts": [{"content": "x"}]}]},
+            "gen_ai.input.messages[0].parts[0].type",
+        ),
+        (
+            {"gen_ai.input.messages": [{"role": "user", "parts": [{"type": "text"}]}]},
+            "gen_ai.input.messages[0].parts[0].content",
+        ),
+        (
+            {
+                "gen_ai.input.messages": [
+                    {"role": "tool", "parts": [{"type": "tool_call_response"}]}
+                ]
+            },
+            "gen_ai.input.messages[0].parts[0].response",
+        ),
+        ({"attributes": {"gen_ai.input.messages": 7}}, "attributes.gen_ai.input.messages"),
+        ({"gen_ai.input.messages": nested(150)}, "payload"),
+        ([{"gen_ai.input.messages": []}, {"x": 1}], "[1].gen_ai.input.messages"),
+    ],
+)
+def test_what_is_not_genai_telemetry_is_refused_naming_the_field(payload: Any, field: str) -> None:
+    with pytest.raises(FormatError) as error:
+        FORMAT.parse(payload)
+    assert error.value.field == field
+
+
+# --------------------------------------------------------------------------- files
+
+
+def test_a_span_file_streams_span_by_span() -> None:
+    found = results(FORMAT, SPANS_FILE.read_bytes())
+    assert [type(item).__name__ for item in found] == [
+        "ParseResult",
+        "FormatError",
+        "ParseResult",
+        "ParseResult",
+    ]
+    error = found[1]
+    assert isinstance(error, FormatError)
+    assert error.field == "line 2.gen_ai.input.messages[0].parts[0].content"
+    assert [item.key for item in found if isinstance(item, ParseResult)] == [
+        None,
+        None,
+        "thread-77",
+    ]
+
+
+def test_a_json_array_of_spans_streams_too_and_comes_back_as_one_file() -> None:
+    spans = [
+        load(FIXTURES / "otel-genai" / name)
+        for name in ("tool_loop_structured.json", "span_object.json")
+    ]
+    found = results(FORMAT, orjson.dumps(spans))
+    conversations = [item.conversation for item in found if isinstance(item, ParseResult)]
+    assert len(conversations) == 2
+    assert FORMAT.render_all(conversations).payload == spans
+
+
+def test_a_span_nested_too_deep_is_refused_alone() -> None:
+    deep = b'{"gen_ai.input.messages": [], "x": ' + b"[" * 300 + b"]" * 300 + b"}"
+    good = orjson.dumps(load(FIXTURES / "otel-genai" / "tool_loop_structured.json"))
+    found = results(FORMAT, b"[" + deep + b"," + good + b"]")
+    assert isinstance(found[0], FormatError) and "nested deeper" in found[0].message
+    assert isinstance(found[1], ParseResult)
+
+
+# --------------------------------------------------------------------------- other formats
+
+
+def convert(format_id: str, name: str) -> tuple[Any, list[tuple[Any, ...]]]:
+    conversation = formats.get(format_id).parse(load(FIXTURES / format_id / name))[0].conversation
+    rendered = FORMAT.render(stored(conversation))
+    validate(rendered.payload)
+    assert all(w.source == "otel-genai" for w in rendered.warnings)
+    return rendered.payload, summary(rendered.warnings)
+
+
+def test_an_openai_chat_exchange_becomes_input_output_and_usage() -> None:
+    payload, warnings = convert("openai-chat", "exchange_usage.json")
+    exchange = load(FIXTURES / "openai-chat" / "exchange_usage.json")
+    usage = exchange["response"]["usage"]
+    assert payload["gen_ai.output.messages"] == [
+        {
+            "role": "assistant",
+            "parts": [
+                {
+                    "type": "text",
+                    "content": exchange["response"]["choices"][0]["message"]["content"],
+                }
+            ],
+            "finish_reason": "stop",
+        }
+    ]
+    assert payload["gen_ai.usage.input_tokens"] == usage["prompt_tokens"]
+    assert payload["gen_ai.usage.output_tokens"] == usage["completion_tokens"]
+    assert (
+        payload["gen_ai.usage.cache_read.input_tokens"]
+        == usage["prompt_tokens_details"]["cached_tokens"]
+    )
+    assert (
+        payload["gen_ai.usage.reasoning.output_tokens"]
+        == usage["completion_tokens_details"]["reasoning_tokens"]
+    )
+    assert payload["gen_ai.response.model"] == exchange["response"]["model"]
+    assert payload["gen_ai.input.messages"][0]["role"] == "system"
+    assert warnings == [
+        ("system-message-transformed", "messages[0]", "developer", "system"),
+        (
+            "field-unknown",
+            "messages[2].extra.openai-chat",
+            {"refusal": None, "annotations": []},
+            None,
+        ),
+        ("field-unknown", "extra.openai-chat", {"reasoning_effort": "high", "store": True}, None),
+    ]
+
+
+def test_an_anthropic_thinking_loop_keeps_the_text_of_its_reasoning() -> None:
+    payload, warnings = convert("anthropic", "thinking_tool_loop.json")
+    source = load(FIXTURES / "anthropic" / "thinking_tool_loop.json")
+    assistant = payload["gen_ai.input.messages"][1]
+    assert assistant == {
+        "role": "assistant",
+        "parts": [
+            {"type": "reasoning", "content": source["messages"][1]["content"][0]["thinking"]},
+            {
+                "type": "tool_call",
+                "id": "toolu_01NXq3wPqLsGkVbZ6rT8uYc2",
+                "name": "run_sql",
+                "arguments": source["messages"][1]["content"][2]["input"],
+            },
+        ],
+    }
+    assert payload["gen_ai.tool.definitions"][0]["type"] == "function"
+    assert warnings == [
+        ("signature-stripped", "messages[1].content[0]", "anthropic", None),
+        ("reasoning-dropped", "messages[1].content[1]", None, None),
+        (
+            "field-unknown",
+            "extra.anthropic",
+            {"thinking": {"type": "enabled", "budget_tokens": 10000}},
+            None,
+        ),
+        ("parameter-unsupported", "tool_choice", {"type": "auto"}, None),
+    ]
+
+
+def test_documents_become_document_parts_and_citations_are_reported() -> None:
+    payload, warnings = convert("anthropic", "multimodal_documents.json")
+    parts = payload["gen_ai.input.messages"][0]["parts"]
+    assert [(p["type"], p.get("modality")) for p in parts[:5]] == [
+        ("blob", "image"),
+        ("uri", "image"),
+        ("file", "image"),
+        ("blob", "document"),
+        ("uri", "document"),
+    ]
+    assert [w[:2] for w in warnings] == [
+        ("content-type-unsupported", "messages[0].content[3]"),
+        ("content-type-unsupported", "messages[0].content[4]"),
+        ("content-type-unsupported", "messages[0].content[5]"),
+        ("content-type-unsupported", "messages[0].content[6]"),
+        ("content-dropped", "messages[1].content[1].citations"),
+        ("content-dropped", "messages[1].content[3].citations"),
+        ("content-type-unsupported", "messages[2].content[0]"),
+    ]
+
+
+def test_error_flags_refusals_and_parameters_without_an_attribute() -> None:
+    conversation = every_block()
+    conversation.parameters.user = "user-7"
+    conversation.messages.insert(1, Message(role="developer", content=[TextBlock(text="Terse.")]))
+    rendered = FORMAT.render(conversation)
+    validate_otel_attributes(rendered.payload)
+    response = rendered.payload["gen_ai.input.messages"][5]["parts"][0]
+    assert response == {
+        "type": "tool_call_response",
+        "id": "toolu_error",
+        "response": "ERROR-RESULT-TEXT",
+        "is_error": True,
+    }
+    found = summary(rendered.warnings)
+    assert ("capability-unsupported", "messages[5].content[0].is_error", True, None) in found
+    assert ("content-type-unsupported", "messages[6].content[0]", "refusal", "text") in found
+    assert ("system-message-transformed", "messages[1]", "developer", "system") in found
+    assert ("parameter-unsupported", "parameters.user", "user-7", None) in found
+
+
+@pytest.mark.parametrize(
+    "path",
+    fixtures("openai-chat") + fixtures("anthropic") + fixtures("umf"),
+    ids=lambda p: f"{p.parent.name}/{p.stem}",
+)
+def test_every_other_fixture_becomes_valid_span_attributes(path: Path) -> None:
+    for item in formats.get(path.parent.name).parse(load(path)):
+        validate_otel_attributes(FORMAT.render(stored(item.conversation)).payload)
+
+
+def test_no_block_is_dropped_silently() -> None:
+    conversation = every_block()
+    assert_nothing_dropped_silently(conversation, FORMAT.render(conversation))

@@ -5,10 +5,12 @@ Blocks come in a fixed order (thinking, text or the tool result, images, tool ca
 wire keeps them in separate fields, so there is no order to lose. Ollama often sends no
 tool-call ids: a call without one gets ``call_<message>_<call>`` and a result without
 ``tool_call_id`` answers the earliest unanswered call with its ``tool_name`` (else the
-earliest unanswered call; else it gets ``result_<message>``), each with an
-``id-synthesized`` warning. Hints say what was made up (``$id: synthesized`` on a call,
-``$tool_call_id`` / ``$tool_name: inferred`` on a tool message) so that render leaves it out,
-and ``$content: absent`` marks a message sent without ``content``.
+earliest unanswered call), each with an ``id-synthesized`` warning. A result that answers
+no earlier call (none open, or an unknown ``tool_call_id``) is kept as the tool message's
+text, since a UMF result always answers a call. Hints say what render must leave out
+(``$id: synthesized`` on a call, ``$tool_call_id: inferred | absent`` and ``$tool_name:
+inferred`` on a tool message), and ``$content: absent`` marks a message sent without
+``content``.
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ def parse_message(raw: Any, path: str, state: ParseState) -> Message:
         blocks.append(ThinkingBlock(text=thinking, provider=FORMAT_ID))
     message = Message(role=role)  # type: ignore[arg-type]
     if role == "tool":
-        blocks.append(_tool_result(fields, content or "", message, hints, state))
+        blocks.extend(_tool_result(fields, content or "", message, hints, state))
     elif content:
         blocks.append(TextBlock(text=content))
     images = _list_field(fields, "images")
@@ -137,34 +139,49 @@ def _parse_call(raw: Any, path: str, number: int, state: ParseState) -> ToolUseB
 
 def _tool_result(
     fields: Fields, content: str, message: Message, hints: dict[str, Any], state: ParseState
-) -> ToolResultBlock:
+) -> list[Block]:
     """A tool message's result, paired with the call it answers (by id when given, else
-    by tool name and order)."""
+    by tool name and order). A result that answers no earlier call is kept as the tool
+    message's text: UMF results always answer a call."""
     tool_name = fields.string("tool_name")
-    call_id = fields.string("tool_call_id")
-    name = tool_name
-    if call_id is not None:
-        for entry in state.pending:
-            if entry[0] == call_id:
-                state.pending.remove(entry)
-                name = name or entry[1]
-                break
-    else:
-        call_id, name = _pair(tool_name, fields.at("tool_call_id"), state)
+    given_id = fields.string("tool_call_id")
+    message.name = tool_name
+    paired = _find_call(given_id, tool_name, fields.at("tool_call_id"), state)
+    if paired is None:
+        if given_id is not None:
+            fields.keep("tool_call_id", given_id)
+        hints["tool_call_id"] = "absent"
+        state.drift.add(
+            "content-type-unsupported",
+            "the tool result answers no earlier call; kept as the tool message's text",
+            field=fields.path,
+            original="tool_result",
+            transformed="text",
+            severity="info",
+        )
+        return [TextBlock(text=content)] if content else []
+    call_id, name = paired
+    name = name if tool_name is None else tool_name  # the result's own word wins
+    if given_id is None:
         hints["tool_call_id"] = "inferred"
     if tool_name is None and name is not None:
         hints["tool_name"] = "inferred"
-    message.tool_call_id, message.name = call_id, tool_name
-    return ToolResultBlock(tool_use_id=call_id, content=content, name=name)
+    message.tool_call_id = call_id
+    return [ToolResultBlock(tool_use_id=call_id, content=content, name=name)]
 
 
-def _pair(tool_name: str | None, path: str, state: ParseState) -> tuple[str, str | None]:
+def _find_call(
+    given_id: str | None, tool_name: str | None, path: str, state: ParseState
+) -> tuple[str, str | None] | None:
+    """``(call id, call name)`` of the call a result answers, or None when none did."""
+    if given_id is not None:
+        for entry in state.pending:
+            if entry[0] == given_id:
+                state.pending.remove(entry)
+                return entry
+        return (given_id, None) if given_id in state.used else None
     paired = state.answer(tool_name)
-    if paired is None:
-        call_id = state.unique(f"result_{state.position}")
-        why = "the tool result answers no earlier call; an id was made up"
-        state.drift.add("id-synthesized", why, field=path, transformed=call_id, severity="info")
-        return call_id, tool_name
-    why = f"the tool result names no call id; paired with the earliest open call {paired[1]!r}"
-    state.drift.add("id-synthesized", why, field=path, transformed=paired[0], severity="info")
+    if paired is not None:
+        why = f"the tool result names no call id; paired with the earliest open call {paired[1]!r}"
+        state.drift.add("id-synthesized", why, field=path, transformed=paired[0], severity="info")
     return paired

@@ -137,7 +137,7 @@ def _tool_message(message: Message, path: str, ctx: Context) -> list[dict[str, A
         loose = ToolResultBlock(
             tool_use_id=message.tool_call_id or "", content=list(message.content), name=message.name
         )
-        return [result_wire(loose, message, path, ctx)]
+        return [result_wire(loose, message, path, ctx, id_path=join(path, "tool_call_id"))]
     owner = message if len(results) == 1 else None
     wires: list[dict[str, Any]] = []
     others = Parts()
@@ -167,10 +167,15 @@ def _tool_message(message: Message, path: str, ctx: Context) -> list[dict[str, A
 
 
 def result_wire(
-    block: ToolResultBlock, owner: Message | None, path: str, ctx: Context
+    block: ToolResultBlock,
+    owner: Message | None,
+    path: str,
+    ctx: Context,
+    id_path: str | None = None,
 ) -> dict[str, Any]:
     """One ``tool`` message. ``owner`` is the UMF tool message when it holds only this
-    result (its hints and fields then belong to the wire message)."""
+    result (its hints and fields then belong to the wire message); ``id_path`` names where
+    the id was when that is not the block's ``tool_use_id``."""
     extra = owner.extra if owner is not None else {}
     text = _result_text(block, path, ctx)
     if block.is_error:
@@ -179,14 +184,17 @@ def result_wire(
     absent = get_hint(extra, "content") == "absent" or "content" in fields_of(extra)
     if text or not absent:
         wire["content"] = text
-    name = block.name or (owner.name if owner is not None else None)
-    name = name or ctx.call_names.get(block.tool_use_id)
+    name = block.name
+    if name is None and owner is not None:
+        name = owner.name
+    if name is None:
+        name = ctx.call_names.get(block.tool_use_id)
     if name is not None and get_hint(extra, "tool_name") != "inferred":
         wire["tool_name"] = name
-    if ctx.faithful and get_hint(extra, "tool_call_id") != "inferred":
+    if ctx.faithful and get_hint(extra, "tool_call_id") is None:
         wire["tool_call_id"] = block.tool_use_id
     elif not ctx.faithful:
-        drop_id(block.tool_use_id, join(path, "tool_use_id"), ctx)
+        drop_id(block.tool_use_id, id_path or join(path, "tool_use_id"), ctx)
     return put_fields(wire, fields_of(extra))
 
 

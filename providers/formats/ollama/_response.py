@@ -79,7 +79,9 @@ def render_response(message: Message, wire: dict[str, Any]) -> dict[str, Any]:
     if message.model is not None:
         response["model"] = message.model
     response["message"] = wire
-    reason = message.provider_finish_reason or DONE_REASONS.get(message.finish_reason or "")
+    reason = message.provider_finish_reason
+    if reason is None:
+        reason = DONE_REASONS.get(message.finish_reason or "")
     if reason is not None:
         response["done_reason"] = reason
     if message.usage is not None:

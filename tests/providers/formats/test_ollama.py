@@ -225,14 +225,29 @@ def test_results_pair_by_name_before_order() -> None:
             {"role": "tool", "tool_name": "c", "content": "late"},
         ]
     )
-    assert [m.tool_call_id for m in conversation.messages[1:]] == [
-        "call_0_1",
-        "call_0_0",
-        "result_3",
-    ]
+    assert [m.tool_call_id for m in conversation.messages[1:]] == ["call_0_1", "call_0_0", None]
     assert conversation.messages[2].content[0] == ToolResultBlock(
         tool_use_id="call_0_0", content="A", name="a"
     )
+
+
+def test_a_result_answering_no_call_is_kept_as_text() -> None:
+    [item] = FORMAT.parse(
+        [
+            {"role": "tool", "tool_name": "f", "content": "late"},
+            {"role": "tool", "tool_call_id": "call_gone", "content": "lost"},
+        ]
+    )
+    first, second = item.conversation.messages
+    assert (first.role, first.name, first.tool_call_id) == ("tool", "f", None)
+    assert first.content == [TextBlock(text="late")]
+    assert second.content == [TextBlock(text="lost")]
+    assert second.extra["ollama"] == {"tool_call_id": "call_gone", "$tool_call_id": "absent"}
+    assert [(w.category, w.field) for w in item.warnings] == [
+        ("content-type-unsupported", "[0]"),
+        ("content-type-unsupported", "[1]"),
+    ]
+    assert_round_trips([{"role": "tool", "tool_call_id": "call_gone", "content": "lost"}])
 
 
 def test_server_ids_are_kept_and_finish_reason_is_tool_calls() -> None:
@@ -280,6 +295,7 @@ EDGE_PAYLOADS: dict[str, Any] = {
         {"role": "assistant", "tool_calls": [_CALL]},
         {"role": "tool", "tool_name": None},
     ],
+    "a result answering no call": [{"role": "tool", "tool_name": "f", "content": ""}],
     "ids given by a recent server": [
         {"role": "assistant", "content": "", "tool_calls": [{"id": "call_x1", **_CALL}]},
         {"role": "tool", "tool_call_id": "call_x1", "tool_name": "f", "content": "ok"},
@@ -330,6 +346,11 @@ EDGE_PAYLOADS: dict[str, Any] = {
         "done": False,
         "done_reason": None,
         "model": None,
+    },
+    "response with an empty reason": {
+        "message": {"role": "assistant", "content": "a"},
+        "done": True,
+        "done_reason": "",
     },
     "response with odd metrics": {
         "message": {"role": "assistant", "content": "a"},

@@ -1,0 +1,161 @@
+"""A turn's content -> UMF blocks, keeping every character.
+
+Content is read as elements separated by runs of newlines: text, and the tags the role's
+template uses (``TAGS``): ``<think>`` becomes a thinking block, ``<tool_call>`` a tool call
+(plain text when its JSON is not a call), ``<tool_response>`` a tool result. A tool turn
+without tags is one result (``$bare``). Newline runs that differ from what the templates
+write are kept as hints: ``$before`` on a block, ``$after`` on the message, ``$pad`` for the
+newlines inside a tag. Spaces always stay in the text.
+
+ChatML has no tool-call ids: calls get ``call_<message>_<call>`` and each result answers the
+earliest unanswered call, each with an ``id-synthesized`` warning. A result with no call
+open stays text (a UMF result always answers a call).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from providers.formats.base import Drift
+from providers.umf import Block, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
+
+from ._shared import FORMAT_ID, TAGS, canonical_gap, split_padding
+from ._tools import call_from_json
+
+
+@dataclass
+class ParseState:
+    """What reading one text remembers across turns: calls not yet answered, in order."""
+
+    drift: Drift
+    pending: list[tuple[str, str]] = field(default_factory=list)
+    message: int = 0
+    calls: int = 0
+
+
+@cache
+def _pattern(tags: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"<(" + "|".join(tags) + r")>(.*?)</\1>", re.S)
+
+
+def block_kind(block: Block) -> str:
+    """What a block is written as: ``text``, ``think``, ``tool_call``, ``tool_response``."""
+    return {"thinking": "think", "tool_use": "tool_call", "tool_result": "tool_response"}.get(
+        block.type, "text"
+    )
+
+
+def parse_content(
+    content: str, role: str, path: str, state: ParseState
+) -> tuple[list[Block], dict[str, Any]]:
+    """The blocks of one turn's content and the message hints they need."""
+    state.calls = 0
+    if role == "tool" and not _pattern(("tool_response",)).search(content):
+        paired = _answer(state, f"{path}.content[0]")
+        if paired is None:
+            return ([TextBlock(text=content)] if content else []), {}
+        result = ToolResultBlock(tool_use_id=paired[0], content=content, name=paired[1])
+        result.extra = {FORMAT_ID: {"$bare": True}}
+        return [result], {}
+    elements, after = _elements(content, TAGS.get(role, ()))
+    blocks: list[Block] = []
+    previous: str | None = None
+    for gap, kind, value in elements:
+        block_path = f"{path}.content[{len(blocks)}]"
+        block = _block(kind, value, block_path, state)
+        if gap != canonical_gap(previous):
+            block.extra.setdefault(FORMAT_ID, {})["$before"] = gap
+        previous = block_kind(block)
+        blocks.append(block)
+    return blocks, ({"$after": after} if after else {})
+
+
+def _elements(content: str, tags: tuple[str, ...]) -> tuple[list[tuple[str, str, str]], str]:
+    """``([(newlines before, kind, text or tag body)], newlines at the end)``."""
+    pieces: list[tuple[str, str]] = []
+    position = 0
+    for match in _pattern(tags).finditer(content) if tags else ():
+        if match.start() > position:
+            pieces.append(("text", content[position : match.start()]))
+        pieces.append((match.group(1), match.group(2)))
+        position = match.end()
+    if position < len(content):
+        pieces.append(("text", content[position:]))
+    elements: list[tuple[str, str, str]] = []
+    gap = ""
+    for kind, value in pieces:
+        if kind != "text":
+            elements.append((gap, kind, value))
+            gap = ""
+            continue
+        middle = value.strip("\n")
+        if not middle:
+            gap += value
+            continue
+        lead = value[: len(value) - len(value.lstrip("\n"))]
+        elements.append((gap + lead, "text", middle))
+        gap = value[len(lead) + len(middle) :]
+    return elements, gap
+
+
+def _block(kind: str, value: str, path: str, state: ParseState) -> Block:
+    if kind == "text":
+        return TextBlock(text=value)
+    lead, middle, trail = split_padding(value)
+    hints: dict[str, Any] = {} if (lead, trail) == ("\n", "\n") else {"$pad": [lead, trail]}
+    block: Block
+    if kind == "think":
+        block = ThinkingBlock(text=middle)
+    elif kind == "tool_call":
+        call = call_from_json(middle, f"call_{state.message}_{state.calls}")
+        if call is None:
+            return TextBlock(text=f"<tool_call>{value}</tool_call>")  # not a call: text
+        block = _record_call(call, path, state)
+    else:
+        paired = _answer(state, path)
+        if paired is None:
+            return TextBlock(text=f"<tool_response>{value}</tool_response>")
+        block = ToolResultBlock(tool_use_id=paired[0], content=middle, name=paired[1])
+    if hints:
+        block.extra.setdefault(FORMAT_ID, {}).update(hints)
+    return block
+
+
+def _record_call(call: ToolUseBlock, path: str, state: ParseState) -> ToolUseBlock:
+    state.calls += 1
+    state.pending.append((call.id, call.name))
+    state.drift.add(
+        "id-synthesized",
+        "ChatML tool calls have no ids; one was made up",
+        field=f"{path}.id",
+        transformed=call.id,
+        severity="info",
+    )
+    return call
+
+
+def _answer(state: ParseState, path: str) -> tuple[str, str] | None:
+    """The earliest unanswered call, now answered; None when none is open (the result is
+    then kept as text: a UMF result always answers a call)."""
+    if not state.pending:
+        state.drift.add(
+            "content-type-unsupported",
+            "the tool response answers no earlier call; kept as text",
+            field=path,
+            original="tool_result",
+            transformed="text",
+            severity="info",
+        )
+        return None
+    call_id, name = state.pending.pop(0)
+    state.drift.add(
+        "id-synthesized",
+        "ChatML tool results name no call; paired with the earliest unanswered call",
+        field=f"{path}.tool_use_id",
+        transformed=call_id,
+        severity="info",
+    )
+    return call_id, name

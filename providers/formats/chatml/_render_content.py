@@ -1,0 +1,265 @@
+"""UMF blocks -> a turn's content, with a drift warning for what text cannot carry.
+
+Text, reasoning (``<think>``), tool calls (``<tool_call>`` JSON) and tool results
+(``<tool_response>``) are written as the templates write them. What is lost: signatures
+and encrypted reasoning (``signature-stripped``; redacted reasoning, which has no text, is
+``reasoning-dropped``), tool-call ids (``id-rewritten`` with no new value: calls and results
+pair by order), the error flag of a result (said in the text: ``capability-unsupported``),
+images, audio and non-text documents (``content-dropped``), citations
+(``content-dropped``); refusals and plain-text documents become text
+(``content-type-unsupported``), and so do turn delimiters inside content (escaped).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Any
+
+from providers.umf import (
+    Block,
+    DocumentBlock,
+    Message,
+    RefusalBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+
+from ._parse_content import block_kind
+from ._shared import Context, canonical_gap, escape_delimiters, get_hint, warn_foreign_extra
+from ._tools import call_json
+
+
+def render_content(message: Message, role: str, path: str, ctx: Context) -> str:
+    """The content of the turn for ``message`` (written as ``role``)."""
+    elements: list[tuple[str, str, Block | None]] = []
+    if message.reasoning and role == "assistant" and not _has_thinking(message):
+        elements.append(("think", _tag("think", message.reasoning, None), None))
+    elif message.reasoning:
+        _drop_reasoning(path + ".reasoning", message.reasoning, ctx)
+    if message.reasoning_details:
+        ctx.drift.add(
+            "reasoning-dropped",
+            "ChatML has no structured reasoning details; left out",
+            field=f"{path}.reasoning_details",
+            details={"count": len(message.reasoning_details)},
+        )
+    for position, block in enumerate(message.content):
+        text = render_block(block, role, f"{path}.content[{position}]", ctx)
+        if text is not None:
+            elements.append((block_kind(block), text, block))
+    return _assemble(elements, message, path, ctx)
+
+
+def _has_thinking(message: Message) -> bool:
+    return any(isinstance(block, ThinkingBlock) and block.text for block in message.content)
+
+
+def _assemble(
+    elements: list[tuple[str, str, Block | None]], message: Message, path: str, ctx: Context
+) -> str:
+    out: list[str] = []
+    previous: str | None = None
+    texts = 0
+    for kind, text, block in elements:
+        gap = get_hint(block.extra, "before") if block is not None else None
+        out.append((gap if isinstance(gap, str) else canonical_gap(previous)) + text)
+        texts += kind == "text" and previous == "text"
+        previous = kind
+    if texts and not ctx.faithful:
+        ctx.drift.add(
+            "content-type-unsupported",
+            f"ChatML content is one text; {texts + 1} adjacent text blocks were joined "
+            "with newlines",
+            field=f"{path}.content",
+            original=texts + 1,
+            transformed="text",
+            severity="info",
+        )
+    after = get_hint(message.extra, "after", "")
+    return "".join(out) + (after if isinstance(after, str) else "")
+
+
+def render_block(block: Block, role: str, path: str, ctx: Context) -> str | None:
+    """One block as text, or None when text cannot carry it (a warning says so)."""
+    warn_foreign_extra(block.extra, path, ctx.drift)
+    if isinstance(block, TextBlock):
+        _drop_citations(block, path, ctx)
+        return _escaped(block.text, path, ctx)
+    if isinstance(block, RefusalBlock):
+        ctx.drift.add(
+            "content-type-unsupported",
+            "ChatML has no refusals; sent as text",
+            field=path,
+            original="refusal",
+            transformed="text",
+        )
+        return _escaped(block.text, path, ctx)
+    if isinstance(block, ThinkingBlock):
+        return _thinking(block, role, path, ctx)
+    if isinstance(block, ToolUseBlock):
+        return _call(block, role, path, ctx)
+    if isinstance(block, ToolResultBlock):
+        return render_result(block, path, ctx)
+    return _media(block, path, ctx)
+
+
+def _escaped(text: str, path: str, ctx: Context) -> str:
+    escaped = escape_delimiters(text)
+    if escaped != text:
+        ctx.drift.add(
+            "content-type-unsupported",
+            "the text holds ChatML turn delimiters; they were made inert",
+            field=path,
+            original=text,
+            transformed=escaped,
+        )
+    return escaped
+
+
+def _drop_citations(block: TextBlock, path: str, ctx: Context) -> None:
+    if block.citations:
+        ctx.drift.add(
+            "content-dropped",
+            "ChatML has no citations; the text is written without them",
+            field=f"{path}.citations",
+            original=block.citations,
+        )
+
+
+def _tag(name: str, inner: str, block: Block | None) -> str:
+    pad = get_hint(block.extra, "pad") if block is not None else None
+    lead, trail = pad if isinstance(pad, list) and len(pad) == 2 else ("\n", "\n")
+    return f"<{name}>{lead}{inner}{trail}</{name}>"
+
+
+def _thinking(block: ThinkingBlock, role: str, path: str, ctx: Context) -> str | None:
+    if ctx.faithful:
+        return _tag("think", block.text, block)
+    if role != "assistant" or block.redacted or not block.text:
+        if block.text or block.redacted or block.data:
+            _drop_reasoning(path, block.text or None, ctx, redacted=block.redacted)
+        return None
+    if block.signature is not None or block.data is not None:
+        ctx.drift.add(
+            "signature-stripped",
+            "ChatML reasoning is plain <think> text; its signature is not written",
+            field=path,
+            original={"provider": block.provider, "signed": True},
+            transformed="<think>",
+        )
+    return _tag("think", _escaped(block.text, path, ctx), block)
+
+
+def _drop_reasoning(path: str, text: str | None, ctx: Context, *, redacted: bool = False) -> None:
+    why = "redacted reasoning has no text to write" if redacted else "only assistant turns think"
+    ctx.drift.add("reasoning-dropped", f"{why}; left out", field=path, original=text)
+
+
+def _call(block: ToolUseBlock, role: str, path: str, ctx: Context) -> str | None:
+    if not ctx.faithful and role != "assistant":
+        ctx.drift.add(
+            "content-dropped",
+            f"a {role} turn cannot make tool calls; left out",
+            field=path,
+            original={"id": block.id, "name": block.name, "input": block.input},
+        )
+        return None
+    drop_id(block.id, f"{path}.id", ctx)
+    return _tag("tool_call", escape_delimiters(call_json(block)), block)
+
+
+def drop_id(value: str, path: str, ctx: Context) -> None:
+    """Warn that a tool id is not written (calls and results pair by order)."""
+    if value and not ctx.faithful:
+        ctx.drift.add(
+            "id-rewritten",
+            "ChatML pairs tool results with calls by order; the id is not written",
+            field=path,
+            original=value,
+            severity="info",
+        )
+
+
+def render_result(
+    block: ToolResultBlock, path: str, ctx: Context, id_path: str | None = None
+) -> str:
+    """A tool result as ``<tool_response>`` (or bare, in a tool turn this format read);
+    ``id_path`` names where its id was when that is not the block's ``tool_use_id``."""
+    drop_id(block.tool_use_id, id_path or f"{path}.tool_use_id", ctx)
+    text = result_text(block, path, ctx)
+    if block.is_error:
+        marked = f"Error: {text}" if text else "Error"
+        ctx.drift.add(
+            "capability-unsupported",
+            "ChatML tool results have no error flag; the error is said in the text",
+            field=f"{path}.is_error",
+            original=True,
+            transformed=marked,
+        )
+        text = marked
+    if get_hint(block.extra, "bare") and ctx.faithful:
+        return text
+    return _tag("tool_response", text, block)
+
+
+def result_text(block: ToolResultBlock, path: str, ctx: Context) -> str:
+    """A result's content as text: text blocks joined, what text cannot hold dropped."""
+    if isinstance(block.content, str):
+        return _escaped(block.content, path, ctx)
+    texts: list[str] = []
+    for position, inner in enumerate(block.content):
+        inner_path = f"{path}.content[{position}]"
+        if isinstance(inner, ThinkingBlock | ToolUseBlock | ToolResultBlock):
+            ctx.drift.add(
+                "content-dropped",
+                f"a tool result written as text cannot hold a {inner.type} block; left out",
+                field=inner_path,
+                original=inner.type,
+            )
+            continue
+        text = render_block(inner, "tool", inner_path, ctx)
+        if text is not None:
+            texts.append(text)
+    return "\n".join(texts)
+
+
+def _media(block: Block, path: str, ctx: Context) -> str | None:
+    """Documents, images and audio: a plain-text document is written as text."""
+    text = _document_text(block) if isinstance(block, DocumentBlock) else None
+    if text is not None:
+        ctx.drift.add(
+            "content-type-unsupported",
+            "ChatML has no documents; this plain-text one is written as text",
+            field=path,
+            original="document",
+            transformed="text",
+        )
+        return _escaped(text, path, ctx)
+    source = getattr(block, "source", None)
+    summary: dict[str, Any] = {"type": block.type}
+    if source is not None:
+        fields = {"source": source.type, "media_type": source.media_type, "file_id": source.file_id}
+        fields["url"] = None if (source.url or "").startswith("data:") else source.url
+        summary.update({key: value for key, value in fields.items() if value is not None})
+    ctx.drift.add(
+        "content-dropped",
+        f"ChatML text cannot carry {block.type}; left out",
+        field=path,
+        original=summary,
+    )
+    return None
+
+
+def _document_text(block: DocumentBlock) -> str | None:
+    source = block.source
+    if source.type == "text" and source.data is not None:
+        return source.data
+    if source.type == "base64" and source.data and (source.media_type or "").startswith("text/"):
+        try:
+            return base64.b64decode(source.data, validate=True).decode("utf-8")
+        except (binascii.Error, ValueError):
+            return None
+    return None

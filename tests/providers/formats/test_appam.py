@@ -125,7 +125,7 @@ def test_reasoning_fields_and_structured_results() -> None:
         "reasoning.encrypted",
     ]
     structured, failed = messages[2].content
-    assert isinstance(structured, ToolResultBlock)
+    assert isinstance(structured, ToolResultBlock) and isinstance(structured.content, str)
     assert structured.content.startswith('{"results":[{"name":"Tasca do Chico"')
     assert structured.extra["appam"]["$content"] == "json"
     assert isinstance(failed, ToolResultBlock) and failed.is_error is True

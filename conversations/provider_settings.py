@@ -23,6 +23,7 @@ def configured_providers() -> dict[str, ProviderConfig]:
             models=tuple(entry.get("models") or ()),
             timeout=float(entry.get("timeout") or 60.0),
             stream=bool(entry.get("stream", False)),
+            allow_private_network=bool(entry.get("allow_private_network", False)),
         )
         configs[config.name] = config
     return configs

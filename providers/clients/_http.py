@@ -38,6 +38,7 @@ from providers.clients.base import (
     redact_headers,
 )
 from providers.formats import FormatError
+from providers.net import GuardedTransport
 from providers.umf import JSON, Conversation, DriftWarning, Metadata, Provenance, Response
 
 
@@ -93,9 +94,16 @@ class HttpClient:
     ) -> None:
         self.config = config
         self.base_url = normalize_base_url(config.base_url)
+        if transport is None and not config.allow_private_network:
+            # Connect-time check of every address: no request to this machine or a private
+            # network unless the operator configured this provider as local.
+            transport = GuardedTransport(verify=_tls_context())
         # One pooled connection set per client: a replay worker or a benchmark reuses it.
         self._http = httpx.Client(
-            timeout=httpx.Timeout(config.timeout), transport=transport, verify=_tls_context()
+            timeout=httpx.Timeout(config.timeout),
+            transport=transport,
+            verify=_tls_context(),
+            follow_redirects=False,
         )
 
     # ----------------------------------------------------------------- hooks

@@ -50,7 +50,9 @@ class PermanentProviderError(ProviderError):
 
 @dataclass(frozen=True)
 class ProviderConfig:
-    """One callable provider. ``api_key`` is sent in headers only, never stored or logged."""
+    """One callable provider. ``api_key`` is sent in headers only, never stored or logged.
+    ``allow_private_network`` lets it reach loopback and private addresses (a local Ollama
+    or vLLM); without it such a base URL is refused when connecting (providers.net)."""
 
     name: str
     kind: str
@@ -59,6 +61,7 @@ class ProviderConfig:
     models: tuple[str, ...] = ()
     timeout: float = 60.0
     stream: bool = False
+    allow_private_network: bool = False
 
 
 @dataclass

@@ -29,6 +29,7 @@ def provider(settings: Any) -> Iterator[FakeProviderServer]:
                 "kind": "openai-chat",
                 "base_url": server.base_url("openai-chat"),
                 "api_key": KEY,
+                "allow_private_network": True,
                 "models": ["fake-1"],
                 "timeout": 2,
             },

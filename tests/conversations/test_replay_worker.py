@@ -96,6 +96,7 @@ def start_worker(
             "base_url": provider.base_url("openai-chat"),
             "models": ["fake-1"],
             "timeout": 30,
+            "allow_private_network": True,
         }
     ]
     env = {

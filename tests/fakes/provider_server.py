@@ -5,7 +5,7 @@ Usable from pytest, benchmarks and scripts alike (no fixtures needed)::
 
     with FakeProviderServer(api_key="sk-test") as server:
         server.script(Fault.rate_limited(retry_after="2"), Answer(text="Hi"))
-        config = ProviderConfig(name="fake", kind="openai-chat",
+        config = ProviderConfig(allow_private_network=True, name="fake", kind="openai-chat",
                                 base_url=server.base_url("openai-chat"), api_key="sk-test")
         ...                        # first call: 429, second: "Hi"
         server.requests            # what came in: path, headers, JSON body, outcome

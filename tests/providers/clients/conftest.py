@@ -33,6 +33,7 @@ def make_client(server: FakeProviderServer) -> ClientFactory:
 
     def make(kind: str, *, stream: bool = False, timeout: float = 5.0) -> Client:
         config = ProviderConfig(
+            allow_private_network=True,
             name=f"fake-{kind}",
             kind=kind,
             base_url=server.base_url(kind),

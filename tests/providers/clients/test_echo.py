@@ -15,7 +15,11 @@ from tests.providers.clients.support import question, weather_tools
 
 
 def echo(*, stream: bool = False) -> Client:
-    return build(ProviderConfig(name="echo", kind="echo", base_url="", stream=stream))
+    return build(
+        ProviderConfig(
+            allow_private_network=True, name="echo", kind="echo", base_url="", stream=stream
+        )
+    )
 
 
 def test_answers_the_last_user_message_with_a_stable_hash() -> None:

@@ -166,7 +166,9 @@ def free_port() -> int:
 @KINDS
 def test_nobody_listening_is_transient(kind: str) -> None:
     url = f"http://127.0.0.1:{free_port()}"
-    config = ProviderConfig(name="down", kind=kind, base_url=url, timeout=1.0)
+    config = ProviderConfig(
+        allow_private_network=True, name="down", kind=kind, base_url=url, timeout=1.0
+    )
     with pytest.raises(TransientProviderError) as caught:
         build(config).complete(question(), model="m")
     assert "connection failed" in caught.value.message
@@ -174,7 +176,9 @@ def test_nobody_listening_is_transient(kind: str) -> None:
 
 @KINDS
 def test_a_url_we_cannot_speak_is_permanent(kind: str) -> None:
-    config = ProviderConfig(name="odd", kind=kind, base_url="ftp://example.invalid")
+    config = ProviderConfig(
+        allow_private_network=True, name="odd", kind=kind, base_url="ftp://example.invalid"
+    )
     with pytest.raises(PermanentProviderError):
         build(config).complete(question(), model="m")
 

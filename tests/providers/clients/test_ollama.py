@@ -34,9 +34,9 @@ def test_the_stream_flag_is_always_explicit(
 def test_a_local_ollama_host_without_scheme_or_key(server: FakeProviderServer) -> None:
     server.api_key = None
     host = server.url.removeprefix("http://")
-    exchange = build(ProviderConfig(name="ollama", kind="ollama", base_url=host)).complete(
-        question(), model="qwen3"
-    )
+    exchange = build(
+        ProviderConfig(allow_private_network=True, name="ollama", kind="ollama", base_url=host)
+    ).complete(question(), model="qwen3")
     assert "authorization" not in server.requests[0].headers
     assert umf.extract_text(exchange.response.message) == Answer().text
 

@@ -35,7 +35,10 @@ def test_streaming_asks_for_usage_and_plain_does_not(
 def test_a_local_server_without_a_key_gets_no_authorization(server: FakeProviderServer) -> None:
     server.api_key = None
     config = ProviderConfig(
-        name="vllm", kind="openai-chat", base_url=server.base_url("openai-chat") + "/"
+        allow_private_network=True,
+        name="vllm",
+        kind="openai-chat",
+        base_url=server.base_url("openai-chat") + "/",
     )
     exchange = build(config).complete(question(), model="llama")
     (request,) = server.requests
@@ -47,7 +50,9 @@ def test_a_local_server_without_a_key_gets_no_authorization(server: FakeProvider
 def test_a_base_url_without_scheme_means_http(server: FakeProviderServer) -> None:
     server.api_key = None
     bare = server.base_url("openai-chat").removeprefix("http://")
-    config = ProviderConfig(name="lm-studio", kind="openai-chat", base_url=bare)
+    config = ProviderConfig(
+        allow_private_network=True, name="lm-studio", kind="openai-chat", base_url=bare
+    )
     assert build(config).complete(question(), model="m").url.startswith("http://127.0.0.1:")
 
 

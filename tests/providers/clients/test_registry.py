@@ -11,7 +11,9 @@ from providers.clients.base import ProviderConfig
 
 def test_every_kind_builds_a_client_with_its_config() -> None:
     for kind in KINDS:
-        config = ProviderConfig(name=f"p-{kind}", kind=kind, base_url="http://localhost:1")
+        config = ProviderConfig(
+            allow_private_network=True, name=f"p-{kind}", kind=kind, base_url="http://localhost:1"
+        )
         client = build(config)
         assert client.config is config
 
@@ -23,9 +25,13 @@ def test_every_http_kind_is_a_registered_provider_format() -> None:
 
 def test_an_unknown_kind_is_a_permanent_error() -> None:
     with pytest.raises(PermanentProviderError, match=r"known kinds: .*openai-chat"):
-        build(ProviderConfig(name="x", kind="carrier-pigeon", base_url=""))
+        build(
+            ProviderConfig(allow_private_network=True, name="x", kind="carrier-pigeon", base_url="")
+        )
 
 
 def test_the_key_stays_out_of_the_config_repr() -> None:
-    config = ProviderConfig(name="x", kind="anthropic", base_url="", api_key="sk-secret")
+    config = ProviderConfig(
+        allow_private_network=True, name="x", kind="anthropic", base_url="", api_key="sk-secret"
+    )
     assert "sk-secret" not in repr(config)

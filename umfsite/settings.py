@@ -213,7 +213,8 @@ OLLAMA_HOST = os.environ.get("OLLAMA_HOST", "")
 # The providers replays can call. `echo` answers offline; the others appear when their key
 # (or host) is set. UMF_EXTRA_PROVIDERS adds OpenAI-compatible servers and others as JSON:
 # [{"name": "vllm", "kind": "openai-chat", "base_url": "http://10.0.0.5:8000/v1",
-#   "api_key_env": "VLLM_KEY", "models": ["llama-3.1-8b"]}]
+#   "api_key_env": "VLLM_KEY", "models": ["llama-3.1-8b"], "allow_private_network": true}]
+# A provider on a loopback or private address needs "allow_private_network": true.
 UMF_PROVIDERS: list[dict[str, object]] = [
     {"name": "echo", "kind": "echo", "base_url": "", "models": ["echo-1"]},
 ]
@@ -248,7 +249,10 @@ if GEMINI_API_KEY:
         }
     )
 if OLLAMA_HOST:
-    UMF_PROVIDERS.append({"name": "ollama", "kind": "ollama", "base_url": OLLAMA_HOST})
+    # Ollama usually runs on this machine: the operator who sets OLLAMA_HOST allows that.
+    UMF_PROVIDERS.append(
+        {"name": "ollama", "kind": "ollama", "base_url": OLLAMA_HOST, "allow_private_network": True}
+    )
 for extra_provider in json.loads(os.environ.get("UMF_EXTRA_PROVIDERS") or "[]"):
     key_variable = extra_provider.pop("api_key_env", "")
     extra_provider["api_key"] = os.environ.get(key_variable, "") if key_variable else ""

@@ -39,6 +39,7 @@ __all__ = [
     "check_depth",
     "epoch_time",
     "iso_time",
+    "join_texts",
     "loads_entry",
     "put_back",
     "read_entries",
@@ -162,3 +163,14 @@ def report_foreign_fields(
                 original=fields,
                 severity="info",
             )
+
+
+def join_texts(texts: list[str]) -> str:
+    """Text blocks written as one string: glued where they already meet at a space or
+    punctuation (text split around citations), else separated by a blank line."""
+    out = ""
+    for text in texts:
+        if out and text and not (out[-1].isspace() or text[0].isspace()):
+            out += "" if text[0] in ",.;:!?)]}" else "\n\n"
+        out += text
+    return out

@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._archive import report_foreign_fields
+from providers.formats._archive import join_texts, report_foreign_fields
 from providers.formats._common import data_uri, hint
 from providers.formats.base import Drift
 from providers.umf import (
@@ -55,22 +55,17 @@ class Turn:
         """The turn's value: its pieces joined (placeholders glued to their text)."""
         if self.value is not None:
             return self.value
-        out = ""
-        previous = None
+        out: list[str] = []
+        pieces: list[str] = []
         for kind, piece in self.pieces:
-            if previous == "text" and kind == "text":
-                out += separator(out, piece)
-            out += piece
-            previous = kind
-        return out
-
-
-def separator(before: str, after: str) -> str:
-    """What goes between two text blocks written as one value: nothing when they already
-    meet at a space or punctuation (text split around citations), else a blank line."""
-    if not before or not after or before[-1].isspace() or after[0].isspace():
-        return ""
-    return "" if after[0] in ",.;:!?)]}" else "\n\n"
+            if kind == "text":
+                pieces.append(piece)
+                continue
+            out.append(join_texts(pieces))
+            out.append(piece)
+            pieces = []
+        out.append(join_texts(pieces))
+        return "".join(out)
 
 
 @dataclass

@@ -1,0 +1,240 @@
+"""Claude.ai export content blocks and UMF blocks, both ways.
+
+``text`` (its ``citations`` as the block's citations), ``thinking`` (display-only: a
+``signature``, when one is there, stays with this format), ``tool_use`` and
+``tool_result`` (both inside assistant messages: Claude.ai runs its tools itself) map to
+their UMF blocks; every other field stays verbatim in the block's ``extra``. Block types
+UMF has no name for (``voice_note``, ``knowledge`` results...) stay verbatim with their
+position in the ``unmapped_blocks`` field of the message (or tool result) holding them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from providers.formats._archive import put_back
+from providers.formats._common import (
+    extra_of,
+    own_extra,
+    require_list,
+    require_mapping,
+    require_str,
+    unknown_fields,
+    with_hints,
+)
+from providers.formats.base import Drift, FormatError
+from providers.umf import JSON, Block, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
+
+FORMAT_ID = "claude-export"
+UNMAPPED = "unmapped_blocks"
+
+
+def hints(fields: dict[str, Any], **values: Any) -> dict[str, dict[str, Any]]:
+    """``extra`` holding this format's ``fields`` and ``$`` hints (None hints left out)."""
+    return extra_of(FORMAT_ID, with_hints(fields, **values))
+
+
+def get_hint(value: Any, key: str, default: Any = None) -> Any:
+    """A ``$key`` hint this format left on a value."""
+    return value.extra.get(FORMAT_ID, {}).get(f"${key}", default)
+
+
+def fields_of(value: Any) -> dict[str, Any]:
+    """This format's verbatim fields on a value (hints and unmapped blocks left out)."""
+    return {k: v for k, v in own_extra(value.extra, FORMAT_ID).items() if k != UNMAPPED}
+
+
+class BlockReader:
+    """Reads the content blocks of one conversation, pairing results with calls and
+    making up ids where a call or result has none."""
+
+    def __init__(self, drift: Drift) -> None:
+        self.drift = drift
+        self.pending: list[tuple[str, str]] = []
+        self.made = 0
+
+    def read(self, raw: JSON, path: str) -> tuple[list[Block], list[Any]]:
+        """``(blocks, [position, block] pairs UMF has no block for)``."""
+        blocks: list[Block] = []
+        unmapped: list[Any] = []
+        for index, item in enumerate(require_list(raw, path)):
+            block_path = f"{path}[{index}]"
+            source = require_mapping(item, block_path)
+            block = self._block(
+                source, require_str(source.get("type"), f"{block_path}.type"), block_path
+            )
+            if block is None:
+                unmapped.append([index, source])
+            else:
+                blocks.append(block)
+        return blocks, unmapped
+
+    def _block(self, source: dict[str, Any], kind: str, path: str) -> Block | None:
+        if kind == "text":
+            text = require_str(source.get("text"), f"{path}.text")
+            citations = source.get("citations")
+            mapped = (
+                ("type", "text", "citations") if isinstance(citations, list) else ("type", "text")
+            )
+            return TextBlock(
+                text=text,
+                citations=citations if isinstance(citations, list) else None,
+                extra=hints(unknown_fields(source, mapped)),
+            )
+        if kind == "thinking":
+            return _thinking(source, path)
+        if kind == "tool_use":
+            return self._call(source, path)
+        if kind == "tool_result":
+            return self._result(source, path)
+        return None
+
+    def _call(self, source: dict[str, Any], path: str) -> ToolUseBlock:
+        name = require_str(source.get("name"), f"{path}.name")
+        call_id, id_hint = self._id(
+            source.get("id"), "id" in source, path, "a tool_use without an id"
+        )
+        arguments = source.get("input", {})
+        block = ToolUseBlock(
+            id=call_id,
+            name=name,
+            input=arguments,
+            extra=hints(
+                unknown_fields(source, ("type", "id", "name", "input")),
+                id=id_hint,
+                input="absent" if "input" not in source else None,
+            ),
+        )
+        self.pending.append((call_id, name))
+        return block
+
+    def _id(self, value: JSON, present: bool, path: str, why: str) -> tuple[str, str | None]:
+        if isinstance(value, str):
+            return value, None
+        if value is not None:
+            raise FormatError("expected a string", field=f"{path}.id")
+        self.made += 1
+        made = f"toolu_synthesized_{self.made}"
+        self.drift.add("id-synthesized", why, field=path, transformed=made, severity="info")
+        return made, "null" if present else "absent"
+
+    def _result(self, source: dict[str, Any], path: str) -> ToolResultBlock:
+        raw_id = source.get("tool_use_id")
+        id_hint: str | None
+        if raw_id is None and self.pending:
+            call_id, id_hint = self.pending[0][0], "null" if "tool_use_id" in source else "absent"
+            self.drift.add(
+                "id-synthesized",
+                "a tool_result without an id answers the oldest unanswered call",
+                field=path,
+                transformed=call_id,
+                severity="info",
+            )
+        else:
+            call_id, id_hint = self._id(
+                raw_id, "tool_use_id" in source, path, "a tool_result without an id"
+            )
+        names = dict(self.pending)
+        self.pending = [pair for pair in self.pending if pair[0] != call_id]
+        content, content_hint, unmapped = self._result_content(source, path)
+        rest = unknown_fields(source, ("type", "tool_use_id", "content", "is_error", "name"))
+        name = source.get("name")
+        if name is not None and not isinstance(name, str):
+            rest["name"] = name
+        is_error = source.get("is_error")
+        if is_error is not None and not isinstance(is_error, bool):
+            rest["is_error"] = is_error
+        if unmapped:
+            rest[UNMAPPED] = unmapped
+        return ToolResultBlock(
+            tool_use_id=call_id,
+            content=content,
+            is_error=is_error if isinstance(is_error, bool) else None,
+            name=name if isinstance(name, str) else names.get(call_id),
+            extra=hints(
+                rest,
+                id=id_hint,
+                content=content_hint,
+                name="absent" if not isinstance(name, str) else None,
+                is_error="null" if "is_error" in source and is_error is None else None,
+            ),
+        )
+
+    def _result_content(
+        self, source: dict[str, Any], path: str
+    ) -> tuple[str | list[Block], str | None, list[Any]]:
+        if "content" not in source:
+            return "", "absent", []
+        content = source["content"]
+        if isinstance(content, str):
+            return content, None, []
+        blocks, unmapped = self.read(content, f"{path}.content")
+        return blocks, None, unmapped
+
+
+def _thinking(source: dict[str, Any], path: str) -> ThinkingBlock:
+    text = require_str(source.get("thinking"), f"{path}.thinking")
+    signature = source.get("signature")
+    mapped = (
+        ("type", "thinking", "signature") if isinstance(signature, str) else ("type", "thinking")
+    )
+    return ThinkingBlock(
+        text=text,
+        signature=signature if isinstance(signature, str) else None,
+        provider=FORMAT_ID if isinstance(signature, str) else None,
+        extra=hints(unknown_fields(source, mapped)),
+    )
+
+
+# --------------------------------------------------------------------------- render
+
+
+def render_blocks(blocks: list[Block], unmapped: JSON) -> list[Any]:
+    """The content blocks of blocks read from this format, unmapped ones put back."""
+    return put_back([render_block(block) for block in blocks], unmapped)
+
+
+def render_block(block: Block) -> dict[str, Any]:
+    """One content block of a block read from this format (or fitted to it)."""
+    if isinstance(block, TextBlock):
+        out: dict[str, Any] = {"type": "text", "text": block.text}
+        if block.citations is not None:
+            out["citations"] = block.citations
+    elif isinstance(block, ThinkingBlock):
+        out = {"type": "thinking", "thinking": block.text}
+        if block.signature is not None and block.provider == FORMAT_ID:
+            out["signature"] = block.signature
+    elif isinstance(block, ToolUseBlock):
+        out = {"type": "tool_use"}
+        if get_hint(block, "id") is None:
+            out["id"] = block.id
+        elif get_hint(block, "id") == "null":
+            out["id"] = None
+        out["name"] = block.name
+        if get_hint(block, "input") != "absent":
+            out["input"] = block.input
+    elif isinstance(block, ToolResultBlock):
+        out = _render_result(block)
+    else:
+        raise ValueError(f"no Claude export block for {block.type}")
+    return {**out, **fields_of(block)}
+
+
+def _render_result(block: ToolResultBlock) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "tool_result"}
+    id_hint = get_hint(block, "id")
+    if id_hint is None:
+        out["tool_use_id"] = block.tool_use_id
+    elif id_hint == "null":
+        out["tool_use_id"] = None
+    if block.name is not None and get_hint(block, "name") != "absent":
+        out["name"] = block.name
+    if isinstance(block.content, list):
+        out["content"] = render_blocks(block.content, block.extra.get(FORMAT_ID, {}).get(UNMAPPED))
+    elif get_hint(block, "content") != "absent":
+        out["content"] = block.content
+    if block.is_error is not None:
+        out["is_error"] = block.is_error
+    elif get_hint(block, "is_error") == "null":
+        out["is_error"] = None
+    return out

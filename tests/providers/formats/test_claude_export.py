@@ -1,0 +1,397 @@
+"""The ``claude-export`` format: Claude.ai export conversations read as trees and written
+back exactly, streamed from ``conversations.json`` or the export zip (hostile archives
+refused), and other formats' conversations as export entries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from providers import formats
+from providers.formats import _archive
+from providers.formats.base import FormatError, ParseResult
+from providers.umf import (
+    Conversation,
+    DocumentBlock,
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    main_path,
+)
+from tests.providers.sdk.archive import (
+    FIXTURES,
+    assert_nothing_dropped_silently,
+    assert_round_trips,
+    every_block,
+    fixtures,
+    load,
+    nested,
+    other_fixtures,
+    results,
+    stored,
+    summary,
+    zip_bomb,
+    zip_bytes,
+)
+from tests.providers.sdk.claude_export import check_claude_conversation
+
+FORMAT = formats.get("claude-export")
+FIXTURE_PATHS = fixtures("claude-export")
+FILES = FIXTURES / "claude-export" / "files"
+
+
+def parse_one(name: str) -> Conversation:
+    [item] = FORMAT.parse(load(FIXTURES / "claude-export" / name))
+    return item.conversation
+
+
+def export_zip(**extra: bytes) -> bytes:
+    members = {
+        "conversations.json": (FILES / "conversations.json").read_bytes(),
+        "users.json": (FILES / "users.json").read_bytes(),
+        **extra,
+    }
+    return zip_bytes(members)
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+def test_there_are_enough_fixtures() -> None:
+    assert len(FIXTURE_PATHS) >= 6
+
+
+@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
+def test_fixture_round_trips_exactly(path: Path) -> None:
+    assert_round_trips(FORMAT, load(path))
+
+
+@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
+def test_fixture_reads_like_a_claude_export(path: Path) -> None:
+    payload = load(path)
+    for entry in payload if isinstance(payload, list) else [payload]:
+        check_claude_conversation(entry)
+
+
+@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
+def test_fixture_is_detected_as_claude_export(path: Path) -> None:
+    assert FORMAT.detect(load(path)) == 2
+    assert formats.detect(load(path)).id == "claude-export"
+
+
+@pytest.mark.parametrize("path", other_fixtures("claude-export"), ids=lambda p: p.stem)
+def test_other_formats_fixtures_are_not_taken_for_claude_exports(path: Path) -> None:
+    assert FORMAT.detect(load(path)) == 0
+
+
+@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
+def test_no_other_format_claims_a_claude_export(path: Path) -> None:
+    for fmt in formats.all_formats():
+        if fmt.id != "claude-export":
+            assert fmt.detect(load(path)) < 2, fmt.id
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def test_an_edit_is_a_branch_and_the_latest_message_ends_the_main_path() -> None:
+    conversation = parse_one("tree_branches.json")
+    parents = [m.parent_id for m in conversation.messages]
+    ids = [m.id for m in conversation.messages]
+    assert parents == [None, ids[0], ids[1], ids[2], ids[1], ids[4]]
+    assert [m.id for m in main_path(conversation)] == [ids[0], ids[1], ids[4], ids[5]]
+    assert conversation.metadata.title == "Sourdough hydration"
+
+
+def test_uploads_are_documents_before_the_message_text() -> None:
+    message = parse_one("attachments_files.json").messages[0]
+    notes, chart, text = message.content
+    assert isinstance(notes, DocumentBlock) and notes.source.type == "text"
+    assert notes.filename == "q3-notes.txt" and notes.source.data is not None
+    assert notes.source.data.startswith("Q3 revenue")
+    assert isinstance(chart, DocumentBlock) and chart.filename == "revenue-chart.png"
+    assert chart.source.data == ""
+    assert isinstance(text, TextBlock)
+
+
+def test_server_tools_stay_in_the_assistant_message_and_pair_by_order() -> None:
+    [item] = FORMAT.parse(load(FIXTURES / "claude-export" / "tools_thinking.json"))
+    thinking, call, result, text = item.conversation.messages[1].content
+    assert isinstance(thinking, ThinkingBlock) and thinking.signature is None
+    assert isinstance(call, ToolUseBlock) and isinstance(result, ToolResultBlock)
+    assert result.tool_use_id == call.id == "toolu_synthesized_1"
+    assert result.name == "web_search" and result.content == []
+    assert isinstance(text, TextBlock) and text.citations is not None
+    assert summary(item.warnings) == [
+        ("id-synthesized", "[0].chat_messages[1].content[1]", None, "toolu_synthesized_1"),
+        ("id-synthesized", "[0].chat_messages[1].content[2]", None, "toolu_synthesized_1"),
+    ]
+
+
+def test_an_older_export_without_content_or_parents_reads_as_a_thread() -> None:
+    conversation = parse_one("older_text_only.json")
+    assert [m.parent_id for m in conversation.messages] == [None, None]
+    assert conversation.messages[1].content == [
+        TextBlock(
+            text="Crimson leaves drifting\nWhispers of the cooling wind\nNature's last hurrah"
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("payload", "field"),
+    [
+        ("text", "payload"),
+        ([], "payload"),
+        ({"uuid": "c"}, "chat_messages"),
+        ([{"chat_messages": [{"sender": "human"}]}], "[0].chat_messages[0].uuid"),
+        ({"chat_messages": [{"uuid": "m", "sender": "robot"}]}, "chat_messages[0].sender"),
+        (
+            {"chat_messages": [{"uuid": "m", "sender": "human", "content": [{"text": "x"}]}]},
+            "chat_messages[0].content[0].type",
+        ),
+        (
+            {"chat_messages": [{"uuid": "m", "sender": "human", "content": [{"type": "text"}]}]},
+            "chat_messages[0].content[0].text",
+        ),
+        (
+            {"chat_messages": [{"uuid": "m", "sender": "human"}, {"uuid": "m", "sender": "human"}]},
+            "chat_messages[1].uuid",
+        ),
+        ({"chat_messages": [], "x": nested(150)}, "payload"),
+    ],
+)
+def test_what_is_not_a_claude_export_is_refused_naming_the_field(payload: Any, field: str) -> None:
+    with pytest.raises(FormatError) as error:
+        FORMAT.parse(payload)
+    assert error.value.field == field
+
+
+# --------------------------------------------------------------------------- files
+
+
+def test_conversations_json_streams_and_a_broken_conversation_does_not_stop_it() -> None:
+    found = results(FORMAT, (FILES / "conversations.json").read_bytes())
+    assert [type(item).__name__ for item in found] == [
+        "ParseResult",
+        "FormatError",
+        "ParseResult",
+        "ParseResult",
+    ]
+    error = found[1]
+    assert isinstance(error, FormatError) and error.field == "[1].chat_messages[0].sender"
+    keys = [item.key for item in found if isinstance(item, ParseResult)]
+    assert keys[0] == "4b0a5e2c-8f3d-4c1a-9e7b-1d2c3b4a5f60"
+
+
+def test_the_export_zip_streams_its_conversations_file() -> None:
+    found = results(FORMAT, export_zip())
+    assert [type(item).__name__ for item in found] == [
+        "ParseResult",
+        "FormatError",
+        "ParseResult",
+        "ParseResult",
+    ]
+    error = found[1]
+    assert isinstance(error, FormatError)
+    assert error.field == "conversations.json[1].chat_messages[0].sender"
+    entries = orjson.loads((FILES / "conversations.json").read_bytes())
+    conversations = [item.conversation for item in found if isinstance(item, ParseResult)]
+    assert FORMAT.render_all(conversations).payload == [entries[0], entries[2], entries[3]]
+
+
+def test_a_zip_without_conversations_is_refused() -> None:
+    [error] = results(FORMAT, zip_bytes({"users.json": b"[]"}))
+    assert isinstance(error, FormatError) and "no conversations" in error.message
+
+
+@pytest.mark.parametrize(
+    "name", ["../conversations.json", "/etc/conversations.json", "a/../../x.json", "C:/x.json"]
+)
+def test_a_zip_with_an_unsafe_path_is_refused(name: str) -> None:
+    [error] = results(FORMAT, export_zip(**{name: b"[]"}))
+    assert isinstance(error, FormatError) and error.field == f"zip:{name}"
+
+
+def test_a_zip_bomb_is_refused_before_anything_is_read() -> None:
+    [error] = results(FORMAT, zip_bomb("conversations.json", 8 * 1024 * 1024))
+    assert isinstance(error, FormatError) and "compressed" in error.message
+
+
+def test_a_zip_expanding_past_the_total_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_archive, "LIMITS", _archive.Limits(max_zip_total_bytes=1000))
+    [error] = results(FORMAT, export_zip())
+    assert isinstance(error, FormatError) and "expands" in error.message
+
+
+def test_a_zip_with_too_many_entries_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_archive, "LIMITS", _archive.Limits(max_zip_entries=10))
+    members = {f"files/{index}.txt": b"x" for index in range(20)}
+    [error] = results(FORMAT, export_zip(**members))
+    assert isinstance(error, FormatError) and "entries" in error.message
+
+
+def test_a_zip_whose_declared_size_lies_is_refused() -> None:
+    data = bytearray(export_zip())
+    name = b"conversations.json"
+    header = data.find(b"PK\x01\x02")  # central directory entries
+    while data[header + 46 : header + 46 + len(name)] != name:
+        header = data.find(b"PK\x01\x02", header + 4)
+    declared = int.from_bytes(data[header + 24 : header + 28], "little")
+    data[header + 24 : header + 28] = (declared // 2).to_bytes(4, "little")
+    found = results(FORMAT, bytes(data))
+    assert isinstance(found[-1], FormatError)
+    assert found[-1].field in ("conversations.json", "file")
+
+
+def test_a_truncated_zip_or_invalid_utf8_is_a_clean_error() -> None:
+    [error] = results(FORMAT, export_zip()[:200])
+    assert isinstance(error, FormatError)
+    found = results(FORMAT, b'[{"uuid": "x", "name": "\xff"}]')
+    assert isinstance(found[-1], FormatError) and "not valid JSON" in found[-1].message
+
+
+def test_a_conversation_nested_too_deep_is_refused_alone() -> None:
+    deep = b'{"chat_messages": [], "x": ' + b"[" * 300 + b"]" * 300 + b"}"
+    good = orjson.dumps(load(FIXTURES / "claude-export" / "single_object.json"))
+    found = results(FORMAT, b"[" + deep + b"," + good + b"]")
+    assert isinstance(found[0], FormatError) and "nested deeper" in found[0].message
+    assert isinstance(found[1], ParseResult)
+
+
+# --------------------------------------------------------------------------- other formats
+
+
+def convert(format_id: str, name: str) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
+    conversation = formats.get(format_id).parse(load(FIXTURES / format_id / name))[0].conversation
+    rendered = FORMAT.render(stored(conversation))
+    [entry] = rendered.payload
+    check_claude_conversation(entry)
+    assert all(w.source == "claude-export" for w in rendered.warnings)
+    return entry, summary(rendered.warnings)
+
+
+def test_an_anthropic_tool_loop_keeps_results_in_the_calling_message() -> None:
+    entry, warnings = convert("anthropic", "thinking_tool_loop.json")
+    source = load(FIXTURES / "anthropic" / "thinking_tool_loop.json")
+    messages = entry["chat_messages"]
+    assert [m["sender"] for m in messages] == ["human", "assistant", "assistant", "human"]
+    assert messages[1]["content"] == [
+        {"type": "thinking", "thinking": source["messages"][1]["content"][0]["thinking"]},
+        {
+            "type": "tool_use",
+            "id": "toolu_01NXq3wPqLsGkVbZ6rT8uYc2",
+            "name": "run_sql",
+            "input": source["messages"][1]["content"][2]["input"],
+        },
+        {
+            "type": "tool_result",
+            "tool_use_id": "toolu_01NXq3wPqLsGkVbZ6rT8uYc2",
+            "name": "run_sql",
+            "content": [{"type": "text", "text": '[{"late": 42, "total": 1380}]'}],
+            "is_error": False,
+        },
+    ]
+    assert messages[2]["parent_message_uuid"] == messages[1]["uuid"]
+    assert warnings == [
+        (
+            "field-unknown",
+            "extra.anthropic",
+            {"thinking": {"type": "enabled", "budget_tokens": 10000}},
+            None,
+        ),
+        ("parameter-unsupported", "parameters.model", "claude-opus-4-1-20250805", None),
+        ("parameter-unsupported", "parameters.max_tokens", 16000, None),
+        ("parameter-unsupported", "tool_choice", {"type": "auto"}, None),
+        ("tool-unsupported", "tools[0]", "run_sql", None),
+        ("signature-stripped", "messages[1].content[0]", "anthropic", None),
+        ("reasoning-dropped", "messages[1].content[1]", None, None),
+        ("role-merged", "messages[2]", "user", "assistant"),
+    ]
+
+
+def test_an_openai_chat_tool_loop_merges_tool_messages_and_moves_the_system_prompt() -> None:
+    entry, warnings = convert("openai-chat", "tool_loop_parallel.json")
+    messages = entry["chat_messages"]
+    assert messages[0]["sender"] == "human"
+    assert [b["type"] for b in messages[2]["content"]] == ["tool_use"] * 3 + ["tool_result"] * 3
+    assert warnings == [
+        ("parameter-unsupported", "parameters.model", "gpt-4.1-2025-04-14", None),
+        ("parameter-unsupported", "parameters.temperature", 0.2, None),
+        ("parameter-unsupported", "parameters.parallel_tool_calls", True, None),
+        ("parameter-unsupported", "tool_choice", {"type": "auto"}, None),
+        ("tool-unsupported", "tools[0]", "get_weather", None),
+        ("tool-unsupported", "tools[1]", "get_time", None),
+        ("tool-unsupported", "tools[2]", "search_restaurants", None),
+        ("system-message-transformed", "messages[0]", "system", "human"),
+        (
+            "field-unknown",
+            "messages[2].extra.openai-chat",
+            {"refusal": None, "annotations": []},
+            None,
+        ),
+        ("role-merged", "messages[3]", "tool", "assistant"),
+        ("role-merged", "messages[4]", "tool", "assistant"),
+        ("role-merged", "messages[5]", "tool", "assistant"),
+        ("role-merged", "messages[9]", "tool", "assistant"),
+    ]
+
+
+def test_media_without_bytes_in_the_export_are_reported_and_text_documents_attached() -> None:
+    entry, warnings = convert("anthropic", "multimodal_documents.json")
+    first = entry["chat_messages"][0]
+    assert [a["file_name"] for a in first["attachments"]] == ["Species notes", "Field log"]
+    assert entry["chat_messages"][1]["text"] == (
+        "Probably yes. Workers of this species measure 7 to 12 mm, and the colony was found "
+        "under bark, which matches the second photo."
+    )
+    assert [w[:2] for w in warnings if w[0] == "content-dropped"] == [
+        ("content-dropped", "messages[0].content[0]"),
+        ("content-dropped", "messages[0].content[1]"),
+        ("content-dropped", "messages[0].content[2]"),
+        ("content-dropped", "messages[0].content[3]"),
+        ("content-dropped", "messages[0].content[4]"),
+        ("content-dropped", "messages[1].content[1].citations"),
+        ("content-dropped", "messages[1].content[3].citations"),
+        ("content-dropped", "messages[2].content[0]"),
+    ]
+
+
+def test_a_branching_conversation_keeps_its_tree() -> None:
+    source = parse_one("tree_branches.json")
+    ids = [message.id for message in source.messages]
+    foreign = Conversation(
+        messages=[
+            Message(
+                role=message.role,
+                id=f"m{index}",
+                parent_id=f"m{ids.index(message.parent_id)}" if message.parent_id else None,
+                content=[TextBlock(text="x")],
+            )
+            for index, message in enumerate(source.messages)
+        ]
+    )
+    [entry] = FORMAT.render(foreign).payload
+    parents = [m["parent_message_uuid"] for m in entry["chat_messages"]]
+    assert parents == ["00000000-0000-4000-8000-000000000000", "m0", "m1", "m2", "m1", "m4"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    fixtures("openai-chat") + fixtures("anthropic") + fixtures("umf"),
+    ids=lambda p: f"{p.parent.name}/{p.stem}",
+)
+def test_every_other_fixture_becomes_an_export_entry(path: Path) -> None:
+    for item in formats.get(path.parent.name).parse(load(path)):
+        [entry] = FORMAT.render(stored(item.conversation)).payload
+        check_claude_conversation(entry)
+
+
+def test_no_block_is_dropped_silently() -> None:
+    conversation = every_block()
+    assert_nothing_dropped_silently(conversation, FORMAT.render(conversation))

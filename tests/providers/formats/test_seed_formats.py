@@ -104,7 +104,8 @@ def render_checked(format_id: str, conversation: Conversation) -> Rendered:
 def _markers(block: Block) -> list[str]:
     """Strings of a block that must show up in the payload unless a warning says why."""
     if isinstance(block, TextBlock | RefusalBlock | ThinkingBlock):
-        return [block.text] if block.text else []
+        # Line by line: text formats may write each line of a thinking block apart.
+        return [line for line in block.text.split("\n") if line]
     if isinstance(block, ImageBlock | DocumentBlock | AudioBlock):
         source = block.source
         return [value for value in (source.data, source.url, source.file_id) if value]

@@ -193,15 +193,27 @@ def _render(conversation: Conversation, shape: str, ctx: RenderContext) -> Rende
         payload = _render_body(conversation, items, text, ctx)
         payload = payload if ctx.faithful else strip_nulls(payload)
     if answer is not None:
-        output = assemble(render_message(answer[1], answer[0], ctx), ctx)
-        response = render_response(answer[1], output)
-        envelope = get_hint(conversation.extra, "exchange", {})
-        payload = (
-            response
-            if shape == "response"
-            else {**envelope, "request": payload, "response": response}
-        )
+        payload = _with_answer(conversation, payload, shape, answer, ctx)
     return Rendered(payload, ctx.drift.warnings)
+
+
+def _with_answer(
+    conversation: Conversation,
+    request: JSON,
+    shape: str,
+    answer: tuple[int, Message],
+    ctx: RenderContext,
+) -> JSON:
+    """The response object for the answer: alone, or as the exchange it was logged in."""
+    output = assemble(render_message(answer[1], answer[0], ctx), ctx)
+    response = render_response(answer[1], output)
+    if shape == "response":
+        return response
+    return {
+        **get_hint(conversation.extra, "exchange", {}),
+        "request": request,
+        "response": response,
+    }
 
 
 def _is_answer(message: Message) -> bool:

@@ -48,6 +48,7 @@ def drop_reasoning(block: ThinkingBlock, path: str, why: str, ctx: RenderContext
 def carried(
     part: dict[str, Any], block: Block, path: str, role: str, ctx: RenderContext
 ) -> dict[str, Any]:
+    """Warn that ``block`` moves to a user message after its turn; ``part`` is what moves."""
     ctx.drift.add(
         "message-reordered",
         f"a {role} message cannot hold {block.type} content; moved to a user message after it",

@@ -217,8 +217,8 @@ def render_part(block: Block, path: str, ctx: RenderContext, role: str) -> dict[
 
 def _render_text(block: TextBlock, path: str, ctx: RenderContext, role: str) -> dict[str, Any]:
     kind = get_hint(block.extra, "type") or text_type(role)
-    if not ctx.faithful and role != "assistant":
-        kind = "input_text"  # only an assistant's own output is output_text
+    if not ctx.faithful:
+        kind = text_type(role)  # only an assistant's own output is output_text
     out: dict[str, Any] = {"type": kind, "text": block.text}
     fields = fields_of(block.extra)
     if kind == "output_text":

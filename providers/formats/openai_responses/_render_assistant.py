@@ -55,6 +55,7 @@ class AssistantWriter:
         self.strip_next = False
 
     def run(self) -> list[Entry]:
+        """The message's items in order; media it cannot hold rides on the last one."""
         position = 0
         while position < len(self.blocks):
             position += self._item(position)
@@ -147,9 +148,14 @@ class AssistantWriter:
         ]
         content: Any = parts
         first = group[0]
-        if marker.get("content") == "string" and len(group) == 1 and isinstance(first, TextBlock):
+        string = marker.get("content") == "string" and len(group) == 1
+        if string and isinstance(first, TextBlock) and self.ctx.faithful:
             content = first.text
-        return put_fields({"role": "assistant", "content": content}, fields)
+        out = put_fields({"role": "assistant", "content": content}, fields)
+        if not self.ctx.faithful:  # an item with an id is the full output-message form
+            out.setdefault("type", "message")
+            out.setdefault("status", "completed")
+        return out
 
     def _call(self, block: ToolUseBlock, position: int) -> dict[str, Any]:
         path = self._path(position)

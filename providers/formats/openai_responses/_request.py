@@ -111,7 +111,18 @@ def render_parameters(conversation: Conversation, ctx: RenderContext) -> dict[st
             field="parameters.model",
             transformed=DEFAULT_MODEL,
         )
-    ints = get_hint(conversation.extra, "int_parameters", [])
+    _render_numbers(parameters, get_hint(conversation.extra, "int_parameters", []), out, ctx)
+    for key in ("stream", "user"):
+        if getattr(parameters, key) is not None:
+            out[key] = getattr(parameters, key)
+    _render_parallel(parameters, bool(conversation.tools), out, ctx)
+    _report_unsupported(parameters, ctx)
+    return out
+
+
+def _render_numbers(
+    parameters: Parameters, ints: list[str], out: dict[str, Any], ctx: RenderContext
+) -> None:
     for key in _FLOATS:
         value = getattr(parameters, key)
         if value is not None:
@@ -122,12 +133,6 @@ def render_parameters(conversation: Conversation, ctx: RenderContext) -> dict[st
         if not ctx.faithful:
             limit = int(_clamp("max_tokens", limit, (MIN_OUTPUT_TOKENS, float("inf")), ctx))
         out["max_output_tokens"] = limit
-    for key in ("stream", "user"):
-        if getattr(parameters, key) is not None:
-            out[key] = getattr(parameters, key)
-    _render_parallel(parameters, bool(conversation.tools), out, ctx)
-    _report_unsupported(parameters, ctx)
-    return out
 
 
 def _clamp(key: str, value: float, bounds: tuple[float, float], ctx: RenderContext) -> float:

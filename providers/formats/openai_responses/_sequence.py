@@ -61,6 +61,7 @@ class _Assembler:
         self.call_ids: set[str] = set()
 
     def run(self) -> list[dict[str, Any]]:
+        """The item list, each group followed by the outputs of its calls."""
         for start, end in _groups(self.entries):
             group = [p for p in range(start, end) if p not in self.used]
             own_calls = {self.entries[p].call for p in group if self.entries[p].call is not None}

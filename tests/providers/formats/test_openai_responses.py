@@ -591,6 +591,30 @@ def test_an_exchange_renders_as_the_next_request() -> None:
     assert request["reasoning"] == {"effort": "high", "summary": "detailed"}
 
 
+def test_answers_with_an_id_go_back_in_full_output_form() -> None:
+    payload = [
+        {"role": "assistant", "id": "msg_1", "content": [{"type": "input_text", "text": "a"}]},
+        {"role": "assistant", "id": "msg_2", "content": "b"},
+        {"role": "assistant", "id": "not_a_message_id", "content": "c"},
+    ]
+    request = render_request(parse_one(payload))
+    validate_openai_responses_request(request.payload)
+    assert request.payload["input"] == [
+        {
+            "role": "assistant",
+            "id": f"msg_{number}",
+            "type": "message",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": text, "annotations": []}],
+        }
+        for number, text in ((1, "a"), (2, "b"))
+    ] + [{"role": "assistant", "content": "c"}]
+    assert [(w.category, w.field, w.original_value) for w in request.warnings] == [
+        ("id-rewritten", "messages[0].content[2].id", "not_a_message_id"),
+        ("parameter-defaulted", "parameters.model", None),
+    ]
+
+
 def test_a_conversation_edited_after_import_still_renders() -> None:
     conversation = parse_one(load("bare_response_incomplete.json"))
     answer = conversation.messages[0]

@@ -1,0 +1,297 @@
+"""A conversation from another format as a ChatGPT export conversation.
+
+A ChatGPT message holds one content object from one author, so a UMF message may become
+several chained nodes: its reasoning a ``thoughts`` node, its text (and text documents) a
+``text`` node, each tool call a node addressed to the tool (``recipient``), each tool
+result a ``tool`` node. The tree is kept (``parent_id``), under a ``client-created-root``
+node; ids are the messages' own or deterministic uuids. See the package docstring for
+the warnings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from providers.formats._archive import report_foreign_fields
+from providers.formats._common import arguments_string
+from providers.formats.base import Drift, Rendered
+from providers.umf import (
+    Block,
+    Conversation,
+    DocumentBlock,
+    Message,
+    RefusalBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    main_path,
+)
+
+from ._shared import FORMAT_ID
+
+ROOT_ID = "client-created-root"
+_WIRE_FINISH = {"stop": "stop", "length": "max_tokens", "cancelled": "interrupted"}
+
+
+@dataclass
+class _Context:
+    drift: Drift
+    seed: str
+    mapping: dict[str, Any] = field(default_factory=dict)
+    last_node: dict[str, str] = field(default_factory=dict)
+
+    def uuid(self, key: str) -> str:
+        digest = hashlib.sha256(f"{self.seed}/{key}".encode()).digest()
+        return str(uuid.UUID(bytes=digest[:16], version=4))
+
+    def add(self, node_id: str, parent: str, message: dict[str, Any] | None) -> str:
+        self.mapping[node_id] = {
+            "id": node_id,
+            "message": message,
+            "parent": parent,
+            "children": [],
+        }
+        self.mapping[parent]["children"].append(node_id)
+        return node_id
+
+
+def render_foreign(conversation: Conversation) -> Rendered:
+    """An export conversation for a conversation read from another format."""
+    seed = hashlib.sha256(conversation.model_dump_json().encode()).hexdigest()
+    ctx = _Context(Drift(FORMAT_ID), seed)
+    ctx.mapping[ROOT_ID] = {"id": ROOT_ID, "message": None, "parent": None, "children": []}
+    _report_request(conversation, ctx.drift)
+    tree = any(message.parent_id for message in conversation.messages)
+    previous = ROOT_ID
+    for index, message in enumerate(conversation.messages):
+        report_foreign_fields(message.extra, f"messages[{index}]", ctx.drift, FORMAT_ID, "ChatGPT")
+        parent = ctx.last_node.get(message.parent_id or "", ROOT_ID) if tree else previous
+        previous = _place(message, index, parent, ctx)
+        ctx.last_node[message.id or f"#{index}"] = previous
+    path = main_path(conversation)
+    current = (
+        ctx.last_node.get(path[-1].id or f"#{len(conversation.messages) - 1}") if path else None
+    )
+    conversation_id = ctx.uuid("conversation")
+    created = (
+        conversation.metadata.timestamp.timestamp() if conversation.metadata.timestamp else None
+    )
+    out: dict[str, Any] = {
+        "title": conversation.metadata.title or "",
+        "create_time": created,
+        "update_time": created,
+        "mapping": ctx.mapping,
+        "moderation_results": [],
+        "current_node": current or ROOT_ID,
+        "conversation_id": conversation_id,
+        "default_model_slug": conversation.parameters.model,
+        "id": conversation_id,
+    }
+    return Rendered(out, ctx.drift.warnings)
+
+
+def _report_request(conversation: Conversation, drift: Drift) -> None:
+    report_foreign_fields(conversation.extra, "", drift, FORMAT_ID, "ChatGPT")
+    parameters = conversation.parameters.model_dump(exclude_defaults=True)
+    for key, value in parameters.items():
+        if key != "model":
+            drift.add(
+                "parameter-unsupported",
+                "a ChatGPT export has no request parameters",
+                field=f"parameters.{key}",
+                original=value,
+            )
+    if conversation.tool_choice is not None:
+        drift.add(
+            "parameter-unsupported",
+            "a ChatGPT export has no tool_choice",
+            field="tool_choice",
+            original=conversation.tool_choice.model_dump(
+                mode="json", exclude_defaults=True, exclude={"extra"}
+            ),
+        )
+    for index, tool in enumerate(conversation.tools):
+        drift.add(
+            "tool-unsupported",
+            "a ChatGPT export has no tool definitions",
+            field=f"tools[{index}]",
+            original=tool.name,
+        )
+
+
+def _place(message: Message, index: int, parent: str, ctx: _Context) -> str:
+    """Add the nodes of one message under ``parent``; the id of its last node."""
+    path = f"messages[{index}]"
+    role = message.role
+    if role == "developer":
+        ctx.drift.add(
+            "system-message-transformed",
+            "ChatGPT has no developer role; written as system",
+            field=path,
+            original="developer",
+            transformed="system",
+        )
+        role = "system"
+    groups = _groups(message, path, role, ctx)
+    if not groups:
+        groups = [({"content_type": "text", "parts": []}, role, "all", None)]
+    base = message.id or ctx.uuid(path)
+    node = parent
+    for number, (content, author_role, recipient, name) in enumerate(groups):
+        node_id = base if number == 0 else f"{base}-{number}"
+        wire = _message(node_id, message, content, author_role, recipient, name)
+        node = ctx.add(node_id, node, wire)
+    return node
+
+
+def _message(
+    node_id: str,
+    message: Message,
+    content: dict[str, Any],
+    role: str,
+    recipient: str,
+    name: str | None,
+) -> dict[str, Any]:
+    metadata: dict[str, Any] = {}
+    if message.model is not None:
+        metadata["model_slug"] = message.model
+    if message.finish_reason is not None or message.provider_finish_reason is not None:
+        reason = _WIRE_FINISH.get(message.finish_reason or "", message.provider_finish_reason)
+        metadata["finish_details"] = {"type": reason}
+    return {
+        "id": node_id,
+        "author": {"role": role, "name": name, "metadata": {}},
+        "create_time": message.timestamp.timestamp() if message.timestamp else None,
+        "update_time": None,
+        "content": content,
+        "status": "finished_successfully",
+        "end_turn": None,
+        "weight": 1.0,
+        "metadata": metadata,
+        "recipient": recipient,
+        "channel": None,
+    }
+
+
+Group = tuple[dict[str, Any], str, str, str | None]
+
+
+def _groups(message: Message, path: str, role: str, ctx: _Context) -> list[Group]:
+    groups: list[Group] = []
+    texts: list[str] = []
+    for position, block in enumerate(message.content):
+        block_path = f"{path}.content[{position}]"
+        if isinstance(block, ToolUseBlock | ToolResultBlock | ThinkingBlock):
+            if texts:
+                groups.append(_text_group(texts, role))
+                texts = []
+            group = _special(block, block_path, message, ctx)
+            if group is not None:
+                groups.append(group)
+        else:
+            text = _text(block, block_path, ctx)
+            if text is not None:
+                texts.append(text)
+    if texts:
+        groups.append(_text_group(texts, role))
+    return groups
+
+
+def _text_group(texts: list[str], role: str) -> Group:
+    author = "user" if role == "tool" else role  # plain text from a tool message
+    return ({"content_type": "text", "parts": texts}, author, "all", None)
+
+
+def _special(block: Block, path: str, message: Message, ctx: _Context) -> Group | None:
+    if isinstance(block, ToolUseBlock):
+        if message.role != "assistant":
+            ctx.drift.add("content-dropped", "only assistants call tools", field=path)
+            return None
+        ctx.drift.add(
+            "id-rewritten",
+            "ChatGPT tool calls have no ids; the result follows its call",
+            field=f"{path}.id",
+            original=block.id,
+            transformed=None,
+            severity="info",
+        )
+        text = arguments_string(block.input, block.raw_arguments)
+        return ({"content_type": "text", "parts": [text]}, "assistant", block.name, None)
+    if isinstance(block, ToolResultBlock):
+        return (
+            {"content_type": "text", "parts": [_result_text(block, path, ctx)]},
+            "tool",
+            "all",
+            block.name,
+        )
+    assert isinstance(block, ThinkingBlock)
+    if not block.text:
+        ctx.drift.add(
+            "reasoning-dropped",
+            "redacted reasoning has no text to write",
+            field=path,
+            details={"redacted": block.redacted},
+        )
+        return None
+    if block.signature or block.data:
+        ctx.drift.add(
+            "signature-stripped",
+            "ChatGPT thoughts carry no signature",
+            field=path,
+            original=block.provider,
+        )
+    thought = {"summary": "", "content": block.text, "chunks": [], "finished": True}
+    return ({"content_type": "thoughts", "thoughts": [thought]}, "assistant", "all", None)
+
+
+def _result_text(block: ToolResultBlock, path: str, ctx: _Context) -> str:
+    if isinstance(block.content, str):
+        text = block.content
+    else:
+        texts = [_text(inner, f"{path}.content[{i}]", ctx) for i, inner in enumerate(block.content)]
+        text = "\n".join(t for t in texts if t is not None)
+    if block.is_error:
+        marked = f"Error: {text}" if text else "Error"
+        ctx.drift.add(
+            "capability-unsupported",
+            "ChatGPT tool messages have no error flag; the error is said in the text",
+            field=f"{path}.is_error",
+            original=True,
+            transformed=marked,
+        )
+        return marked
+    return text
+
+
+def _text(block: Block, path: str, ctx: _Context) -> str | None:
+    if isinstance(block, TextBlock):
+        if block.citations:
+            ctx.drift.add(
+                "content-dropped",
+                "ChatGPT export citations have their own shape",
+                field=f"{path}.citations",
+                original=block.citations,
+            )
+        return block.text
+    if isinstance(block, RefusalBlock) or (
+        isinstance(block, DocumentBlock) and block.source.type == "text"
+    ):
+        ctx.drift.add(
+            "content-type-unsupported",
+            f"a {block.type} is written as text",
+            field=path,
+            original=block.type,
+            transformed="text",
+        )
+        return block.text if isinstance(block, RefusalBlock) else block.source.data or ""
+    ctx.drift.add(
+        "content-dropped",
+        f"a ChatGPT export refers only to ChatGPT's own files; this {block.type} has none",
+        field=path,
+        original=block.type,
+    )
+    return None

@@ -1,0 +1,101 @@
+"""Writing a conversation read from this format back as its ``conversations.json`` entry.
+
+Everything comes from the conversation itself and the hints ``_parse`` left: the node
+order, parents and children lists, the root, null messages, the content objects and the
+raw ``create_time`` numbers (used while they still name the message's timestamp).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from providers.formats._archive import epoch_time, same_time
+from providers.formats._common import arguments_string
+from providers.umf import Block, Conversation, Message, TextBlock, ToolResultBlock, ToolUseBlock
+
+from ._content import render_content
+from ._parse import written_parent
+from ._shared import FORMAT_ID, fields_of, get_hint, hints
+from ._tree import children_from
+
+
+def render_conversation(conversation: Conversation) -> dict[str, Any]:
+    """The entry ``conversation`` was read from (see the module docstring)."""
+    own = conversation.extra.get(FORMAT_ID, {})
+    root_node = own.get("$root")
+    root = root_node.get("id") if isinstance(root_node, dict) else None
+    pairs = [(m.id or "", written_parent(m, root)) for m in conversation.messages]
+    children = children_from(pairs)
+    mapping: dict[str, Any] = {}
+    if isinstance(root_node, dict):
+        mapping[str(root)] = _with_children({**root_node}, own, children.get(root, []))
+    for message in conversation.messages:
+        mapping[message.id or ""] = _node(message, root, children.get(message.id, []))
+    out: dict[str, Any] = {}
+    if conversation.metadata.title is not None:
+        out["title"] = conversation.metadata.title
+    if conversation.metadata.timestamp is not None:
+        out["create_time"] = time_value(conversation.metadata.timestamp, own.get("$create_time"))
+    out["mapping"] = mapping
+    return {**out, **{k: v for k, v in own.items() if not k.startswith("$")}}
+
+
+def time_value(timestamp: Any, raw: Any) -> Any:
+    """The raw epoch number while it still names ``timestamp``, else the timestamp's."""
+    return raw if same_time(epoch_time(raw), timestamp) else timestamp.timestamp()
+
+
+def _with_children(
+    node: dict[str, Any], own: dict[str, Any], computed: list[str]
+) -> dict[str, Any]:
+    if own.get("$no_children"):
+        return node
+    node["children"] = own.get("$children", computed)
+    return node
+
+
+def _node(message: Message, root: str | None, computed: list[str]) -> dict[str, Any]:
+    own = message.extra.get(FORMAT_ID, {})
+    node: dict[str, Any] = {"id": own.get("$node_id", message.id)}
+    if not own.get("$no_message"):
+        node["message"] = None if own.get("$null_message") else render_message(message)
+    if not own.get("$no_parent"):
+        node["parent"] = written_parent(message, root)
+    _with_children(node, own, computed)
+    return {**node, **(own.get("$node") or {})}
+
+
+def render_message(message: Message) -> dict[str, Any]:
+    """The ``message`` object of a node read from this format."""
+    own = message.extra.get(FORMAT_ID, {})
+    author: dict[str, Any] = {"role": message.role}
+    if message.name is not None:
+        author["name"] = message.name
+    out: dict[str, Any] = {"author": {**author, **(own.get("$author") or {})}}
+    if not own.get("$no_id"):
+        out["id"] = message.id
+    if message.timestamp is not None:
+        out["create_time"] = time_value(message.timestamp, own.get("$create_time"))
+    out["content"] = own["content"] if "content" in own else render_content(_blocks(message), own)
+    fields = fields_of(message, "content")
+    metadata = fields.get("metadata")
+    if isinstance(metadata, dict) and message.model is not None:
+        fields["metadata"] = {**metadata, "model_slug": message.model}
+    return {**out, **fields}
+
+
+def _blocks(message: Message) -> list[Block]:
+    """The blocks the content object is made of: a result's, or a call's text."""
+    content = message.content
+    if len(content) == 1 and isinstance(content[0], ToolResultBlock):
+        inner = content[0].content
+        return [TextBlock(text=inner)] if isinstance(inner, str) else list(inner)
+    if len(content) == 1 and isinstance(content[0], ToolUseBlock):
+        call = content[0]
+        kind = get_hint(call, "call")
+        if kind == "json":
+            text = arguments_string(call.input, call.raw_arguments)
+        else:
+            text = str(call.input.get(kind, "")) if isinstance(call.input, dict) else ""
+        return [TextBlock(text=text, extra=hints({}, key="text"))]
+    return content

@@ -1,0 +1,387 @@
+"""The ``chatgpt-export`` format: ChatGPT export conversations read with every branch and
+written back exactly, streamed from ``conversations.json`` or the (split) export zip with
+its images, and other formats' conversations as export entries."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from providers import formats
+from providers.formats import _archive
+from providers.formats.base import FormatError, ParseResult
+from providers.umf import (
+    AudioBlock,
+    Conversation,
+    ImageBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    main_path,
+)
+from tests.providers.sdk.archive import (
+    FIXTURES,
+    PNG,
+    assert_nothing_dropped_silently,
+    assert_round_trips,
+    every_block,
+    fixtures,
+    load,
+    nested,
+    other_fixtures,
+    results,
+    stored,
+    summary,
+    zip_bytes,
+)
+from tests.providers.sdk.chatgpt_export import check_chatgpt_conversation
+
+FORMAT = formats.get("chatgpt-export")
+FIXTURE_PATHS = fixtures("chatgpt-export")
+FILES = FIXTURES / "chatgpt-export" / "files"
+UPLOAD = "file-7QeUu8fRsdBwHp1D2kZxCq"
+GENERATED = "file_00000000a1b2c3d4e5f6a7b8c9d0e1f2"
+
+
+def parse_one(name: str) -> Conversation:
+    [item] = FORMAT.parse(load(FIXTURES / "chatgpt-export" / name))
+    return item.conversation
+
+
+def export_zip(**extra: bytes) -> bytes:
+    members = {
+        "conversations-000.json": (FILES / "conversations-000.json").read_bytes(),
+        "conversations-001.json": (FILES / "conversations-001.json").read_bytes(),
+        "user.json": b'{"id": "user-abc", "email": "sam@example.com"}',
+        "chat.html": b"<html></html>",
+        f"{UPLOAD}-cat.png": base64.b64decode(PNG),
+        f"dalle-generations/{GENERATED}-4bYqUvO6.webp": b"RIFF\x00\x00\x00\x00WEBPVP8 ",
+        **extra,
+    }
+    return zip_bytes(members)
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+def test_there_are_enough_fixtures() -> None:
+    assert len(FIXTURE_PATHS) >= 6
+
+
+@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
+def test_fixture_round_trips_exactly(path: Path) -> None:
+    assert_round_trips(FORMAT, load(path))
+
+
+@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
+def test_fixture_reads_like_a_chatgpt_export(path: Path) -> None:
+    for entry in load(path):
+        check_chatgpt_conversation(entry)
+
+
+@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
+def test_fixture_is_detected_as_chatgpt_export(path: Path) -> None:
+    assert FORMAT.detect(load(path)) == 2
+    assert formats.detect(load(path)).id == "chatgpt-export"
+
+
+@pytest.mark.parametrize("path", other_fixtures("chatgpt-export"), ids=lambda p: p.stem)
+def test_other_formats_fixtures_are_not_taken_for_chatgpt_exports(path: Path) -> None:
+    assert FORMAT.detect(load(path)) == 0
+
+
+@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
+def test_no_other_format_claims_a_chatgpt_export(path: Path) -> None:
+    for fmt in formats.all_formats():
+        if fmt.id != "chatgpt-export":
+            assert fmt.detect(load(path)) < 2, fmt.id
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def test_every_branch_is_kept_and_the_current_thread_is_the_main_path() -> None:
+    conversation = parse_one("branches_regenerated.json")
+    entry = load(FIXTURES / "chatgpt-export" / "branches_regenerated.json")[0]
+    assert {m.id for m in conversation.messages} == set(entry["mapping"]) - {"client-created-root"}
+    for message in conversation.messages:
+        node = entry["mapping"][message.id]
+        expected = None if node["parent"] == "client-created-root" else node["parent"]
+        assert message.parent_id == expected
+    path = [m.id for m in main_path(conversation)]
+    assert path[-1] == entry["current_node"]
+    assert [m.finish_reason for m in main_path(conversation)][-1] == "length"
+    request = formats.get("openai-chat").render(conversation).payload
+    assert [m["content"] for m in request["messages"]][-2:] == [
+        "Why Python over Ruby?",
+        "Bigger ecosystem for data and science.",
+    ]
+
+
+def test_a_message_to_a_tool_is_a_call_and_the_tool_messages_after_it_its_results() -> None:
+    [item] = FORMAT.parse(load(FIXTURES / "chatgpt-export" / "code_interpreter.json"))
+    messages = item.conversation.messages
+    call = messages[2].content[0]
+    assert isinstance(call, ToolUseBlock) and call.name == "python"
+    assert call.input == {
+        "code": "import pandas as pd\ndf = pd.read_csv('/mnt/data/sales.csv')\ndf['price'].mean()"
+    }
+    result = messages[3].content[0]
+    assert isinstance(result, ToolResultBlock) and result.tool_use_id == call.id
+    assert result.content == [TextBlock(text="42.375", extra={"chatgpt-export": {"$key": "text"}})]
+    assert messages[2].model == "gpt-4o" and messages[3].tool_call_id == call.id
+    assert summary(item.warnings) == [
+        (
+            "id-synthesized",
+            "[0].mapping.3f6a7b8c-0000-4000-8000-000000000003.message",
+            None,
+            call.id,
+        )
+    ]
+
+
+def test_a_json_call_keeps_its_arguments_and_every_tool_message_after_it_answers() -> None:
+    messages = parse_one("dalle_images.json").messages
+    call = messages[2].content[0]
+    assert isinstance(call, ToolUseBlock) and call.name == "dalle.text2im"
+    assert call.input["size"] == "1024x1024" and call.raw_arguments is not None
+    for answer in messages[3:5]:
+        assert answer.role == "tool" and answer.tool_call_id == call.id
+    image = messages[1].content[0]
+    assert isinstance(image, ImageBlock)
+    assert image.source.type == "file" and image.source.file_id == UPLOAD
+
+
+def test_reasoning_and_voice_and_errors_have_their_blocks() -> None:
+    thoughts = parse_one("reasoning_thoughts.json").messages[2].content
+    assert [type(b) for b in thoughts] == [ThinkingBlock, ThinkingBlock]
+    voice = parse_one("voice_audio.json").messages[1].content
+    assert [type(b) for b in voice] == [TextBlock, AudioBlock]
+    memory = parse_one("custom_instructions_memory.json").messages
+    assert memory[0].role == "user" and len(memory[0].content) == 2
+    failed = memory[3].content[0]
+    assert isinstance(failed, ToolResultBlock) and failed.is_error is True
+    assert memory[4].content[0].type == "tool_result"
+    assert memory[4].extra["chatgpt-export"]["content"]["content_type"] == "computer_output"
+
+
+@pytest.mark.parametrize(
+    ("payload", "field"),
+    [
+        ("text", "payload"),
+        ([], "payload"),
+        ({"title": "x"}, "mapping"),
+        ({"mapping": {"a": "node"}}, "mapping.a"),
+        (
+            {
+                "mapping": {
+                    "a": {"id": "a", "parent": "b", "children": []},
+                    "b": {"id": "b", "parent": "a"},
+                }
+            },
+            "mapping.a.parent",
+        ),
+        (
+            {"mapping": {"a": {"id": "a", "parent": None, "message": {"author": {"role": "bot"}}}}},
+            "mapping.a.message.author.role",
+        ),
+        (
+            {"mapping": {"a": {"id": "a", "message": {"author": {"role": "user"}, "content": {}}}}},
+            "mapping.a.message.content.content_type",
+        ),
+        ([{"mapping": {}, "deep": nested(150)}], "[0]"),
+    ],
+)
+def test_what_is_not_a_chatgpt_export_is_refused_naming_the_field(payload: Any, field: str) -> None:
+    with pytest.raises(FormatError) as error:
+        FORMAT.parse(payload)
+    assert error.value.field == field
+
+
+# --------------------------------------------------------------------------- files
+
+
+def test_a_split_export_zip_streams_its_conversations_with_their_images() -> None:
+    found = results(FORMAT, export_zip())
+    assert [type(item).__name__ for item in found] == [
+        "ParseResult",
+        "FormatError",
+        "ParseResult",
+        "ParseResult",
+    ]
+    error = found[1]
+    assert (
+        isinstance(error, FormatError)
+        and error.field == "conversations-000.json[1].mapping.a.parent"
+    )
+    dalle = found[2]
+    assert isinstance(dalle, ParseResult) and dalle.key == "6612a1b2-c3d4-8005-e6f7-a8b9c0d1e2f3"
+    upload = dalle.conversation.messages[1].content[0]
+    assert isinstance(upload, ImageBlock)
+    assert upload.source.type == "base64" and upload.source.data == PNG
+    assert upload.source.media_type == "image/png"
+    generated = dalle.conversation.messages[3].content[0]
+    assert isinstance(generated, ToolResultBlock) and isinstance(generated.content, list)
+    [picture] = generated.content
+    assert isinstance(picture, ImageBlock) and picture.source.media_type == "image/webp"
+    entries = [
+        *orjson.loads((FILES / "conversations-000.json").read_bytes())[:1],
+        *orjson.loads((FILES / "conversations-001.json").read_bytes()),
+    ]
+    conversations = [item.conversation for item in found if isinstance(item, ParseResult)]
+    assert FORMAT.render_all([stored(c) for c in conversations]).payload == entries
+
+
+def test_an_image_too_large_stays_a_pointer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_archive, "LIMITS", _archive.Limits(max_asset_bytes=10))
+    found = results(FORMAT, export_zip())
+    dalle = found[2]
+    assert isinstance(dalle, ParseResult)
+    upload = dalle.conversation.messages[1].content[0]
+    assert isinstance(upload, ImageBlock) and upload.source.type == "file"
+
+
+def test_a_plain_conversations_file_streams_too() -> None:
+    found = results(FORMAT, (FILES / "conversations-001.json").read_bytes())
+    assert [type(item).__name__ for item in found] == ["ParseResult", "ParseResult"]
+
+
+def test_a_hostile_zip_is_refused() -> None:
+    [traversal] = results(FORMAT, export_zip(**{"../../etc/passwd": b"x"}))
+    assert isinstance(traversal, FormatError) and traversal.field == "zip:../../etc/passwd"
+    [bomb] = results(
+        FORMAT, zip_bytes({"conversations.json": b"[" + b" " * (4 * 1024 * 1024) + b"]"})
+    )
+    assert isinstance(bomb, FormatError) and "compressed" in bomb.message
+
+
+def test_a_conversation_nested_too_deep_is_refused_alone() -> None:
+    deep = b'{"mapping": {}, "x": ' + b"[" * 300 + b"]" * 300 + b"}"
+    good = orjson.dumps(load(FIXTURES / "chatgpt-export" / "simple_text.json")[0])
+    found = results(FORMAT, b"[" + deep + b"," + good + b"]")
+    assert isinstance(found[0], FormatError) and "nested deeper" in found[0].message
+    assert isinstance(found[1], ParseResult)
+
+
+# --------------------------------------------------------------------------- other formats
+
+
+def convert(format_id: str, name: str) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
+    conversation = formats.get(format_id).parse(load(FIXTURES / format_id / name))[0].conversation
+    rendered = FORMAT.render(stored(conversation))
+    [entry] = rendered.payload
+    check_chatgpt_conversation(entry)
+    assert all(w.source == "chatgpt-export" for w in rendered.warnings)
+    return entry, summary(rendered.warnings)
+
+
+def thread(entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """The messages from the root to the current node."""
+    mapping, key, out = entry["mapping"], entry["current_node"], []
+    while key is not None:
+        if mapping[key]["message"] is not None:
+            out.append(mapping[key]["message"])
+        key = mapping[key]["parent"]
+    return out[::-1]
+
+
+def test_an_openai_chat_tool_loop_becomes_a_chain_of_nodes() -> None:
+    entry, warnings = convert("openai-chat", "tool_loop_parallel.json")
+    messages = thread(entry)
+    assert [(m["author"]["role"], m["recipient"]) for m in messages[:6]] == [
+        ("system", "all"),
+        ("user", "all"),
+        ("assistant", "get_weather"),
+        ("assistant", "get_weather"),
+        ("assistant", "get_time"),
+        ("tool", "all"),
+    ]
+    assert messages[2]["content"] == {
+        "content_type": "text",
+        "parts": ['{"city":"Paris","unit":"celsius"}'],
+    }
+    assert messages[5]["author"]["name"] == "get_weather"
+    assert entry["default_model_slug"] == "gpt-4.1-2025-04-14"
+    assert warnings == [
+        ("parameter-unsupported", "parameters.temperature", 0.2, None),
+        ("parameter-unsupported", "parameters.parallel_tool_calls", True, None),
+        ("parameter-unsupported", "tool_choice", {"type": "auto"}, None),
+        ("tool-unsupported", "tools[0]", "get_weather", None),
+        ("tool-unsupported", "tools[1]", "get_time", None),
+        ("tool-unsupported", "tools[2]", "search_restaurants", None),
+        (
+            "field-unknown",
+            "messages[2].extra.openai-chat",
+            {"refusal": None, "annotations": []},
+            None,
+        ),
+        ("id-rewritten", "messages[2].content[0].id", "call_pWq3kq8mJ2u7vT1sXbN0aZcD", None),
+        ("id-rewritten", "messages[2].content[1].id", "call_Lr9dE5fGh2JkL0mNoP3qRsTu", None),
+        ("id-rewritten", "messages[2].content[2].id", "call_Zx8cV7bN6mA5sD4fG3hJ2kL1", None),
+        ("id-rewritten", "messages[8].content[1].id", "call_Qm4nB8vC2xZ6lK0jH9gF7dS5", None),
+    ]
+
+
+def test_an_anthropic_thinking_loop_becomes_thoughts_a_call_and_its_result() -> None:
+    entry, warnings = convert("anthropic", "thinking_tool_loop.json")
+    source = load(FIXTURES / "anthropic" / "thinking_tool_loop.json")
+    messages = thread(entry)
+    assert [m["content"]["content_type"] for m in messages] == [
+        "text",
+        "thoughts",
+        "text",
+        "text",
+        "text",
+        "text",
+    ]
+    assert (
+        messages[1]["content"]["thoughts"][0]["content"]
+        == source["messages"][1]["content"][0]["thinking"]
+    )
+    assert messages[2]["recipient"] == "run_sql"
+    assert messages[3]["author"] == {"role": "tool", "name": "run_sql", "metadata": {}}
+    assert warnings == [
+        (
+            "field-unknown",
+            "extra.anthropic",
+            {"thinking": {"type": "enabled", "budget_tokens": 10000}},
+            None,
+        ),
+        ("parameter-unsupported", "parameters.max_tokens", 16000, None),
+        ("parameter-unsupported", "tool_choice", {"type": "auto"}, None),
+        ("tool-unsupported", "tools[0]", "run_sql", None),
+        ("signature-stripped", "messages[1].content[0]", "anthropic", None),
+        ("reasoning-dropped", "messages[1].content[1]", None, None),
+        ("id-rewritten", "messages[1].content[2].id", "toolu_01NXq3wPqLsGkVbZ6rT8uYc2", None),
+    ]
+
+
+def test_a_converted_export_reads_back_with_its_calls_paired() -> None:
+    entry, _ = convert("anthropic", "thinking_tool_loop.json")
+    [item] = FORMAT.parse([entry])
+    result = next(m for m in item.conversation.messages if m.role == "tool").content[0]
+    call = next(
+        b for m in item.conversation.messages for b in m.content if isinstance(b, ToolUseBlock)
+    )
+    assert isinstance(result, ToolResultBlock) and result.tool_use_id == call.id
+
+
+@pytest.mark.parametrize(
+    "path",
+    fixtures("openai-chat") + fixtures("anthropic") + fixtures("umf"),
+    ids=lambda p: f"{p.parent.name}/{p.stem}",
+)
+def test_every_other_fixture_becomes_an_export_entry(path: Path) -> None:
+    for item in formats.get(path.parent.name).parse(load(path)):
+        [entry] = FORMAT.render(stored(item.conversation)).payload
+        check_chatgpt_conversation(entry)
+
+
+def test_no_block_is_dropped_silently() -> None:
+    conversation = every_block()
+    assert_nothing_dropped_silently(conversation, FORMAT.render(conversation))

@@ -48,18 +48,12 @@ CHUNK_TYPES = ("start", "content", "tool_use", "metadata", "done", "error")
 
 
 @dataclass
-class _Call:
-    position: int
-    deltas: list[str] = field(default_factory=list)
-
-
-@dataclass
 class _Accumulator:
     """What the chunks read so far add up to."""
 
     blocks: list[Block] = field(default_factory=list)
     text: list[str] | None = None  # the deltas of the text run being read
-    calls: dict[str, _Call] = field(default_factory=dict)
+    calls: dict[str, list[str]] = field(default_factory=dict)  # argument deltas by call id
     metadata: Metadata | None = None
     usage: Usage | None = None
     finish: FinishReason | None = None
@@ -108,12 +102,10 @@ class _Accumulator:
             require_int(chunk["index"], at(path, "index"))
         if call_id not in self.calls:
             self.text = None
-            self.calls[call_id] = _Call(len(self.blocks))
+            self.calls[call_id] = []
             self.blocks.append(ToolUseBlock(id=call_id, name=name))
         if chunk.get("inputDelta") is not None:
-            self.calls[call_id].deltas.append(
-                require_str(chunk["inputDelta"], at(path, "inputDelta"))
-            )
+            self.calls[call_id].append(require_str(chunk["inputDelta"], at(path, "inputDelta")))
 
     def _metadata_chunk(self, chunk: dict[str, Any], path: str) -> None:
         if chunk.get("usage") is not None:
@@ -147,15 +139,21 @@ class _Accumulator:
         self.finish = self.finish or "error"
 
     def answer(self) -> Message:
-        """The final assistant message."""
-        for call in self.calls.values():
-            raw = "".join(call.deltas) if call.deltas else None
+        """The final assistant message: done's message when it has one (the streamed
+        argument strings kept on its calls), else what the chunks added up to."""
+        streamed: dict[str, tuple[Any, str | None]] = {}
+        for call_id, deltas in self.calls.items():
+            raw = "".join(deltas) if deltas else None
             value, ok = parse_arguments(raw) if raw else ({}, True)
-            block = self.blocks[call.position]
-            assert isinstance(block, ToolUseBlock)
-            block.input = value if ok and isinstance(value, dict) else {}
-            block.raw_arguments = raw
+            streamed[call_id] = (value if ok and isinstance(value, dict) else {}, raw)
         answer = self.message or Message(role="assistant", content=self.blocks)
+        for block in answer.content:
+            if isinstance(block, ToolUseBlock) and block.id in streamed:
+                value, raw = streamed[block.id]
+                if self.message is None:
+                    block.input = value
+                if block.input == value:
+                    block.raw_arguments = raw
         answer.finish_reason = self.finish
         answer.usage = self.usage
         if self.error is not None:

@@ -20,12 +20,14 @@
   a result that answers no earlier call             user text, ``content-type-unsupported``
   other content of a tool message                   a user turn, ``message-reordered``
   a tool call outside an assistant message          ``content-dropped``
+  a message's author ``name`` (not a tool's)        ``content-dropped`` (info)
   call ids the target refuses, or used twice        rewritten, ``id-rewritten`` (info)
   ``reasoning`` beside thinking blocks, details     ``reasoning-dropped``
   ================================================  ========================================
 """
 
 from ._base import (
+    CallIds,
     Context,
     Namespace,
     at,
@@ -51,16 +53,17 @@ from ._shared_blocks import (
     decoded_text,
     drop,
     drop_reasoning,
+    leave_out_empty,
     media_uri,
     read_tool,
     report_unplaced,
+    sendable,
     source_from_url,
     take_answer,
     write_tool,
 )
 from ._turns import (
     MISSING_RESULT_TEXT,
-    CallIds,
     Located,
     Turn,
     linearize,
@@ -89,6 +92,7 @@ __all__ = [
     "is_int",
     "is_number",
     "item",
+    "leave_out_empty",
     "linearize",
     "locate",
     "mark_error",
@@ -99,6 +103,7 @@ __all__ = [
     "report_foreign_extra",
     "report_unplaced",
     "require",
+    "sendable",
     "source_from_url",
     "split",
     "take_answer",

@@ -3,11 +3,12 @@ formats share."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from providers.formats._common import extra_of, hint, own_extra, with_hints
+from providers.formats._common import ToolIdMap, extra_of, hint, own_extra, with_hints
 from providers.formats.base import Drift, FormatError
 from providers.umf import JSON, Block, Extra, MediaSource
 
@@ -143,3 +144,32 @@ def mark_error(content: Any, path: str, ctx: Context) -> Any:
         transformed=marked,
     )
     return marked
+
+
+class CallIds:
+    """Wire ids for tool calls: fitted to the target by a :class:`ToolIdMap`, and unique
+    within one request (a reused id gets a fresh one)."""
+
+    def __init__(self, drift: Drift, valid: Callable[[str], bool], make: Callable[[str], str]):
+        self._drift, self._make = drift, make
+        self._map = ToolIdMap(drift, valid, make)
+        self._used: set[str] = set()
+
+    def claim(self, original: str, path: str) -> str:
+        """The id the call at ``path`` (originally ``original``) goes out with."""
+        new = self._map(original, path)
+        salt = 0
+        while new in self._used:
+            salt += 1
+            new = self._make(hashlib.sha256(f"{original}#{salt}".encode()).hexdigest())
+        if salt:
+            self._drift.add(
+                "id-rewritten",
+                "tool call id already used in this request; made unique",
+                field=path,
+                original=original,
+                transformed=new,
+                severity="info",
+            )
+        self._used.add(new)
+        return new

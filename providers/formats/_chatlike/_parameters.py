@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -101,8 +102,8 @@ def write_parameters(
 
 
 def _clamp(value: float, spec: ParameterSpec, ctx: Context) -> float:
-    low = spec.low if spec.low is not None else value
-    high = spec.high if spec.high is not None else value
+    low = spec.low if spec.low is not None else -math.inf
+    high = spec.high if spec.high is not None else math.inf
     clamped = min(max(value, low), high)
     if clamped != value:
         ctx.drift.add(

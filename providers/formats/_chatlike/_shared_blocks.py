@@ -8,9 +8,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._common import data_uri, parse_data_uri, require_mapping, require_str
-from providers.umf import Block, Conversation, Extra, MediaSource, Message, ThinkingBlock, Tool
+from providers.umf import (
+    Block,
+    Conversation,
+    Extra,
+    MediaSource,
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    Tool,
+)
 
 from ._base import Context, Namespace, at, describe, item, report_foreign_extra, split
+from ._turns import Turn
 
 _EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
 
@@ -74,6 +84,24 @@ def drop_reasoning(block: ThinkingBlock, path: str, why: str, ctx: Context) -> N
         original=block.text or None,
         details={"redacted": block.redacted, "signed": bool(block.signature or block.data)},
     )
+
+
+def sendable(parts: list[dict[str, Any]]) -> bool:
+    """Whether content parts say anything (empty text parts do not)."""
+    return any(part.get("type") != "text" or part.get("text") for part in parts)
+
+
+def leave_out_empty(turn: Turn, ctx: Context) -> None:
+    """Note that a converted message with nothing to send is left out; when its blocks
+    were dropped, their own warnings already say so."""
+    if all(isinstance(entry.block, TextBlock) and not entry.block.text for entry in turn.blocks):
+        ctx.drift.add(
+            "content-dropped",
+            "an empty message is left out",
+            field=turn.path,
+            original=turn.role,
+            severity="info",
+        )
 
 
 # --------------------------------------------------------------------------- tools

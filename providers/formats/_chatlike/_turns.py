@@ -3,13 +3,10 @@ docstring for each change and its warning)."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import ToolIdMap
-from providers.formats.base import Drift
 from providers.umf import (
     Block,
     Conversation,
@@ -21,7 +18,7 @@ from providers.umf import (
     main_path,
 )
 
-from ._base import Context, at, item, mark_error, report_foreign_extra
+from ._base import CallIds, Context, at, item, mark_error, report_foreign_extra
 
 # The content of the result put in for a tool call that nothing answers.
 MISSING_RESULT_TEXT = "Error: no result was recorded for this tool call."
@@ -123,35 +120,6 @@ def linearize(
     return _Pairer(splitter.turns, ctx, CallIds(ctx.drift, valid_id, make_id)).run()
 
 
-class CallIds:
-    """Wire ids for tool calls: fitted to the target by a :class:`ToolIdMap`, and unique
-    within one request (a reused id gets a fresh one)."""
-
-    def __init__(self, drift: Drift, valid: Callable[[str], bool], make: Callable[[str], str]):
-        self._drift, self._make = drift, make
-        self._map = ToolIdMap(drift, valid, make)
-        self._used: set[str] = set()
-
-    def claim(self, original: str, path: str) -> str:
-        """The id the call at ``path`` (originally ``original``) goes out with."""
-        new = self._map(original, path)
-        salt = 0
-        while new in self._used:
-            salt += 1
-            new = self._make(hashlib.sha256(f"{original}#{salt}".encode()).hexdigest())
-        if salt:
-            self._drift.add(
-                "id-rewritten",
-                "tool call id already used in this request; made unique",
-                field=path,
-                original=original,
-                transformed=new,
-                severity="info",
-            )
-        self._used.add(new)
-        return new
-
-
 class _Splitter:
     """Turns UMF messages into turns: system messages gathered, tool results split out."""
 
@@ -164,6 +132,15 @@ class _Splitter:
         path = item("messages", index)
         report_foreign_extra(message.extra, path, self.ctx)
         located = locate(message.content, path)
+        _report_block_extra(located, self.ctx)
+        if message.name is not None and message.role != "tool":
+            self.ctx.drift.add(
+                "content-dropped",
+                f"{self.ctx.label} messages carry no author name",
+                field=at(path, "name"),
+                original=message.name,
+                severity="info",
+            )
         if message.role in ("system", "developer"):
             self._system(message, located, path)
             return
@@ -282,6 +259,14 @@ class _Splitter:
             original="tool",
             transformed="user",
         )
+
+
+def _report_block_extra(located: list[Located], ctx: Context) -> None:
+    for entry in located:
+        report_foreign_extra(entry.block.extra, entry.path, ctx)
+        block = entry.block
+        if isinstance(block, ToolResultBlock) and isinstance(block.content, list):
+            _report_block_extra(locate(block.content, entry.path), ctx)
 
 
 def _wrap_loose(message: Message) -> ToolResultBlock:

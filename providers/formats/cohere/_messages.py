@@ -56,6 +56,8 @@ def _parse_assistant(source: dict[str, Any], path: str, state: ParseState) -> Me
     fields, rest = split(
         source, ("tool_calls", "tool_plan", "citations"), handled=("role", "content")
     )
+    if fields.get("tool_calls") == []:
+        rest["tool_calls"] = fields.pop("tool_calls")  # UMF has no "an empty list was sent"
     blocks, parts, kind = _read(source, path, "assistant")
     plan: list[Block] = []
     if "tool_plan" in fields:

@@ -18,8 +18,10 @@ from providers.formats._chatlike import (
     Turn,
     drop,
     drop_reasoning,
+    leave_out_empty,
     locate,
     mark_error,
+    sendable,
     write_content,
     write_result_content,
 )
@@ -68,15 +70,8 @@ class TurnWriter:
         pieces = _Pieces()
         for entry in turn.blocks:
             self._place(entry, turn, pieces)
-        if not self.ctx.faithful and not (pieces.parts or pieces.plan or pieces.calls):
-            if not turn.blocks:
-                self.ctx.drift.add(
-                    "content-dropped",
-                    "an empty message is left out",
-                    field=turn.path,
-                    original=turn.role,
-                    severity="info",
-                )
+        if not self.ctx.faithful and not (sendable(pieces.parts) or pieces.plan or pieces.calls):
+            leave_out_empty(turn, self.ctx)
             return None
         return self._message(turn, pieces)
 

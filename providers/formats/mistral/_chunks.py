@@ -261,7 +261,8 @@ def render_thinking(block: ThinkingBlock, path: str, ctx: Context) -> dict[str, 
         return None
     kept = NS.hint(block.extra, "thinking")
     inner = kept if isinstance(kept, list) and thinking_text(kept) == block.text else None
-    chunk: dict[str, Any] = {"type": "thinking", "thinking": inner or [_text(block.text)]}
+    inner = inner if inner is not None else [_text(block.text)]
+    chunk: dict[str, Any] = {"type": "thinking", "thinking": inner}
     portable = ctx.faithful or signature_portable(block, NS.format_id)
     if block.signature is not None and portable:
         chunk["signature"] = block.signature

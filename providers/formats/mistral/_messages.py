@@ -58,6 +58,8 @@ def parse_message(raw: JSON, path: str, state: ParseState) -> Message:
         return _parse_tool(source, path, state)
     mapped = ("tool_calls",) if role == "assistant" else ()
     fields, rest = split(source, mapped, handled=("role", "content"))
+    if fields.get("tool_calls") == []:
+        rest["tool_calls"] = fields.pop("tool_calls")  # UMF has no "an empty list was sent"
     content = _read(source, path, role)
     calls_path = at(path, "tool_calls")
     raw_calls = require_list(fields["tool_calls"], calls_path) if fields else []

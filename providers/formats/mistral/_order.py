@@ -23,15 +23,18 @@ def order(written: list[Written], ctx: Context) -> list[dict[str, Any]]:
     """The ``messages`` array for converted turns."""
     placed: list[Written] = []
     carry: list[dict[str, Any]] = []
+    carried_from = ""
     for entry in written:
         if carry and entry.role != "tool":
-            placed.append(_carrier(carry, entry.path))
+            placed.append(_carrier(carry, carried_from))
             carry = []
         if entry.wire is not None:
             placed.append(entry)
-        carry.extend(entry.carry)
+        if entry.carry:
+            carry.extend(entry.carry)
+            carried_from = entry.path
     if carry:
-        placed.append(_carrier(carry, written[-1].path))
+        placed.append(_carrier(carry, carried_from))
     merged = _bridge(_merge(placed, ctx), ctx)
     _mark_prefix(merged, ctx)
     return [entry.wire for entry in merged if entry.wire is not None]

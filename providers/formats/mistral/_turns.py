@@ -17,8 +17,10 @@ from providers.formats._chatlike import (
     Turn,
     drop,
     drop_reasoning,
+    leave_out_empty,
     locate,
     mark_error,
+    sendable,
     write_content,
     write_result_content,
 )
@@ -89,8 +91,8 @@ class TurnWriter:
                 self._keep(chunk, entry, turn.role, chunks, written)
         extra = turn.message.extra if turn.message is not None else {}
         chunks = _put_back_unmapped(chunks, extra)
-        if not self.ctx.faithful and not (chunks or calls):
-            self._note_empty(turn)
+        if not self.ctx.faithful and not (sendable(chunks) or calls):
+            leave_out_empty(turn, self.ctx)
             return written
         wire: dict[str, Any] = {"role": turn.role}
         write_content(wire, chunks, turn.role, NS.hint(extra, "content"))
@@ -119,16 +121,6 @@ class TurnWriter:
             transformed="user",
         )
         written.carry.append(chunk)
-
-    def _note_empty(self, turn: Turn) -> None:
-        if not turn.blocks:
-            self.ctx.drift.add(
-                "content-dropped",
-                "an empty message is left out",
-                field=turn.path,
-                original=turn.role,
-                severity="info",
-            )
 
     def chunk(self, entry: Located, role: str) -> dict[str, Any] | None:
         """The chunk for a block, or None (warned) when it has none."""

@@ -10,9 +10,10 @@ Assistant text becomes text, thinking and tool-use blocks; a tool message a tool
 block. Forge has no call ids: each call gets ``forge_call_<n>`` (``id-synthesized``), and a
 result answers the earliest unanswered call of the same tool (a result that answers none
 gets ``forge_result_<n>``). When writing the blocks back would not give the very text that
-was read (spacing, the JSON call form, entity escapes...), the text is kept as the hint
-``$text`` with a digest of the blocks (``$digest``): it comes back verbatim while the blocks
-are unchanged.
+was read (spacing, the JSON call form, entity escapes...), or could stop giving it (a call's
+arguments are written in key order, which storage does not keep), the text is kept as the
+hint ``$text`` with a digest of the blocks (``$digest``): it comes back verbatim while the
+blocks are unchanged.
 """
 
 from __future__ import annotations
@@ -22,7 +23,15 @@ from typing import Any
 
 from providers.formats._common import require_list, require_mapping, require_str, unknown_fields
 from providers.formats.base import Drift, FormatError
-from providers.umf import JSON, Block, Conversation, Message, TextBlock, ToolResultBlock
+from providers.umf import (
+    JSON,
+    Block,
+    Conversation,
+    Message,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
 
 from ._render import message_text
 from ._shared import FORMAT_ID, ROLES, at, fingerprint, item, make_extra
@@ -76,7 +85,10 @@ def parse_message(raw: JSON, path: str, state: ParseState) -> Message:
     text = require_str(source.get(content_key), at(path, content_key))
     blocks = _read_blocks(role, text, path, state)
     result = blocks[0] if blocks and isinstance(blocks[0], ToolResultBlock) else None
-    exact = message_text(role, blocks) == text
+    # Calls are written with their arguments in key order, which storage does not keep
+    # (PostgreSQL jsonb sorts object keys): their text is always kept.
+    has_calls = any(isinstance(block, ToolUseBlock) for block in blocks)
+    exact = not has_calls and message_text(role, blocks) == text
     return Message(
         role=role,  # type: ignore[arg-type]  # checked against ROLES above
         content=blocks,

@@ -103,14 +103,15 @@ def test_xml_calls_read_cdata_nesting_and_order() -> None:
     assert [m.tool_call_id for m in messages[7:9]] == ["forge_call_2", "forge_call_3"]
 
 
-def test_only_text_that_would_not_write_back_the_same_is_kept() -> None:
-    messages = read(fixture("seed_xml_tools_cdata.json")).messages
+def test_text_is_kept_only_for_calls_and_text_that_would_not_write_back_the_same() -> None:
+    messages = read(fixture("seed_complex_reasoning.json")).messages
     kept = [index for index, m in enumerate(messages) if "$text" in m.extra.get("forge", {})]
-    # Message 6 wraps plain values in CDATA, which Forge's writer does only when needed.
-    assert kept == [6]
-    assert set(messages[6].extra["forge"]) == {"$text", "$digest"}
-    json_form = read(fixture("seed_calculator_flow.json")).messages[2]
-    assert set(json_form.extra["forge"]) == {"$text", "$digest"}
+    # The call's message (its argument order is not kept by storage); the thinking and
+    # text of the last one write back the same.
+    assert kept == [2]
+    assert set(messages[2].extra["forge"]) == {"$text", "$digest"}
+    odd = read(assistant("[plan]\n\n\nthree newlines before this"))
+    assert odd.messages[0].extra["forge"]["$text"] == "[plan]\n\n\nthree newlines before this"
 
 
 def test_errors_are_results_with_the_flag() -> None:

@@ -110,6 +110,16 @@ DATABASES = {
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
     )
 }
+# A connection pool for processes that run many short tasks in threads (Celery workers):
+# Celery closes the connection around every task, which without a pool means a new
+# PostgreSQL backend per task. DATABASE_POOL_MAX_SIZE=<threads> turns it on.
+if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_int("DATABASE_POOL_MAX_SIZE", 0):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": env_int("DATABASE_POOL_MAX_SIZE", 0),
+        "timeout": 30,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -158,8 +158,13 @@ class Message(models.Model):
 
     class Meta:
         constraints = [
+            # The imported thread has one message per position. A replay's answer takes
+            # the position of the turn it regenerates (its sibling), so that many replays
+            # of one conversation never wait on each other for a position.
             models.UniqueConstraint(
-                fields=["conversation", "position"], name="message_unique_position"
+                fields=["conversation", "position"],
+                condition=models.Q(replay_run__isnull=True),
+                name="message_unique_position",
             )
         ]
         ordering = ["conversation", "position"]

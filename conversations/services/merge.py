@@ -29,7 +29,9 @@ def merge_new_messages(
         new_messages, parent_id, known = _new_part(stored, newer)
         if new_messages:
             rows = Rows(conversation=locked)
-            last = locked.messages.aggregate(last=Max("position"))["last"]
+            last = locked.messages.filter(replay_run__isnull=True).aggregate(last=Max("position"))[
+                "last"
+            ]
             add_messages(
                 rows,
                 new_messages,

@@ -6,7 +6,7 @@ import uuid
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import F
 from django.utils import timezone
 
 from conversations import models
@@ -21,10 +21,13 @@ class TurnAnswer:
     turn: models.ReplayTurn
     exchange: Exchange
     parent_id: uuid.UUID | None
+    # The position of the turn it regenerates: replay answers are its siblings.
+    position: int
 
 
-def store_turn_answer(answer: TurnAnswer) -> bool:
-    """Store the answer and mark the turn succeeded, in one transaction.
+def store_turn_answer(answer: TurnAnswer, *, finish_run: bool) -> bool:
+    """Store the answer and mark the turn succeeded (and the run, when this was its last
+    turn), in one transaction: one commit per provider call, the cost that matters.
 
     Returns False (and writes nothing) when the turn is no longer pending: another
     delivery of the same task already stored it, so there is never a duplicate branch.
@@ -34,27 +37,50 @@ def store_turn_answer(answer: TurnAnswer) -> bool:
         turn = models.ReplayTurn.objects.select_for_update().get(pk=answer.turn.pk)
         if turn.status != models.ReplayTurn.Status.PENDING:
             return False
-        conversation = models.Conversation.objects.select_for_update().get(pk=run.conversation_id)
         message = exchange.response.message
         if message.model is None:
             message = message.model_copy(update={"model": run.model})
-        rows = Rows(conversation=conversation, replay_run_id=run.pk)
-        last = conversation.messages.aggregate(last=Max("position"))["last"]
-        add_messages(rows, [message], start_position=(last or 0) + 1, parent_id=answer.parent_id)
+        rows = Rows(conversation=run.conversation, replay_run_id=run.pk)
+        add_messages(rows, [message], start_position=answer.position, parent_id=answer.parent_id)
         message_id = rows.messages[0]["id"]
         _add_warnings(rows, run, exchange, message_id)
         rows.provenance.append(
             models.Provenance(
-                conversation=conversation,
+                conversation=run.conversation,
                 message_id=message_id,
-                frontend=conversation.source_format,
+                frontend=run.conversation.source_format,
                 backend=run.provider,
                 model=message.model or run.model,
             )
         )
         insert_rows(rows, new_conversation=False)
         _mark_succeeded(turn, exchange, message_id)
+        if finish_run:
+            finish_run_succeeded(run)
+        else:
+            models.ReplayRun.objects.filter(pk=run.pk).update(
+                provider_calls=F("provider_calls") + 1
+            )
     return True
+
+
+def finish_run_succeeded(run: models.ReplayRun) -> None:
+    """Mark a run succeeded with its totals (counting the call just stored)."""
+    turns = list(run.turns.filter(status=models.ReplayTurn.Status.SUCCEEDED))
+    usage: dict[str, int] = {}
+    for turn in turns:
+        for key, value in (turn.usage or {}).items():
+            if isinstance(value, int):
+                usage[key] = usage.get(key, 0) + value
+    models.ReplayRun.objects.filter(pk=run.pk).update(
+        status=models.ReplayRun.Status.SUCCEEDED,
+        error="",
+        usage=usage,
+        latency_ms=sum(turn.latency_ms or 0 for turn in turns),
+        provider_calls=F("provider_calls") + 1,
+        finished_at=timezone.now(),
+        lease_expires_at=None,
+    )
 
 
 def _add_warnings(
@@ -70,6 +96,7 @@ def _add_warnings(
 def _mark_succeeded(turn: models.ReplayTurn, exchange: Exchange, message_id: uuid.UUID) -> None:
     response = exchange.response
     turn.status = models.ReplayTurn.Status.SUCCEEDED
+    turn.attempts += 1
     turn.message_id = message_id
     turn.request = exchange.request
     turn.request_headers = exchange.headers

@@ -25,7 +25,11 @@ from django.utils import timezone
 
 from conversations import models, selectors
 from conversations.provider_settings import configured_providers
-from conversations.services.replay_store import TurnAnswer, store_turn_answer
+from conversations.services.replay_store import (
+    TurnAnswer,
+    finish_run_succeeded,
+    store_turn_answer,
+)
 from providers import clients, umf
 from providers.clients.base import Client, PermanentProviderError, ProviderError
 
@@ -148,11 +152,16 @@ def replay_execute(*, run_id: uuid.UUID) -> Outcome:
         return _fail(run, f"provider {run.provider!r} is no longer configured")
     client = clients.build(config)
     stored = selectors.conversation_umf(conversation=run.conversation)
-    for turn in run.turns.filter(status=TurnStatus.PENDING).order_by("index"):
-        outcome = _run_turn(run, turn, client, stored)
+    pending = list(run.turns.filter(status=TurnStatus.PENDING).order_by("index"))
+    if not pending:
+        return _succeed(run)
+    for number, turn in enumerate(pending):
+        if number:
+            _renew_lease(run)  # the claim took the lease for the first call
+        outcome = _run_turn(run, turn, client, stored, last=number == len(pending) - 1)
         if outcome is not None:
             return outcome
-    return _succeed(run)
+    return Outcome(f"succeeded: {len(pending)} turn(s)")
 
 
 def _not_claimed(run_id: uuid.UUID) -> Outcome:
@@ -171,28 +180,30 @@ def _run_turn(
     turn: models.ReplayTurn,
     client: Client,
     stored: selectors.StoredConversation,
+    *,
+    last: bool,
 ) -> Outcome | None:
-    prefix, parent_id = _prefix(stored, turn)
-    _renew_lease(run)
-    models.ReplayRun.objects.filter(pk=run.pk).update(provider_calls=F("provider_calls") + 1)
-    models.ReplayTurn.objects.filter(pk=turn.pk).update(attempts=F("attempts") + 1)
+    prefix, parent_id, position = _prefix(stored, turn)
     try:
         exchange = client.complete(prefix, model=run.model, parameters=run.parameters)
     except ProviderError as error:
         return _provider_failed(run, turn, error)
-    store_turn_answer(TurnAnswer(run=run, turn=turn, exchange=exchange, parent_id=parent_id))
+    answer = TurnAnswer(
+        run=run, turn=turn, exchange=exchange, parent_id=parent_id, position=position
+    )
+    store_turn_answer(answer, finish_run=last)
     return None
 
 
 def _prefix(
     stored: selectors.StoredConversation, turn: models.ReplayTurn
-) -> tuple[umf.Conversation, uuid.UUID | None]:
-    """The conversation up to (not including) the turn's original message, and the id of
-    the message the new answer hangs from."""
+) -> tuple[umf.Conversation, uuid.UUID | None, int]:
+    """The conversation up to (not including) the turn's original message, the id of the
+    message the new answer hangs from, and the position it takes (the original's)."""
     ids = stored.message_ids
     end = ids.index(turn.original_message_id) if turn.original_message_id in ids else len(ids)
     conversation = stored.umf.model_copy(update={"messages": stored.umf.messages[:end]})
-    return conversation, ids[end - 1] if end > 0 else None
+    return conversation, ids[end - 1] if end > 0 else None, end
 
 
 def _renew_lease(run: models.ReplayRun) -> None:
@@ -206,7 +217,8 @@ def _provider_failed(
     reason = f"{type(error).__name__}: {error.message}"
     if error.status is not None:
         reason += f" (HTTP {error.status})"
-    models.ReplayTurn.objects.filter(pk=turn.pk).update(error=reason)
+    models.ReplayTurn.objects.filter(pk=turn.pk).update(error=reason, attempts=F("attempts") + 1)
+    models.ReplayRun.objects.filter(pk=run.pk).update(provider_calls=F("provider_calls") + 1)
     run.refresh_from_db(fields=["attempts"])
     if isinstance(error, PermanentProviderError) or not error.transient:
         models.ReplayTurn.objects.filter(pk=turn.pk).update(status=TurnStatus.FAILED)
@@ -234,27 +246,11 @@ def _fail(run: models.ReplayRun, reason: str) -> Outcome:
 
 
 def _succeed(run: models.ReplayRun) -> Outcome:
-    turns = list(run.turns.filter(status=TurnStatus.SUCCEEDED))
-    usage = _sum_usage(turn.usage for turn in turns)
-    latency = sum(turn.latency_ms or 0 for turn in turns)
-    models.ReplayRun.objects.filter(pk=run.pk).update(
-        status=Status.SUCCEEDED,
-        error="",
-        usage=usage,
-        latency_ms=latency,
-        finished_at=timezone.now(),
-        lease_expires_at=None,
-    )
-    return Outcome(f"succeeded: {len(turns)} turn(s)")
-
-
-def _sum_usage(usages: Any) -> dict[str, int]:
-    total: dict[str, int] = {}
-    for usage in usages:
-        for key, value in (usage or {}).items():
-            if isinstance(value, int):
-                total[key] = total.get(key, 0) + value
-    return total
+    """Close a run whose turns all succeeded before (a redelivery after the last store)."""
+    with transaction.atomic():
+        models.ReplayRun.objects.filter(pk=run.pk).update(provider_calls=F("provider_calls") - 1)
+        finish_run_succeeded(run)
+    return Outcome("succeeded: nothing left to call")
 
 
 def replay_reconcile() -> int:

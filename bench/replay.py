@@ -1,0 +1,265 @@
+"""Replay throughput: N replay runs through real Celery workers (Redis broker, PostgreSQL)
+against a fake provider that answers after 200 ms.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/umf_archive \\
+        .venv/bin/python bench/replay.py --runs 500 --workers 2 --concurrency 25
+
+Prints runs per second against the ideal (total concurrency / provider latency), the share
+of runs that ended succeeded and failed, lost runs (never finished) and duplicated turns.
+Goal (issue 4): at least 80% of the ideal with 50 concurrent calls, 0 lost, 0 duplicated.
+With --fault-rate the fake provider fails that share of calls (429 with retry-after, 5xx,
+529, hangs, truncated streams, malformed JSON, 400, 401): the soak test of issue 7.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "umfsite.settings")
+os.environ.setdefault("UMF_RATE_REPLAYS", "1000000/min")
+BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/12")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=500)
+    parser.add_argument("--workers", type=int, default=2, help="worker processes")
+    parser.add_argument("--concurrency", type=int, default=25, help="threads per worker")
+    parser.add_argument("--latency", type=float, default=0.2, help="provider latency (s)")
+    parser.add_argument("--fault-rate", type=float, default=0.0)
+    parser.add_argument("--timeout", type=float, default=600)
+    args = parser.parse_args()
+
+    import django
+    from django.conf import settings
+
+    if "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
+        sys.exit("set DATABASE_URL to a PostgreSQL server")
+    settings.DATABASES["default"]["NAME"] = "umf_bench_replay"
+    django.setup()
+    _recreate_database()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    run_benchmark(args)
+
+
+def _recreate_database() -> None:
+    import psycopg
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    with psycopg.connect(
+        host=database["HOST"],
+        port=database["PORT"] or 5432,
+        user=database["USER"],
+        password=database["PASSWORD"] or None,
+        dbname="postgres",
+        autocommit=True,
+    ) as connection:
+        connection.execute("DROP DATABASE IF EXISTS umf_bench_replay WITH (FORCE)")
+        connection.execute("CREATE DATABASE umf_bench_replay")
+
+
+def run_benchmark(args: argparse.Namespace) -> None:
+    import redis
+
+    from tests.fakes.provider_server import FakeProviderServer, Fault, RandomFaults
+
+    redis.Redis.from_url(BROKER).flushdb()
+    _prepare_owner()
+    plan = None
+    if args.fault_rate:
+        plan = RandomFaults(
+            seed=7,
+            rate=args.fault_rate,
+            faults=[
+                Fault.rate_limited(retry_after="1"),
+                Fault.server_error(),
+                Fault.overloaded(),
+                Fault.hang(3),
+                Fault.truncated(),
+                Fault.malformed_json(),
+                Fault.bad_request(),
+                Fault.unauthorized(),
+            ],
+        )
+    with FakeProviderServer(latency=args.latency, fault_plan=plan) as server:
+        queue = f"bench-{uuid.uuid4().hex[:6]}"
+        workers = _start_workers(args, queue, server)
+        try:
+            # Warm up: worker boot, imports and connections are not what is measured.
+            warm = _create_runs(args.workers * args.concurrency, queue)
+            _wait(warm, args.timeout)
+            plan, server.fault_plan = server.fault_plan, None  # type: ignore[attr-defined]
+            calls_before = len(server.requests)  # type: ignore[attr-defined]
+            server.fault_plan = plan  # type: ignore[attr-defined]
+            started = time.monotonic()
+            run_ids = _create_runs(args.runs, queue)
+            finished = _wait(run_ids, args.timeout)
+            elapsed = time.monotonic() - started
+        finally:
+            for worker in workers:
+                worker.terminate()
+            for worker in workers:
+                worker.wait(timeout=30)
+        _report(args, run_ids, finished, elapsed, len(server.requests) - calls_before)
+
+
+def _prepare_owner() -> None:
+    from django.conf import settings
+    from django.contrib.auth.models import User
+
+    from conversations import services
+
+    payload = [
+        {"role": "system", "content": "You are terse."},
+        {"role": "user", "content": "What is the capital of France?"},
+        {"role": "assistant", "content": "Paris."},
+    ]
+    owner = User.objects.create_user("bench")
+    services.conversation_import(owner=owner, format_id="umf", payload=payload)
+    settings.UMF_PROVIDERS = [{"name": "fake", "kind": "openai-chat", "base_url": "unused"}]
+
+
+def _create_runs(count: int, queue: str) -> list[str]:
+    from django.db import transaction
+
+    from conversations import models
+    from conversations.services import replays
+    from umfsite.celery import app
+
+    app.conf.update(broker_url=BROKER, task_always_eager=False, task_default_queue=queue)
+    conversation = models.Conversation.objects.get()
+    with transaction.atomic():
+        runs = [
+            replays.replay_start(
+                owner=conversation.owner,
+                conversation=conversation,
+                provider="fake",
+                model="fake-1",
+            )
+            for _ in range(count)
+        ]
+    return [str(run.pk) for run in runs]
+
+
+def _start_workers(
+    args: argparse.Namespace, queue: str, server: object
+) -> list[subprocess.Popen[bytes]]:
+    import orjson
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    providers = [
+        {
+            "name": "fake",
+            "kind": "openai-chat",
+            "base_url": server.base_url("openai-chat"),  # type: ignore[attr-defined]
+            "models": ["fake-1"],
+            "timeout": 10,
+            "allow_private_network": True,
+        }
+    ]
+    env = {
+        **os.environ,
+        "DATABASE_URL": (
+            f"postgres://{database['USER']}@{database['HOST']}:{database['PORT'] or 5432}"
+            "/umf_bench_replay"
+        ),
+        "CELERY_BROKER_URL": BROKER,
+        "CELERY_QUEUE": queue,
+        "UMF_EXTRA_PROVIDERS": orjson.dumps(providers).decode(),
+        "UMF_REPLAY_MAX_COUNTDOWN": "5",
+        "DATABASE_POOL_MAX_SIZE": str(args.concurrency + 2),
+        "LOG_LEVEL": "WARNING",
+    }
+    return [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "umfsite",
+                "worker",
+                "--pool=threads",
+                f"--concurrency={args.concurrency}",
+                "-Q",
+                queue,
+                os.environ.get("BENCH_WORKER_LOGLEVEL", "--loglevel=warning"),
+                "--without-heartbeat",
+                "--without-gossip",
+                "--without-mingle",
+                f"--hostname=bench{index}@%h",
+            ],
+            cwd=ROOT,
+            env=env,
+        )
+        for index in range(args.workers)
+    ]
+
+
+def _wait(run_ids: list[str], timeout: float) -> int:
+    from conversations import models
+
+    deadline = time.monotonic() + timeout
+    done = 0
+    while time.monotonic() < deadline:
+        done = models.ReplayRun.objects.filter(
+            pk__in=run_ids, status__in=["succeeded", "failed"]
+        ).count()
+        if done == len(run_ids):
+            break
+        time.sleep(0.2)
+    return done
+
+
+def _report(
+    args: argparse.Namespace, run_ids: list[str], finished: int, elapsed: float, calls: int
+) -> None:
+    from django.db.models import Count
+
+    from conversations import models
+
+    runs = models.ReplayRun.objects.filter(pk__in=run_ids)
+    succeeded = runs.filter(status="succeeded").count()
+    failed = runs.filter(status="failed").count()
+    duplicated = (
+        models.Message.objects.filter(replay_run__in=runs)
+        .values("replay_run")
+        .annotate(n=Count("id"))
+        .filter(n__gt=1)
+        .count()
+    )
+    concurrency = args.workers * args.concurrency
+    ideal = concurrency / args.latency
+    rate = finished / elapsed if elapsed else 0.0
+    print(
+        f"runs: {len(run_ids)}  workers: {args.workers} x {args.concurrency} threads  "
+        f"provider latency: {args.latency * 1000:.0f} ms  fault rate: {args.fault_rate:.0%}"
+    )
+    print(
+        f"elapsed: {elapsed:.1f} s  throughput: {rate:.1f} runs/s  ideal: {ideal:.0f} runs/s  "
+        f"({rate / ideal:.0%} of ideal)"
+    )
+    print(
+        f"succeeded: {succeeded} ({succeeded / len(run_ids):.1%})  failed: {failed} "
+        f"({failed / len(run_ids):.1%})  lost: {len(run_ids) - finished}  "
+        f"duplicated turns: {duplicated}  provider calls: {calls}"
+    )
+    reasons = runs.filter(status="failed").values_list("error", flat=True)[:5]
+    for reason in reasons:
+        print(f"  failed because: {reason[:120]}")
+
+
+if __name__ == "__main__":
+    main()

@@ -37,6 +37,7 @@ __all__ = [
     "Limits",
     "SafeZip",
     "check_depth",
+    "entry_error",
     "epoch_time",
     "iso_time",
     "join_texts",
@@ -89,21 +90,21 @@ def _seekable(binary: BinaryIO, limits: Limits) -> BinaryIO:
 
 
 def _sniff(stream: BinaryIO, limits: Limits) -> str:
+    """``zip``, ``lines`` (the first line is a whole JSON object) or ``json``."""
     start = stream.tell()
-    head = stream.read(4)
-    if head[:2] == b"PK":
-        stream.seek(start)
+    head = stream.read(64 * 1024)
+    stream.seek(start)
+    if head.startswith(b"PK"):
         return "zip"
-    stream.seek(start)
-    first = stream.readline(limits.max_entry_bytes + 1)
-    stream.seek(start)
-    stripped = first.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if not stripped and not first:
+    stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if not head:
         raise FormatError("the file is empty", field="file")
     if not stripped.startswith(b"{"):
         return "json"
+    first = stream.readline(limits.max_entry_bytes + 1)
+    stream.seek(start)
     try:
-        orjson.loads(stripped)
+        orjson.loads(first.lstrip(b"\xef\xbb\xbf"))
     except orjson.JSONDecodeError:
         return "json"  # one object spread over several lines
     return "lines"
@@ -174,3 +175,13 @@ def join_texts(texts: list[str]) -> str:
             out += "" if text[0] in ",.;:!?)]}" else "\n\n"
         out += text
     return out
+
+
+def entry_error(error: FormatError, value: JSON, *id_keys: str) -> FormatError:
+    """``error`` naming the conversation it spoils by its own id (the first of ``id_keys``
+    the entry has), so that a report of a file of many says which one was skipped."""
+    if isinstance(value, dict):
+        for key in id_keys:
+            if isinstance(value.get(key), str | int) and not isinstance(value.get(key), bool):
+                return FormatError(f"conversation {value[key]}: {error.message}", field=error.field)
+    return error

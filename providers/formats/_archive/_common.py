@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -78,17 +78,27 @@ def loads_entry(data: bytes | str, path: str, limits: Limits = LIMITS) -> JSON:
 
 
 class Bounded:
-    """A reader that refuses to go past ``limit`` bytes, and counts what it gave."""
+    """A reader that refuses to go past ``limit`` bytes, and counts what it gave.
 
-    def __init__(self, raw: BinaryIO, limit: int, label: str) -> None:
+    Once ``mark`` is set (the count at the parser's last event), it also refuses to give
+    more than ``token_limit`` bytes past it: the JSON parser holds a token whole before it
+    says anything about it, so one huge string must be stopped here, not after."""
+
+    def __init__(self, raw: Any, limit: int, label: str, token_limit: int = 0) -> None:
         self.raw = raw
         self.limit = limit
         self.label = label
         self.consumed = 0
+        self.token_limit = token_limit
+        self.mark: int | None = None
 
     def read(self, size: int = -1) -> bytes:
-        data = self.raw.read(size if size is not None and size >= 0 else 64 * 1024)
+        data: bytes = self.raw.read(size if size is not None and size >= 0 else 64 * 1024)
         self.consumed += len(data)
         if self.consumed > self.limit:
             raise FormatError(f"more than {self.limit} bytes", field=self.label)
+        if self.mark is not None and self.consumed - self.mark > self.token_limit:
+            raise FormatError(
+                f"a JSON value larger than {self.token_limit} bytes", field=self.label
+            )
         return data

@@ -14,7 +14,10 @@ from ._common import Bounded, Entry, Limits, loads_entry
 
 
 def json_entries(stream: BinaryIO, label: str, limits: Limits) -> Iterator[Entry]:
-    reader = Bounded(stream, limits.max_file_bytes, label or "file")
+    # One string or number larger than an entry may be stops the file: it cannot be
+    # skipped. (Never less than 1 MiB: the parser reads 64 KiB ahead of its events.)
+    token_limit = max(limits.max_entry_bytes, 1024 * 1024)
+    reader = Bounded(_WithoutBom(stream), limits.max_file_bytes, label or "file", token_limit)
     events = ijson.basic_parse(reader, use_float=True)
     try:
         first = next(events, None)
@@ -30,6 +33,22 @@ def json_entries(stream: BinaryIO, label: str, limits: Limits) -> Iterator[Entry
         yield Entry(label or "file", error=error)
     except (ijson.JSONError, UnicodeDecodeError, ValueError) as error:
         yield Entry(label or "file", error=FormatError(f"not valid JSON: {error}", field=label))
+
+
+class _WithoutBom:
+    """A stream with the UTF-8 byte order mark some editors write taken off its start."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self.raw = raw
+        self.started = False
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.raw.read(size)
+        if not self.started and data:  # ijson first reads 0 bytes to learn the type
+            self.started = True
+            if data.startswith(b"\xef\xbb\xbf"):
+                return data[3:] or self.raw.read(size)
+        return data
 
 
 def _array_items(
@@ -54,6 +73,7 @@ def _build_entry(
     event: tuple[str, Any] | None = first
     while True:
         assert event is not None
+        reader.mark = reader.consumed
         if builder.problem is None and reader.consumed - start > limits.max_entry_bytes:
             builder.fail(f"entry larger than {limits.max_entry_bytes} bytes")
         if builder.feed(*event):

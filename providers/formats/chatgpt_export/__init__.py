@@ -41,7 +41,7 @@ from collections.abc import Iterator, Sequence
 from typing import BinaryIO
 
 from providers.formats import register
-from providers.formats._archive import Entry, check_depth, read_entries
+from providers.formats._archive import Entry, check_depth, entry_error, read_entries
 from providers.formats._common import hint, require_list
 from providers.formats.base import Capabilities, Drift, Format, FormatError, ParseResult, Rendered
 from providers.umf import JSON, Conversation
@@ -133,7 +133,7 @@ def _entry_result(entry: Entry) -> ParseResult | FormatError:
     try:
         result = parse_one(entry.value, entry.position, assets)
     except FormatError as error:
-        return error
+        return entry_error(error, entry.value, "conversation_id", "id")
     result.conversation.extra[FORMAT_ID]["$file"] = "list"
     return result
 

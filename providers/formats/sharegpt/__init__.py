@@ -45,7 +45,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, BinaryIO
 
 from providers.formats import register
-from providers.formats._archive import check_depth, read_entries
+from providers.formats._archive import check_depth, entry_error, read_entries
 from providers.formats._common import hint
 from providers.formats.base import Capabilities, Drift, Format, FormatError, ParseResult, Rendered
 from providers.umf import JSON, Conversation
@@ -222,7 +222,7 @@ def iter_parse(binary: BinaryIO) -> Iterator[ParseResult | FormatError]:
         try:
             result = parse_one(entry.value, entry.position)
         except FormatError as error:
-            yield error
+            yield entry_error(error, entry.value, "id")
             continue
         result.conversation.extra[FORMAT_ID]["$file"] = "list"
         yield result

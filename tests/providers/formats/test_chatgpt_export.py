@@ -219,6 +219,7 @@ def test_a_split_export_zip_streams_its_conversations_with_their_images() -> Non
         isinstance(error, FormatError)
         and error.field == "conversations-000.json[1].mapping.a.parent"
     )
+    assert error.message.startswith("conversation 6600dead-0000-8000-0000-000000000000: ")
     dalle = found[2]
     assert isinstance(dalle, ParseResult) and dalle.key == "6612a1b2-c3d4-8005-e6f7-a8b9c0d1e2f3"
     upload = dalle.conversation.messages[1].content[0]

@@ -185,6 +185,7 @@ def test_conversations_json_streams_and_a_broken_conversation_does_not_stop_it()
     ]
     error = found[1]
     assert isinstance(error, FormatError) and error.field == "[1].chat_messages[0].sender"
+    assert error.message == "conversation broken: sender must be human or assistant"
     keys = [item.key for item in found if isinstance(item, ParseResult)]
     assert keys[0] == "4b0a5e2c-8f3d-4c1a-9e7b-1d2c3b4a5f60"
 

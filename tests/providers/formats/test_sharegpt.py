@@ -3,6 +3,7 @@ streamed from dataset files, and other formats' conversations as LLaMA-Factory e
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ import orjson
 import pytest
 
 from providers import formats
+from providers.formats import _archive
 from providers.formats.base import FormatError, ParseResult
 from providers.umf import (
     Conversation,
@@ -196,6 +198,61 @@ def test_an_entry_nested_too_deep_is_refused_alone() -> None:
     found = results(FORMAT, b"[" + deep + b", " + good + b"]")
     assert isinstance(found[0], FormatError) and found[0].field == "[0]"
     assert isinstance(found[1], ParseResult)
+
+
+class _OneWay(io.RawIOBase):
+    """A stream that cannot seek, as a socket or a pipe."""
+
+    def __init__(self, data: bytes) -> None:
+        self._data = io.BytesIO(data)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        chunk = self._data.read(len(buffer))
+        buffer[: len(chunk)] = chunk
+        return len(chunk)
+
+
+def test_a_stream_that_cannot_seek_and_a_byte_order_mark_are_read() -> None:
+    data = b"\xef\xbb\xbf" + (FILES / "dataset.json").read_bytes()
+    assert FORMAT.iter_parse is not None
+    found = list(FORMAT.iter_parse(io.BufferedReader(_OneWay(data))))
+    assert [type(item).__name__ for item in found] == [
+        "ParseResult",
+        "FormatError",
+        "ParseResult",
+        "ParseResult",
+    ]
+
+
+def test_an_empty_file_is_one_error() -> None:
+    [error] = results(FORMAT, b"")
+    assert isinstance(error, FormatError) and error.field == "file"
+
+
+def test_an_entry_past_the_size_limit_is_skipped_and_the_next_ones_still_come(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(_archive, "LIMITS", _archive.Limits(max_entry_bytes=100_000))
+    turns = [{"from": "human", "value": f"message {index}"} for index in range(20_000)]
+    big = orjson.dumps({"conversations": turns})
+    good = b'{"conversations": [{"from": "human", "value": "ok"}]}'
+    found = results(FORMAT, b"[" + big + b"," + good + b"]")
+    assert isinstance(found[0], FormatError) and "larger than" in found[0].message
+    assert isinstance(found[1], ParseResult)
+
+
+def test_one_huge_string_stops_the_file_without_being_read_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(_archive, "LIMITS", _archive.Limits(max_entry_bytes=1000))
+    good = b'{"conversations": [{"from": "human", "value": "ok"}]}'
+    huge = b'{"conversations": [{"from": "human", "value": "' + b"x" * (3 * 1024 * 1024) + b'"}]}'
+    found = results(FORMAT, b"[" + good + b"," + huge + b"," + good + b"]")
+    assert isinstance(found[0], ParseResult)
+    assert isinstance(found[-1], FormatError) and "larger than" in found[-1].message
 
 
 # --------------------------------------------------------------------------- other formats

@@ -554,3 +554,26 @@ def anthropic_import() -> Conversation:
 def openai_import() -> Conversation:
     """A conversation as the openai-chat format reads OPENAI_REQUEST."""
     return stored(parse_one("openai-chat", OPENAI_REQUEST))
+
+
+@pytest.mark.parametrize("format_id", SEED_FORMATS)
+def test_other_branches_and_citations_are_dropped_with_warnings(format_id: str) -> None:
+    citations = [{"type": "char_location", "cited_text": "x", "document_index": 0}]
+    conversation = Conversation(
+        messages=[
+            Message(id="a", role="user", content=[TextBlock(text="hi")]),
+            Message(id="b", parent_id="a", role="assistant", content=[TextBlock(text="old")]),
+            Message(
+                id="c",
+                parent_id="a",
+                role="assistant",
+                content=[TextBlock(text="new", citations=citations)],
+            ),
+        ]
+    )
+    rendered = render_checked(format_id, conversation)
+    assert "old" not in orjson.dumps(rendered.payload).decode()
+    assert [w for w in summary(rendered.warnings) if w[0] == "content-dropped"] == [
+        ("content-dropped", "messages[1]", "b", None),
+        ("content-dropped", "messages[2].content[0].citations", citations, None),
+    ]

@@ -20,7 +20,7 @@ from providers.formats._common import require_list, require_mapping
 from providers.formats.base import FormatError
 from providers.umf import JSON, Conversation, Message
 
-from ._messages import parse_messages, render_message
+from ._messages import parse_messages
 from ._metadata import (
     fallback_identity,
     merge_metadata,
@@ -28,6 +28,7 @@ from ._metadata import (
     render_metadata,
     state_digest,
 )
+from ._render_messages import render_message
 from ._request import (
     parse_parameters,
     parse_stream_fields,

@@ -15,8 +15,9 @@ from providers.formats._common import require_mapping
 from providers.formats.base import FormatError
 from providers.umf import JSON, Message, Metadata
 
-from ._messages import parse_message, render_message
+from ._messages import parse_message
 from ._metadata import parse_finish_reason, parse_metadata, parse_usage, render_usage
+from ._render_messages import render_message
 from ._shared import FORMAT_ID, RenderContext, at, get_hint
 from ._stream import finish_reason
 

@@ -34,7 +34,7 @@ from providers.umf import (
     Usage,
 )
 
-from ._messages import parse_message, render_message
+from ._messages import parse_message
 from ._metadata import (
     merge_metadata,
     parse_finish_reason,
@@ -42,6 +42,7 @@ from ._metadata import (
     parse_usage,
     render_usage,
 )
+from ._render_messages import render_message
 from ._shared import RenderContext, at, item, require_int
 
 CHUNK_TYPES = ("start", "content", "tool_use", "metadata", "done", "error")

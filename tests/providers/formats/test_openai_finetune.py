@@ -329,6 +329,18 @@ def test_every_other_fixture_becomes_a_valid_line(path: Path) -> None:
         validate_finetune_text(rendered.payload)
 
 
+def test_only_the_main_path_of_a_tree_is_written_and_each_other_branch_message_reported() -> None:
+    tree = formats.get("claude-export").parse(
+        load(FIXTURES / "claude-export" / "tree_branches.json")
+    )
+    rendered = FORMAT.render(stored(tree[0].conversation))
+    dropped = [w for w in summary(rendered.warnings) if w[0] == "content-dropped"]
+    assert dropped == [
+        ("content-dropped", "messages[2]", "0195e3a1-1111-7000-8000-000000000003", None),
+        ("content-dropped", "messages[3]", "0195e3a1-1111-7000-8000-000000000004", None),
+    ]
+
+
 def test_no_block_is_dropped_silently() -> None:
     conversation = every_block()
     assert_nothing_dropped_silently(conversation, FORMAT.render(conversation))

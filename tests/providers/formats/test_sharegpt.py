@@ -19,6 +19,7 @@ from providers.umf import (
     ImageBlock,
     Message,
     TextBlock,
+    ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
 )
@@ -400,6 +401,51 @@ def test_every_other_fixture_becomes_an_entry_llama_factory_reads(path: Path) ->
         )
         # A conversation that opens with the assistant (a bare response) is written as it is.
         check_sharegpt_entry(entry, strict=first is not None and first.role != "assistant")
+
+
+def test_only_the_main_path_of_a_tree_is_written_and_each_other_branch_message_reported() -> None:
+    tree = formats.get("claude-export").parse(
+        load(FIXTURES / "claude-export" / "tree_branches.json")
+    )
+    rendered = FORMAT.render(stored(tree[0].conversation))
+    dropped = [w for w in summary(rendered.warnings) if w[0] == "content-dropped"]
+    assert dropped == [
+        ("content-dropped", "messages[2]", "0195e3a1-1111-7000-8000-000000000003", None),
+        ("content-dropped", "messages[3]", "0195e3a1-1111-7000-8000-000000000004", None),
+    ]
+
+
+def test_reasoning_is_written_as_think_text_before_the_answer() -> None:
+    conversation = Conversation(
+        messages=[
+            Message(role="user", content=[TextBlock(text="2+2?")]),
+            Message(
+                role="assistant",
+                content=[
+                    ThinkingBlock(text="Add them.", signature="EqQB", provider="anthropic"),
+                    ThinkingBlock(text="Plain thought."),
+                    TextBlock(text="4"),
+                ],
+            ),
+        ]
+    )
+    rendered = FORMAT.render(conversation)
+    assert rendered.payload == [
+        {
+            "conversations": [
+                {"from": "human", "value": "2+2?"},
+                {
+                    "from": "gpt",
+                    "value": "<think>\nAdd them.\n</think>\n\n"
+                    "<think>\nPlain thought.\n</think>\n\n4",
+                },
+            ]
+        }
+    ]
+    assert summary(rendered.warnings) == [
+        ("signature-stripped", "messages[1].content[0]", "anthropic", None),
+        ("content-type-unsupported", "messages[1].content[1]", "thinking", "text"),
+    ]
 
 
 def test_no_block_is_dropped_silently() -> None:

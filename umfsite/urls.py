@@ -16,7 +16,27 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", views.conversation_list, name="conversation-list"),
     path("conversations/<uuid:pk>/", views.conversation_detail, name="conversation-detail"),
+    path("conversations/<uuid:pk>/export/", views.export_download, name="export-download"),
+    path(
+        "conversations/<uuid:pk>/export/warnings/",
+        views.export_warnings,
+        name="export-warnings",
+    ),
+    path("conversations/<uuid:pk>/replays/", views.replay_start, name="replay-start"),
+    path(
+        "conversations/<uuid:pk>/replays/<uuid:run_id>/",
+        views.replay_detail,
+        name="replay-detail",
+    ),
+    path(
+        "conversations/<uuid:pk>/replays/<uuid:run_id>/status/",
+        views.replay_status,
+        name="replay-status",
+    ),
+    path("attachments/<str:sha256>/", views.attachment, name="attachment"),
     path("import/", views.import_page, name="import"),
+    path("import/jobs/<uuid:pk>/", views.import_job_detail, name="import-job"),
+    path("import/jobs/<uuid:pk>/status/", views.import_job_status, name="import-job-status"),
 ]
 
 handler404 = "conversations.views.not_found"

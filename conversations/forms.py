@@ -1,0 +1,144 @@
+"""Forms of the browser pages: they parse and validate input; views hand it to selectors
+and services."""
+
+from __future__ import annotations
+
+from datetime import datetime, time, timedelta
+from typing import Any
+
+import orjson
+from django import forms
+from django.utils import timezone
+
+from conversations import models, selectors
+from conversations.provider_settings import configured_providers
+from providers import formats
+
+
+def _set_choices(form: forms.Form, name: str, choices: list[tuple[str, str]]) -> None:
+    field = form.fields[name]
+    assert isinstance(field, forms.ChoiceField)
+    field.choices = choices
+
+
+def _format_choices(*, auto: bool) -> list[tuple[str, str]]:
+    choices = [(f.id, f"{f.id} — {f.label}") for f in formats.all_formats()]
+    return [("auto", "auto-detect"), *choices] if auto else choices
+
+
+class ConversationFilterForm(forms.Form):
+    q = forms.CharField(required=False, max_length=500)
+    format = forms.ChoiceField(required=False)
+    provider = forms.ChoiceField(required=False)
+    model = forms.CharField(required=False, max_length=200)
+    tool = forms.CharField(required=False, max_length=200)
+    warnings = forms.ChoiceField(
+        required=False, choices=[("", "any"), ("yes", "with warnings"), ("no", "without")]
+    )
+    after = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    before = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    sort = forms.ChoiceField(
+        required=False, choices=[(key, key) for key in selectors.LIST_SORTS], initial="newest"
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _set_choices(
+            self, "format", [("", "any format")] + [(f.id, f.id) for f in formats.all_formats()]
+        )
+        providers = sorted({f.provider for f in formats.all_formats() if f.provider})
+        _set_choices(self, "provider", [("", "any provider")] + [(p, p) for p in providers])
+
+    def selector_kwargs(self) -> dict[str, Any]:
+        """The arguments of ``selectors.conversation_list`` (call after ``is_valid``)."""
+        data = self.cleaned_data
+        has_warnings = {"yes": True, "no": False}.get(data.get("warnings") or "")
+        return {
+            "query": (data.get("q") or "").strip() or None,
+            "source_format": data.get("format") or None,
+            "provider": (data.get("provider") or "").strip() or None,
+            "model": (data.get("model") or "").strip() or None,
+            "tool": (data.get("tool") or "").strip() or None,
+            "has_warnings": has_warnings,
+            "created_after": _day_start(data.get("after")),
+            "created_before": _day_start(data.get("before"), next_day=True),
+        }
+
+
+def _day_start(day: Any, *, next_day: bool = False) -> datetime | None:
+    if day is None:
+        return None
+    start = timezone.make_aware(datetime.combine(day, time.min))
+    return start + timedelta(days=1) if next_day else start
+
+
+class PasteImportForm(forms.Form):
+    format = forms.ChoiceField(initial="auto")
+    payload = forms.CharField(widget=forms.Textarea(attrs={"rows": 16, "spellcheck": "false"}))
+    title = forms.CharField(required=False, max_length=300)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _set_choices(self, "format", _format_choices(auto=True))
+
+    def clean_payload(self) -> Any:
+        """JSON, or the raw text for a text format (ChatML, fine-tuning JSONL)."""
+        raw = self.cleaned_data["payload"]
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError as error:
+            if self.data.get("format") in {"chatml", "openai-finetune"}:
+                return raw
+            raise forms.ValidationError(f"not valid JSON: {error}") from None
+
+
+class UploadImportForm(forms.Form):
+    format = forms.ChoiceField(initial="auto")
+    file = forms.FileField()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _set_choices(self, "format", _format_choices(auto=True))
+
+
+class ExportForm(forms.Form):
+    format = forms.ChoiceField()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _set_choices(self, "format", _format_choices(auto=False))
+
+
+class ReplayForm(forms.Form):
+    provider = forms.ChoiceField()
+    model = forms.CharField(max_length=200)
+    mode = forms.ChoiceField(choices=models.ReplayRun.Mode.choices, initial="last")
+    temperature = forms.FloatField(required=False, min_value=0, max_value=2)
+    max_tokens = forms.IntegerField(required=False, min_value=1, max_value=1_000_000)
+    parameters = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2, "placeholder": '{"top_p": 0.9}'}),
+        help_text="Other parameters, as a JSON object",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _set_choices(self, "provider", [(name, name) for name in configured_providers()])
+
+    def clean_parameters(self) -> dict[str, Any]:
+        raw = (self.cleaned_data.get("parameters") or "").strip()
+        if not raw:
+            return {}
+        try:
+            value = orjson.loads(raw)
+        except orjson.JSONDecodeError as error:
+            raise forms.ValidationError(f"not valid JSON: {error}") from None
+        if not isinstance(value, dict):
+            raise forms.ValidationError("expected a JSON object")
+        return value
+
+    def replay_parameters(self) -> dict[str, Any]:
+        """The run's parameters: the named fields over the free-form ones."""
+        data = self.cleaned_data
+        named = {k: data[k] for k in ("temperature", "max_tokens") if data.get(k) is not None}
+        return {**data["parameters"], **named}

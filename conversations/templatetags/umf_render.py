@@ -1,0 +1,140 @@
+"""Filters that turn conversation content into HTML that can never run script.
+
+Markdown goes through markdown-it (raw HTML off), code through Pygments (classes only,
+no inline styles), and the result through nh3 (an allow-list of tags, attributes and URL
+schemes) before it is marked safe. Everything else is autoescaped by the templates.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from decimal import Decimal
+from typing import Any
+from urllib.parse import urlsplit
+
+import nh3
+from django import template
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from markdown_it import MarkdownIt
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import get_lexer_by_name
+from pygments.util import ClassNotFound
+
+from conversations import pricing, selectors
+
+register = template.Library()
+
+_FORMATTER = HtmlFormatter(nowrap=True, classprefix="hl-")
+_ALLOWED_TAGS = {
+    "p", "br", "hr", "em", "strong", "del", "code", "pre", "span", "blockquote",
+    "ul", "ol", "li", "a", "h1", "h2", "h3", "h4", "h5", "h6",
+    "table", "thead", "tbody", "tr", "th", "td",
+}  # fmt: skip
+_ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "span": {"class"}, "code": {"class"}}
+_SAFE_SCHEMES = {"http", "https", "mailto"}
+# Messages repeat across replays and pages; rendering is pure, so keep the recent ones.
+_CACHE_SIZE = 4096
+
+
+def _highlight(code: str, language: str, _attributes: str) -> str:
+    try:
+        lexer = get_lexer_by_name(language.strip().lower()) if language.strip() else None
+    except ClassNotFound:
+        lexer = None
+    if lexer is None:
+        return ""  # markdown-it escapes the code itself
+    return f'<pre><code class="hl">{highlight(code, lexer, _FORMATTER)}</code></pre>'
+
+
+# "commonmark" with raw HTML off: tags in a message are text, never markup.
+# Line breaks are kept: chat messages (poems, lists typed by hand) mean them.
+_MARKDOWN = MarkdownIt("commonmark", {"html": False, "breaks": True, "highlight": _highlight})
+_MARKDOWN.enable("table")
+_MARKDOWN.enable("strikethrough")
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def render_markdown(text: str) -> str:
+    """Markdown to sanitised HTML: no raw HTML, no images, only http(s)/mailto links."""
+    html = _MARKDOWN.render(text)
+    return nh3.clean(
+        html,
+        tags=_ALLOWED_TAGS,
+        attributes=_ALLOWED_ATTRIBUTES,
+        url_schemes=_SAFE_SCHEMES,
+        link_rel="noopener noreferrer nofollow",
+    )
+
+
+@register.filter
+def markdown(text: str | None) -> SafeString:
+    return mark_safe(render_markdown(text or ""))
+
+
+@register.filter
+def pretty_json(value: Any) -> str:
+    """Indented JSON (autoescaped by the template like any text)."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return str(value)
+    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+
+
+@register.filter
+def safe_url(url: str | None) -> str:
+    """The URL when it is plain http(s), else an empty string (no javascript:, data:)."""
+    if not url:
+        return ""
+    return url if urlsplit(url.strip()).scheme.lower() in {"http", "https"} else ""
+
+
+@register.filter
+def highlighted_snippet(snippet: str | None) -> SafeString:
+    """A search snippet, escaped, with its hit markers turned into <mark>."""
+    text = str(escape(snippet or ""))
+    text = text.replace(str(escape(selectors.HIT_START)), "<mark>")
+    text = text.replace(str(escape(selectors.HIT_STOP)), "</mark>")
+    return mark_safe(text)
+
+
+@register.filter
+def get_item(mapping: Any, key: Any) -> Any:
+    return mapping.get(key) if mapping else None
+
+
+@register.filter
+def sibling_index(message: dict[str, Any]) -> int:
+    return int(message["siblings"].index(message["id"])) + 1
+
+
+@register.filter
+def sibling_before(message: dict[str, Any]) -> Any:
+    siblings, at = message["siblings"], message["siblings"].index(message["id"])
+    return siblings[at - 1] if at > 0 else None
+
+
+@register.filter
+def sibling_after(message: dict[str, Any]) -> Any:
+    siblings, at = message["siblings"], message["siblings"].index(message["id"])
+    return siblings[at + 1] if at + 1 < len(siblings) else None
+
+
+@register.filter
+def cost(usage: dict[str, Any] | None, model: str | None) -> str:
+    """The approximate price of a message's usage, or an em dash when unknown."""
+    value = pricing.cost(model, usage)
+    if value is None:
+        return "—"
+    return f"${value:.4f}" if value >= Decimal("0.01") or value == 0 else f"${value:.6f}"
+
+
+@register.filter
+def block_template(block: dict[str, Any]) -> list[str]:
+    """The include for a block: ``blocks/<type>.html`` (a new block type is one new file),
+    or the generic one."""
+    return [f"conversations/blocks/{block.get('type')}.html", "conversations/blocks/unknown.html"]

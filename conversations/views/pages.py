@@ -1,0 +1,132 @@
+"""The conversation list, a conversation, and the attachments its messages show."""
+
+from __future__ import annotations
+
+import mimetypes
+import re
+import uuid
+from typing import Any, cast
+from urllib.parse import urlencode
+
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from conversations import forms, models, selectors
+from conversations.provider_settings import configured_providers
+
+PAGE_SIZE = 50
+# Shown inline; anything else (SVG, HTML, PDF...) is a download, never a page of ours.
+INLINE_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp"}
+MEDIA_TYPE = re.compile(r"[\w.+-]+/[\w.+-]+")
+
+
+def current_user(request: HttpRequest) -> User:
+    """The logged-in user (every page but login requires one)."""
+    return cast(User, request.user)
+
+
+def owned_conversation(request: HttpRequest, pk: Any) -> models.Conversation:
+    """The user's conversation, or 404 (also for someone else's)."""
+    try:
+        return selectors.conversation_get(owner=current_user(request), conversation_id=pk)
+    except models.Conversation.DoesNotExist:
+        raise Http404("no such conversation") from None
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """404 as JSON under /api/, as a page elsewhere."""
+    if request.path.startswith("/api/"):
+        body = {"error": {"code": "not_found", "message": "not found", "field": None}}
+        return JsonResponse(body, status=404)
+    return render(request, "404.html", status=404)
+
+
+@login_required
+@require_GET
+def conversation_list(request: HttpRequest) -> HttpResponse:
+    form = forms.ConversationFilterForm(request.GET or None)
+    filters = form.selector_kwargs() if form.is_valid() else {}
+    conversations = selectors.conversation_sorted(
+        selectors.conversation_list(owner=current_user(request), **filters),
+        request.GET.get("sort", ""),
+    )
+    page = _page_number(request)
+    # One row more than a page tells whether there is a next one, without a COUNT.
+    rows = list(conversations[(page - 1) * PAGE_SIZE : page * PAGE_SIZE + 1])
+    rows, has_next = rows[:PAGE_SIZE], len(rows) > PAGE_SIZE
+    ids = [row.pk for row in rows]
+    query = filters.get("query")
+    hits = selectors.search_hits(conversation_ids=ids, query=query) if query else {}
+    context = {
+        "form": form,
+        "rows": rows,
+        "models": selectors.conversation_models(conversation_ids=ids) if ids else {},
+        "hits": hits,
+        "page": page,
+        "has_next": has_next,
+        "querystring": urlencode([(k, v) for k, v in request.GET.items() if k != "page"]),
+        "filtered": any(v not in (None, "") for v in filters.values()),
+    }
+    htmx = request.headers.get("HX-Request") == "true"
+    template = "conversations/_list_results.html" if htmx else "conversations/list.html"
+    return render(request, template, context)
+
+
+def _page_number(request: HttpRequest) -> int:
+    try:
+        return max(int(request.GET.get("page", "1")), 1)
+    except ValueError:
+        return 1
+
+
+@login_required
+@require_GET
+def conversation_detail(request: HttpRequest, pk: Any) -> HttpResponse:
+    conversation = owned_conversation(request, pk)
+    thread = selectors.conversation_thread(conversation=conversation, leaf=_leaf(request))
+    replay_form = forms.ReplayForm(initial={"provider": "echo", "model": "echo-1"})
+    context = {
+        "conversation": conversation,
+        "thread": thread,
+        "export_form": forms.ExportForm(initial={"format": conversation.source_format}),
+        "replay_form": replay_form,
+        "provider_models": {n: list(c.models) for n, c in configured_providers().items()},
+        "runs": selectors.replay_runs_of(conversation=conversation),
+        "leaf": request.GET.get("leaf", ""),
+    }
+    return render(request, "conversations/detail.html", context)
+
+
+def _leaf(request: HttpRequest) -> Any:
+    try:
+        return uuid.UUID(request.GET.get("leaf", ""))
+    except ValueError:
+        return None
+
+
+@login_required
+@require_GET
+def attachment(request: HttpRequest, sha256: str) -> HttpResponse:
+    """An attachment's bytes, only to someone whose conversation shows it. Raster images
+    inline; every other type as a download, so no stored file can act as a page here."""
+    found = selectors.attachment_for(owner=current_user(request), sha256=sha256.lower())
+    if found is None:
+        raise Http404("no such attachment")
+    inline = found.media_type in INLINE_TYPES
+    valid = MEDIA_TYPE.fullmatch(found.media_type) is not None
+    content_type = found.media_type if valid else "application/octet-stream"
+    response = HttpResponse(bytes(found.data), content_type=content_type)
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    response["Cache-Control"] = "private, max-age=86400"
+    if not inline:
+        name = f"{found.sha256[:16]}{_extension(found.media_type)}"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def _extension(media_type: str) -> str:
+    return mimetypes.guess_extension(media_type.split(";")[0].strip()) or ".bin"

@@ -1,0 +1,76 @@
+"""Replays from the conversation page: start one, watch it run, compare it turn by turn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages as flash
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from conversations import forms, models, selectors
+from conversations.services import replays
+from conversations.views.compare import compare_turn
+from conversations.views.pages import current_user, owned_conversation
+
+
+@login_required
+@require_POST
+def replay_start(request: HttpRequest, pk: Any) -> HttpResponse:
+    conversation = owned_conversation(request, pk)
+    form = forms.ReplayForm(request.POST)
+    if not form.is_valid():
+        errors = "; ".join(f"{k}: {' '.join(str(e) for e in v)}" for k, v in form.errors.items())
+        flash.error(request, f"Replay not started: {errors}")
+        return redirect("conversation-detail", pk=conversation.pk)
+    try:
+        run = replays.replay_start(
+            owner=current_user(request),
+            conversation=conversation,
+            provider=form.cleaned_data["provider"],
+            model=form.cleaned_data["model"],
+            mode=form.cleaned_data["mode"],
+            parameters=form.replay_parameters(),
+        )
+    except replays.ReplayRequestError as error:
+        flash.error(request, f"Replay not started: {error.message}")
+        return redirect("conversation-detail", pk=conversation.pk)
+    return redirect("replay-detail", pk=conversation.pk, run_id=run.pk)
+
+
+def _owned_run(request: HttpRequest, pk: Any, run_id: Any) -> models.ReplayRun:
+    try:
+        return selectors.replay_run_get(
+            owner=current_user(request), run_id=run_id, conversation_id=pk
+        )
+    except models.ReplayRun.DoesNotExist:
+        raise Http404("no such replay") from None
+
+
+def _finished(run: models.ReplayRun) -> bool:
+    return run.status in (run.Status.SUCCEEDED, run.Status.FAILED)
+
+
+@login_required
+@require_GET
+def replay_detail(request: HttpRequest, pk: Any, run_id: Any) -> HttpResponse:
+    """Progress while the run works; then original and replay side by side."""
+    run = _owned_run(request, pk, run_id)
+    turns = [compare_turn(t) for t in selectors.replay_comparison(run=run)]
+    context = {"run": run, "conversation": run.conversation, "turns": turns}
+    context["finished"] = _finished(run)
+    context["warnings"] = list(run.warnings.all())
+    return render(request, "conversations/replay.html", context)
+
+
+@login_required
+@require_GET
+def replay_status(request: HttpRequest, pk: Any, run_id: Any) -> HttpResponse:
+    """The fragment htmx polls; once the run is over, the whole page reloads to compare."""
+    run = _owned_run(request, pk, run_id)
+    response = render(request, "conversations/_replay_status.html", {"run": run})
+    if _finished(run):
+        response["HX-Refresh"] = "true"
+    return response

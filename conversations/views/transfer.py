@@ -1,0 +1,127 @@
+"""Getting conversations in (a paste, or a file imported in the background) and out (a
+download in any format, with what the target cannot hold listed first)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods
+
+from conversations import forms, models, selectors, services
+from conversations.services import import_jobs
+from conversations.views.pages import current_user, owned_conversation
+from providers import formats
+
+TEXT_EXTENSIONS = {"chatml": ".txt", "openai-finetune": ".jsonl"}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def import_page(request: HttpRequest) -> HttpResponse:
+    paste, upload = forms.PasteImportForm(), forms.UploadImportForm()
+    context: dict[str, Any] = {}
+    if request.method == "POST" and "file" in request.FILES:
+        upload = forms.UploadImportForm(request.POST, request.FILES)
+        if upload.is_valid():
+            return _start_job(request, upload)
+    elif request.method == "POST":
+        paste = forms.PasteImportForm(request.POST)
+        if paste.is_valid():
+            context.update(_import_paste(request, paste))
+    context.update(paste=paste, upload=upload)
+    context["jobs"] = models.ImportJob.objects.filter(owner=current_user(request))[:5]
+    return render(request, "import.html", context)
+
+
+def _import_paste(request: HttpRequest, form: forms.PasteImportForm) -> dict[str, Any]:
+    data = form.cleaned_data
+    try:
+        format_id, results = services.conversation_import(
+            owner=current_user(request),
+            format_id=data["format"],
+            payload=data["payload"],
+            title=data.get("title") or None,
+        )
+    except formats.FormatError as error:
+        form.add_error("payload", error.message + (f" (at {error.field})" if error.field else ""))
+        return {}
+    return {"detected": format_id, "results": results}
+
+
+def _start_job(request: HttpRequest, form: forms.UploadImportForm) -> HttpResponse:
+    upload = form.cleaned_data["file"]
+    job = import_jobs.import_job_create(
+        owner=current_user(request),
+        upload=upload,
+        filename=upload.name or "upload.json",
+        format_id=form.cleaned_data["format"],
+    )
+    return redirect("import-job", pk=job.pk)
+
+
+def _owned_job(request: HttpRequest, pk: Any) -> models.ImportJob:
+    try:
+        return models.ImportJob.objects.get(owner=current_user(request), pk=pk)
+    except models.ImportJob.DoesNotExist:
+        raise Http404("no such import") from None
+
+
+@login_required
+@require_GET
+def import_job_detail(request: HttpRequest, pk: Any) -> HttpResponse:
+    return render(request, "import_job.html", _job_context(_owned_job(request, pk)))
+
+
+@login_required
+@require_GET
+def import_job_status(request: HttpRequest, pk: Any) -> HttpResponse:
+    """The progress fragment htmx polls while the job runs."""
+    return render(request, "_import_job_status.html", _job_context(_owned_job(request, pk)))
+
+
+def _job_context(job: models.ImportJob) -> dict[str, Any]:
+    finished = job.status in (job.Status.SUCCEEDED, job.Status.FAILED)
+    items = list(job.items.select_related("conversation")[:200]) if finished else []
+    return {"job": job, "finished": finished, "items": items}
+
+
+def _rendered(request: HttpRequest, pk: Any) -> tuple[models.Conversation, Any, Any]:
+    conversation = owned_conversation(request, pk)
+    form = forms.ExportForm(request.GET)
+    if not form.is_valid():
+        raise Http404("no such format")
+    target = formats.get(form.cleaned_data["format"])
+    stored = selectors.conversation_umf(conversation=conversation)
+    return conversation, target, target.render_all([stored.umf])
+
+
+@login_required
+@require_GET
+def export_download(request: HttpRequest, pk: Any) -> HttpResponse:
+    """The conversation as a file in the chosen format (what the API's export returns)."""
+    conversation, target, rendered = _rendered(request, pk)
+    if isinstance(rendered.payload, str):
+        body, content_type = rendered.payload.encode(), "text/plain; charset=utf-8"
+    else:
+        body = orjson.dumps(rendered.payload, option=orjson.OPT_INDENT_2)
+        content_type = "application/json"
+    extension = TEXT_EXTENSIONS.get(target.id, ".json")
+    name = f"{slugify(conversation.title)[:60] or 'conversation'}.{target.id}{extension}"
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@login_required
+@require_GET
+def export_warnings(request: HttpRequest, pk: Any) -> HttpResponse:
+    """What exporting to the chosen format would lose: the fragment the menu fetches."""
+    conversation, target, rendered = _rendered(request, pk)
+    context = {"conversation": conversation, "target": target, "warnings": rendered.warnings}
+    return render(request, "conversations/_export_warnings.html", context)

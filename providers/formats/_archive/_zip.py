@@ -25,8 +25,11 @@ class SafeZip:
     def __init__(self, stream: BinaryIO, limits: Limits) -> None:
         self.limits = limits
         try:
+            _check_directory(stream, limits)
             self.zip = zipfile.ZipFile(stream)
             infos = self.zip.infolist()
+        except FormatError:
+            raise
         except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as error:
             raise FormatError(f"not a readable zip archive: {error}", field="file") from None
         self._check(infos)
@@ -85,6 +88,23 @@ class SafeZip:
             return None
         media_type = mimetypes.guess_type(info.filename)[0] or "application/octet-stream"
         return media_type, data
+
+
+# Bytes one central-directory entry takes, at most, for the names we accept.
+_DIRECTORY_ENTRY_BYTES = 46 + 1024 + 1024
+
+
+def _check_directory(stream: BinaryIO, limits: Limits) -> None:
+    """Refuse, from the end record alone, an archive whose directory lists too many
+    entries: ``ZipFile`` reads the whole directory into memory before we could count."""
+    # zipfile's reader of the end record is private, but it is what ZipFile itself uses.
+    end_record = getattr(zipfile, "_EndRecData")(stream)  # noqa: B009
+    stream.seek(0)
+    if end_record is None:
+        raise zipfile.BadZipFile("no end of central directory record")
+    entries, size = end_record[4], end_record[5]  # zipfile's _ECD_ENTRIES_TOTAL, _ECD_SIZE
+    if entries > limits.max_zip_entries or size > limits.max_zip_entries * _DIRECTORY_ENTRY_BYTES:
+        raise FormatError(f"zip holds more than {limits.max_zip_entries} entries", field="file")
 
 
 def _asset_key(base: str) -> str:

@@ -237,6 +237,14 @@ def test_a_zip_with_too_many_entries_is_refused(monkeypatch: pytest.MonkeyPatch)
     assert isinstance(error, FormatError) and "entries" in error.message
 
 
+def test_a_zip_whose_directory_claims_too_many_entries_is_refused_before_reading_it() -> None:
+    data = bytearray(export_zip())
+    end = data.rfind(b"PK\x05\x06")
+    data[end + 8 : end + 12] = (65000).to_bytes(2, "little") * 2
+    [error] = results(FORMAT, bytes(data))
+    assert isinstance(error, FormatError) and error.message == "zip holds more than 50000 entries"
+
+
 def test_a_zip_whose_declared_size_lies_is_refused() -> None:
     data = bytearray(export_zip())
     name = b"conversations.json"

@@ -2,7 +2,8 @@
 
 Text blocks become the message's string content (joined with newlines); tool calls become
 ``tool_calls`` with JSON-string arguments; each tool result becomes a ``tool_result``
-message of its own, placed before the rest of the message it was in.
+message of its own, after the assistant message that holds it (server-side tools) and
+before any other message that does (results inside user turns).
 """
 
 from __future__ import annotations
@@ -99,25 +100,29 @@ def render_message(message: Message, index: int, state: _Render) -> list[Wire]:
     role = _role(message, path, state)
     texts: list[str] = []
     calls: list[Wire] = []
-    results: list[Wire] = []
+    results: list[tuple[int, Wire]] = []
+    placed: list[int] = []  # positions of the blocks written in the message itself
     for position, block in enumerate(message.content):
         block_path = item(at(path, "content"), position)
         if isinstance(block, ToolResultBlock):
-            if texts or calls:
-                _warn_moved(block_path, state)
-            results.append(_result_wire(block, block_path, state, owner=None))
+            results.append((position, _result_wire(block, block_path, state, owner=None)))
         elif isinstance(block, ToolUseBlock) and role in NULL_CONTENT_ROLES:
             calls.append(_call_wire(block, block_path, state))
-        else:
-            _place_text(block, block_path, texts, state)
-    if message.content and not (texts or calls) and not state.ctx.faithful:
-        return results  # all of it went elsewhere or was dropped, each with its warning
+            placed.append(position)
+        elif _place_text(block, block_path, texts, state):
+            placed.append(position)
+    after = role in NULL_CONTENT_ROLES  # an assistant's own results follow it
+    _warn_moved([position for position, _ in results], placed, after, path, state)
+    result_wires = [wire for _, wire in results]
+    if message.content and not placed and not state.ctx.faithful:
+        return result_wires  # all of it went elsewhere or was dropped, each with its warning
     wire: Wire = {"role": role, "content": _content(texts, role, message)}
     if calls:
         wire["tool_calls"] = calls
     if message.name is not None:
         wire["name"] = message.name
-    return [*results, put_fields(wire, message.extra)]
+    wire = put_fields(wire, message.extra)
+    return [wire, *result_wires] if after else [*result_wires, wire]
 
 
 def _role(message: Message, path: str, state: _Render) -> str:
@@ -152,7 +157,8 @@ def _as_object(text: str) -> JSON:
     return value if isinstance(value, dict) else text
 
 
-def _place_text(block: Block, path: str, texts: list[str], state: _Render) -> None:
+def _place_text(block: Block, path: str, texts: list[str], state: _Render) -> bool:
+    """Add the block's text to ``texts``; False (with a warning) when it has none to add."""
     drift = state.ctx.drift
     if isinstance(block, TextBlock):
         texts.append(block.text)
@@ -163,10 +169,10 @@ def _place_text(block: Block, path: str, texts: list[str], state: _Render) -> No
                 field=at(path, "citations"),
                 original=block.citations,
             )
-    elif isinstance(block, RefusalBlock) or (
-        isinstance(block, DocumentBlock) and block.source.type == "text" and block.source.data
-    ):
-        texts.append(block.text if isinstance(block, RefusalBlock) else block.source.data or "")
+        return True
+    text = _as_text(block)
+    if text is not None:
+        texts.append(text)
         drift.add(
             "content-type-unsupported",
             f"ART content is text; the {block.type} is sent as text",
@@ -174,7 +180,8 @@ def _place_text(block: Block, path: str, texts: list[str], state: _Render) -> No
             original=block.type,
             transformed="text",
         )
-    elif isinstance(block, ThinkingBlock):
+        return True
+    if isinstance(block, ThinkingBlock):
         drift.add(
             "reasoning-dropped",
             "ART messages carry no reasoning",
@@ -189,6 +196,16 @@ def _place_text(block: Block, path: str, texts: list[str], state: _Render) -> No
             field=path,
             original=block.model_dump(mode="json", exclude={"extra"}, exclude_none=True),
         )
+    return False
+
+
+def _as_text(block: Block) -> str | None:
+    """The text of a block ART takes as text: a refusal, a plain-text document."""
+    if isinstance(block, RefusalBlock):
+        return block.text
+    if isinstance(block, DocumentBlock) and block.source.type == "text" and block.source.data:
+        return block.source.data
+    return None
 
 
 def _call_wire(block: ToolUseBlock, path: str, state: _Render) -> Wire:
@@ -295,15 +312,23 @@ def _result_text(block: ToolResultBlock, path: str, state: _Render) -> str:
     return text
 
 
-def _warn_moved(path: str, state: _Render) -> None:
-    state.ctx.drift.add(
-        "message-reordered",
-        "tool results are messages of their own in ART; moved before the message's text",
-        field=path,
-        original="after other content",
-        transformed="before",
-        severity="info",
-    )
+def _warn_moved(
+    results: list[int], placed: list[int], after: bool, path: str, state: _Render
+) -> None:
+    """One note per result that had to jump over the message's own content."""
+    for position in results:
+        jumped = any(p > position for p in placed) if after else any(p < position for p in placed)
+        if jumped:
+            state.ctx.drift.add(
+                "message-reordered",
+                "tool results are messages of their own in ART; moved "
+                + ("after" if after else "before")
+                + " the message's content",
+                field=item(at(path, "content"), position),
+                original="within the message",
+                transformed="after" if after else "before",
+                severity="info",
+            )
 
 
 def _report_reasoning_fields(message: Message, path: str, state: _Render) -> None:

@@ -81,9 +81,11 @@ def message_text(
     ctx: RenderContext | None = None,
     path: str = "",
     positions: Sequence[int] | None = None,
+    written: list[int] | None = None,
 ) -> str:
     """The text Forge writes for a message's blocks (``ctx`` collects the warnings; none
-    are kept without it; ``positions`` are the blocks' indexes in the UMF message)."""
+    are kept without it; ``positions`` are the blocks' indexes in the UMF message, and
+    ``written`` collects those of the blocks that made it into the text)."""
     ctx = ctx or RenderContext(drift=Drift(FORMAT_ID), faithful=True)
     positions = positions if positions is not None else range(len(blocks))
     if role == "tool" and len(blocks) == 1 and isinstance(blocks[0], ToolResultBlock):
@@ -95,6 +97,8 @@ def message_text(
         piece = _piece(block, role, item(at(path, "content"), position), ctx)
         if piece is not None:
             pieces.append(piece)
+            if written is not None:
+                written.append(position)
     return "\n\n".join(pieces)
 
 
@@ -126,14 +130,36 @@ def render_message(message: Message, index: int, state: _Render) -> list[Wire]:
     ]
     if role == "tool" and (others or not blocks):
         role = _tool_without_call(path, ctx)
-    wires = []
+    wires: list[Wire] = []
+    written: list[int] = []
     if others or not blocks:
-        text = message_text(role, others, ctx, path, [i for i, _ in numbered])
+        text = message_text(role, others, ctx, path, [i for i, _ in numbered], written)
         # A message all of whose content went elsewhere or was dropped (each with its
         # warning) is not written as an empty one.
         if text or not blocks or ctx.faithful:
             wires.append(_wire(message, role, text))
-    return [*wires, *result_wires] if role == "assistant" else [*result_wires, *wires]
+    after = role == "assistant"  # an assistant's own results follow it
+    _warn_moved([i for i, _ in results], written, after, path, ctx)
+    return [*wires, *result_wires] if after else [*result_wires, *wires]
+
+
+def _warn_moved(
+    results: list[int], written: list[int], after: bool, path: str, ctx: RenderContext
+) -> None:
+    """One note per result that had to jump over the message's own content."""
+    for position in results:
+        jumped = any(p > position for p in written) if after else any(p < position for p in written)
+        if jumped:
+            ctx.drift.add(
+                "message-reordered",
+                "tool results are Forge messages of their own; moved "
+                + ("after" if after else "before")
+                + " the message's text",
+                field=item(at(path, "content"), position),
+                original="within the message",
+                transformed="after" if after else "before",
+                severity="info",
+            )
 
 
 def _wire(message: Message | None, role: str, text: str) -> Wire:

@@ -179,7 +179,34 @@ def test_results_after_text_move_before_it() -> None:
         {"role": "user", "content": "here you go"},
     ]
     assert summary(rendered.warnings) == [
-        ("message-reordered", "messages[1].content[1]", "after other content", "before")
+        ("message-reordered", "messages[1].content[1]", "within the message", "before")
+    ]
+
+
+def test_an_assistant_s_own_results_follow_it() -> None:
+    conversation = Conversation(
+        messages=[
+            Message(
+                role="assistant",
+                content=[
+                    ToolUseBlock(id="srv_1", name="web_search", input={"q": "x"}),
+                    ToolResultBlock(tool_use_id="srv_1", content="found"),
+                    TextBlock(text="Here is what I found."),
+                ],
+            )
+        ]
+    )
+    rendered = render_checked("art", conversation)
+    assert rendered.payload == [
+        {
+            "role": "assistant",
+            "content": "Here is what I found.",
+            "tool_calls": [_call("srv_1", "web_search", '{"q":"x"}')],
+        },
+        {"role": "tool_result", "tool_call_id": "srv_1", "content": "found", "name": "web_search"},
+    ]
+    assert summary(rendered.warnings) == [
+        ("message-reordered", "messages[0].content[1]", "within the message", "after")
     ]
 
 

@@ -173,7 +173,9 @@ def test_results_follow_the_assistant_and_precede_the_user_text() -> None:
     ]
     assert summary(rendered.warnings) == [
         ("id-rewritten", "messages[0].content[0].id", "srv_1", None),
+        ("message-reordered", "messages[0].content[1]", "within the message", "after"),
         ("parameter-defaulted", "messages[1].content[1].name", None, "tool"),
+        ("message-reordered", "messages[1].content[1]", "within the message", "before"),
     ]
 
 

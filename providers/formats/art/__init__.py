@@ -15,9 +15,10 @@ images, audio, documents (but text documents)   ``content-dropped``
 refusals, text documents                        text, ``content-type-unsupported``
 citations                                       ``content-dropped``
 tool calls outside assistant messages           ``content-dropped``
-tool results inside other messages              their own ``tool_result`` messages, first;
-                                                ``message-reordered`` (info) when they came
-                                                after the message's text
+tool results inside other messages              their own ``tool_result`` messages, after
+                                                an assistant's message, before any other;
+                                                ``message-reordered`` (info) for each one
+                                                that jumps over the message's content
 tool result ``is_error``                        "Error: " text, ``capability-unsupported``
 a tool message that answers no call             a user message, ``content-type-unsupported``
 tool definitions; tool choice; parameters       ``tool-unsupported``; ``parameter-unsupported``

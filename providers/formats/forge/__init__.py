@@ -13,7 +13,10 @@ developer messages                              system, ``system-message-transfo
 tool-call ids                                   dropped (results follow their call by tool
                                                 name): ``id-rewritten`` (info), one per call
 a result that does not name its tool            ``tool``, ``parameter-defaulted``
-tool results inside other messages              ``Tool:`` messages of their own; no warning
+tool results inside other messages              ``Tool:`` messages of their own, after an
+                                                assistant's message, before any other;
+                                                ``message-reordered`` (info) for each one
+                                                that jumps over the message's text
 tool messages that answer no call               user messages, ``content-type-unsupported``
 thinking signatures / encrypted data            text kept, ``signature-stripped``
 thinking with no text; thinking outside an      ``reasoning-dropped``

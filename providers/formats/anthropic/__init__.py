@@ -109,7 +109,10 @@ def _detect_messages(messages: JSON) -> int:
             return 0
         content = message["content"]
         if isinstance(content, list):
-            types = {b.get("type") for b in content if isinstance(b, dict)}
+            # Every Anthropic block names its type (Bedrock's, keyed by member, do not).
+            if not all(isinstance(b, dict) and "type" in b for b in content):
+                return 0
+            types = {b.get("type") for b in content}
             if types & {"image_url", "input_audio", "file", "input_text"}:
                 return 0
             if types & _DISTINCT_BLOCKS:

@@ -659,24 +659,7 @@ def test_detect_is_never_sure_of_other_formats_fixtures(format_id: str, name: st
     assert detect(orjson.loads((FIXTURES / format_id / name).read_bytes())) <= 1
 
 
-# anthropic's detect scores 2 on any request with a top-level ``system`` whose messages have
-# role/content, even when the blocks have no ``type`` (so are not Anthropic's); the fix
-# belongs to providers/formats/anthropic. ``auto`` still decides, because anthropic's parse
-# refuses these payloads and the registry breaks ties by who can read the payload.
-ANTHROPIC_CLAIMS = {"long_conversation", "multimodal_documents", "tool_loop_parallel"}
-
-
-def _with_known_conflict(names: list[str]) -> list[Any]:
-    reason = "anthropic.detect scores 2 on Converse requests with a top-level system"
-    return [
-        pytest.param(name, marks=pytest.mark.xfail(reason=reason, strict=False))
-        if name in ANTHROPIC_CLAIMS
-        else name
-        for name in names
-    ]
-
-
-@pytest.mark.parametrize("name", _with_known_conflict(FIXTURE_NAMES))
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
 def test_no_other_format_is_sure_of_our_fixtures(name: str) -> None:
     payload = load(name)
     sure = [fmt.id for fmt in all_formats() if fmt is not FORMAT and fmt.detect(payload) == 2]

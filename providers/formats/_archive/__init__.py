@@ -19,9 +19,10 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import Any, BinaryIO, Literal
+from typing import Any, BinaryIO, Literal, TypeVar
 
 import orjson
+from pydantic import ValidationError
 
 from providers.formats._common import own_extra
 from providers.formats.base import Drift, FormatError
@@ -31,12 +32,15 @@ from ._common import LIMITS, Bounded, Entry, Limits, check_depth, loads_entry
 from ._json import json_entries, line_entries
 from ._zip import SafeZip, zip_entries
 
+T = TypeVar("T")
+
 __all__ = [
     "LIMITS",
     "Entry",
     "Limits",
     "SafeZip",
     "check_depth",
+    "checked",
     "entry_error",
     "epoch_time",
     "iso_time",
@@ -185,3 +189,15 @@ def entry_error(error: FormatError, value: JSON, *id_keys: str) -> FormatError:
             if isinstance(value.get(key), str | int) and not isinstance(value.get(key), bool):
                 return FormatError(f"conversation {value[key]}: {error.message}", field=error.field)
     return error
+
+
+def checked(read: Callable[[], T], path: str) -> T:
+    """``read()``, with a value UMF's own types refuse (which the readers' checks let
+    through) reported as a :class:`FormatError` at ``path``, as any bad input is."""
+    try:
+        return read()
+    except ValidationError as error:
+        first = error.errors()[0]
+        location = ".".join(str(part) for part in first["loc"])
+        field = ".".join(part for part in (path, location) if part) or "payload"
+        raise FormatError(first["msg"], field=field) from None

@@ -41,7 +41,7 @@ from collections.abc import Iterator, Sequence
 from typing import BinaryIO
 
 from providers.formats import register
-from providers.formats._archive import Entry, check_depth, entry_error, read_entries
+from providers.formats._archive import Entry, check_depth, checked, entry_error, read_entries
 from providers.formats._common import hint, require_list
 from providers.formats.base import Capabilities, Drift, Format, FormatError, ParseResult, Rendered
 from providers.umf import JSON, Conversation
@@ -75,7 +75,7 @@ def parse_one(entry: JSON, path: str, assets: Assets | None = None) -> ParseResu
     files of a zip export."""
     check_depth(entry, path or "payload")
     drift = Drift(FORMAT_ID)
-    conversation = parse_conversation(entry, path, drift, assets)
+    conversation = checked(lambda: parse_conversation(entry, path, drift, assets), path)
     key = None
     if isinstance(entry, dict):
         key = entry.get("conversation_id") or entry.get("id")

@@ -75,7 +75,7 @@ def parse_conversation(raw: JSON, path: str, drift: Drift, assets: Assets | None
     own: dict[str, Any] = {"$shape": "conversation"}
     if root is not None:
         node = mapping[root]
-        own["$root"] = {k: v for k, v in node.items() if k != "children"}
+        own["$root"] = {"key": root, "node": {k: v for k, v in node.items() if k != "children"}}
     _children_hints(conversation, mapping, root, own)
     mapped = ["mapping"]
     if isinstance(entry.get("title"), str):

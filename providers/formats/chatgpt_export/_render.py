@@ -22,13 +22,14 @@ from ._tree import children_from
 def render_conversation(conversation: Conversation) -> dict[str, Any]:
     """The entry ``conversation`` was read from (see the module docstring)."""
     own = conversation.extra.get(FORMAT_ID, {})
-    root_node = own.get("$root")
-    root = root_node.get("id") if isinstance(root_node, dict) else None
+    kept_root = own.get("$root")
+    root = kept_root["key"] if isinstance(kept_root, dict) else None
     pairs = [(m.id or "", written_parent(m, root)) for m in conversation.messages]
     children = children_from(pairs)
     mapping: dict[str, Any] = {}
-    if isinstance(root_node, dict):
-        mapping[str(root)] = _with_children({**root_node}, own, children.get(root, []))
+    if root is not None:
+        node = {**kept_root["node"]}  # type: ignore[index]
+        mapping[root] = _with_children(node, own, children.get(root, []))
     for message in conversation.messages:
         mapping[message.id or ""] = _node(message, root, children.get(message.id, []))
     out: dict[str, Any] = {}

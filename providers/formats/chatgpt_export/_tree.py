@@ -72,9 +72,11 @@ def _path_to(current: Any, mapping: dict[str, Any]) -> set[str]:
     return path
 
 
-def children_from(order: Iterable[tuple[str, str | None]]) -> dict[str | None, list[str]]:
-    """Each node's children, in list order, from ``(id, parent id)`` pairs."""
+def children_from(order: Iterable[tuple[str, Any]]) -> dict[str | None, list[str]]:
+    """Each node's children, in list order, from ``(id, parent)`` pairs (a parent that is
+    not an id, as a broken export may have, has no children)."""
     out: dict[str | None, list[str]] = {}
     for key, parent in order:
-        out.setdefault(parent, []).append(key)
+        if parent is None or isinstance(parent, str):
+            out.setdefault(parent, []).append(key)
     return out

@@ -39,7 +39,7 @@ from collections.abc import Iterator, Sequence
 from typing import BinaryIO
 
 from providers.formats import register
-from providers.formats._archive import check_depth, entry_error, read_entries
+from providers.formats._archive import check_depth, checked, entry_error, read_entries
 from providers.formats._common import hint, require_list
 from providers.formats.base import Capabilities, Drift, Format, FormatError, ParseResult, Rendered
 from providers.umf import JSON, Conversation
@@ -68,7 +68,7 @@ def parse_one(entry: JSON, path: str) -> ParseResult:
     """The conversation of one entry; ``path`` names it in errors."""
     check_depth(entry, path or "payload")
     drift = Drift(FORMAT_ID)
-    conversation = parse_conversation(entry, path, drift)
+    conversation = checked(lambda: parse_conversation(entry, path, drift), path)
     key = entry.get("uuid") if isinstance(entry, dict) else None
     return ParseResult(conversation, drift.warnings, key=key if isinstance(key, str) else None)
 

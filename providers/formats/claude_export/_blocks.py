@@ -73,12 +73,11 @@ class BlockReader:
         if kind == "text":
             text = require_str(source.get("text"), f"{path}.text")
             citations = source.get("citations")
-            mapped = (
-                ("type", "text", "citations") if isinstance(citations, list) else ("type", "text")
-            )
+            cited = isinstance(citations, list) and all(isinstance(c, dict) for c in citations)
+            mapped = ("type", "text", "citations") if cited else ("type", "text")
             return TextBlock(
                 text=text,
-                citations=citations if isinstance(citations, list) else None,
+                citations=citations if cited else None,
                 extra=hints(unknown_fields(source, mapped)),
             )
         if kind == "thinking":

@@ -85,7 +85,7 @@ def _link(message: Message, source: dict[str, Any], seen: set[str]) -> None:
 def _message(source: dict[str, Any], path: str, reader: BlockReader) -> Message:
     uuid = require_str(source.get("uuid"), f"{path}.uuid")
     sender = source.get("sender")
-    if sender not in SENDERS:
+    if not isinstance(sender, str) or sender not in SENDERS:
         raise FormatError("sender must be human or assistant", field=f"{path}.sender")
     uploads, upload_hints = _uploads(source, path)
     content, unmapped, content_hint = _content(source, path, reader)

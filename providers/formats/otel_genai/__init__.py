@@ -36,7 +36,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, BinaryIO
 
 from providers.formats import register
-from providers.formats._archive import check_depth, entry_error, read_entries
+from providers.formats._archive import check_depth, checked, entry_error, read_entries
 from providers.formats._common import hint, require_mapping
 from providers.formats.base import Capabilities, Drift, Format, FormatError, ParseResult, Rendered
 from providers.umf import JSON, Conversation
@@ -76,6 +76,10 @@ def _is_message(value: JSON) -> bool:
 def parse_one(value: JSON, path: str) -> ParseResult:
     """The conversation of one span, attributes object or message list."""
     check_depth(value, path or "payload")
+    return checked(lambda: _parse_one(value, path), path)
+
+
+def _parse_one(value: JSON, path: str) -> ParseResult:
     drift = Drift(FORMAT_ID)
     if isinstance(value, list):
         messages = parse_messages(value, path or "payload", State(drift), output=False)

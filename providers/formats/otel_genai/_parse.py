@@ -146,7 +146,7 @@ def _message(raw: JSON, path: str, state: State, output: bool) -> Message:
         extra=_message_extra(rest, unmapped, "output" if output else None),
     )
     if role not in ROLES:
-        message.extra[FORMAT_ID]["$role"] = role
+        message.extra.setdefault(FORMAT_ID, {})["$role"] = role
     _name_and_finish(message, source, path)
     results = [block for block in blocks if isinstance(block, ToolResultBlock)]
     if message.role == "tool" and len(results) == 1:

@@ -45,7 +45,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, BinaryIO
 
 from providers.formats import register
-from providers.formats._archive import check_depth, entry_error, read_entries
+from providers.formats._archive import check_depth, checked, entry_error, read_entries
 from providers.formats._common import hint
 from providers.formats.base import Capabilities, Drift, Format, FormatError, ParseResult, Rendered
 from providers.umf import JSON, Conversation
@@ -85,7 +85,7 @@ def parse_one(entry: JSON, path: str) -> ParseResult:
     """The conversation of one entry; ``path`` names it in errors."""
     check_depth(entry, path or "payload")
     drift = Drift(FORMAT_ID)
-    conversation = parse_entry(entry, path, drift)
+    conversation = checked(lambda: parse_entry(entry, path, drift), path)
     key = entry.get("id") if isinstance(entry, dict) else None
     return ParseResult(conversation, drift.warnings, key=None if key is None else str(key))
 

@@ -171,6 +171,39 @@ def test_reasoning_and_voice_and_errors_have_their_blocks() -> None:
 
 
 @pytest.mark.parametrize(
+    "entry",
+    [
+        {
+            "mapping": {
+                "r": {"id": "not-r", "message": None, "parent": None, "children": ["a"]},
+                "a": {"id": "a", "parent": "r", "children": [], "message": None},
+            }
+        },
+        {
+            "mapping": {"a": {"id": "a", "parent": ["odd"], "message": None}},
+            "current_node": {"x": 1},
+        },
+        {
+            "mapping": {
+                "a": {"id": "a", "parent": "gone", "children": ["b"], "message": None},
+                "b": {
+                    "id": "b",
+                    "parent": "a",
+                    "children": [],
+                    "message": {
+                        "author": {"role": "user"},
+                        "content": {"content_type": "who_knows", "v": 1},
+                    },
+                },
+            }
+        },
+    ],
+)
+def test_odd_but_readable_entries_round_trip(entry: dict[str, Any]) -> None:
+    assert_round_trips(FORMAT, entry)
+
+
+@pytest.mark.parametrize(
     ("payload", "field"),
     [
         ("text", "payload"),

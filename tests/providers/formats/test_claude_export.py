@@ -144,6 +144,39 @@ def test_an_older_export_without_content_or_parents_reads_as_a_thread() -> None:
 
 
 @pytest.mark.parametrize(
+    "entry",
+    [
+        {
+            "chat_messages": [
+                {
+                    "uuid": "m",
+                    "sender": "human",
+                    "content": [{"type": "text", "text": "x", "citations": [1]}],
+                }
+            ]
+        },
+        {
+            "chat_messages": [
+                {
+                    "uuid": "m",
+                    "sender": "human",
+                    "parent_message_uuid": ["odd"],
+                    "attachments": "none",
+                }
+            ]
+        },
+        {
+            "name": None,
+            "created_at": "yesterday",
+            "chat_messages": [{"uuid": "m", "sender": "human", "text": None}],
+        },
+    ],
+)
+def test_odd_but_readable_entries_round_trip(entry: dict[str, Any]) -> None:
+    assert_round_trips(FORMAT, entry)
+
+
+@pytest.mark.parametrize(
     ("payload", "field"),
     [
         ("text", "payload"),

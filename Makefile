@@ -34,6 +34,7 @@ run: install
 ## make test: ruff, mypy and the whole pytest suite against PostgreSQL.
 test: install-dev
 	@DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) scripts/check_database.py
+	@sh scripts/ensure_chromium.sh
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy .

@@ -455,7 +455,9 @@ def replay_comparison(*, run: models.ReplayRun) -> list[ComparedTurn]:
     for message_id, block_type, text, payload in blocks.values_list(
         "message_id", "type", "text", "payload"
     ):
-        messages[message_id]["blocks"].append({**payload, "type": block_type, "text": text})
+        # ``detached``: shown apart from the thread, so no result is paired with a call.
+        block = {**payload, "type": block_type, "text": text, "detached": True}
+        messages[message_id]["blocks"].append(block)
     return [
         ComparedTurn(t, messages.get(t.original_message_id), messages.get(t.message_id))
         for t in turns

@@ -92,7 +92,9 @@ class Thinking(_Serde):
 UnifiedContentBlock = Annotated[
     Text | Image | Document | ToolUse | ToolResult | Thinking, Field(discriminator="type")
 ]
-ReasoningFormat = Literal["unknown", "openai-responses-v1", "xai-responses-v1", "anthropic-claude-v1"]
+ReasoningFormat = Literal[
+    "unknown", "openai-responses-v1", "xai-responses-v1", "anthropic-claude-v1"
+]
 
 
 class _Detail(_Serde):

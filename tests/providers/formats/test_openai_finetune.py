@@ -15,6 +15,7 @@ from providers.formats.base import FormatError, ParseResult
 from providers.umf import Conversation, Message, TextBlock
 from tests.providers.sdk.archive import (
     FIXTURES,
+    assert_mutations_fail_cleanly,
     assert_nothing_dropped_silently,
     assert_round_trips,
     every_block,
@@ -71,6 +72,16 @@ def test_no_other_format_claims_a_fine_tuning_line(path: Path) -> None:
     for fmt in formats.all_formats():
         if fmt.id != "openai-finetune":
             assert fmt.detect(load(path)) < 2, fmt.id
+
+
+@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
+def test_mutated_lines_read_or_fail_with_a_format_error(path: Path) -> None:
+    line = orjson.loads(load(path).split("\n")[0])
+
+    def as_text(value: Any) -> str:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+    assert_mutations_fail_cleanly(FORMAT, line, path.stem, encode=as_text)
 
 
 # --------------------------------------------------------------------------- reading

@@ -24,6 +24,7 @@ from providers.umf import (
 )
 from tests.providers.sdk.archive import (
     FIXTURES,
+    assert_mutations_fail_cleanly,
     assert_nothing_dropped_silently,
     assert_round_trips,
     every_block,
@@ -88,6 +89,11 @@ def test_no_other_format_claims_a_span(path: Path) -> None:
     for fmt in formats.all_formats():
         if fmt.id != "otel-genai":
             assert fmt.detect(load(path)) < 2, fmt.id
+
+
+@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
+def test_mutated_fixtures_read_or_fail_with_a_format_error(path: Path) -> None:
+    assert_mutations_fail_cleanly(FORMAT, load(path), path.stem)
 
 
 # --------------------------------------------------------------------------- reading

@@ -4,9 +4,11 @@ other formats' fixtures, and the check that a render drops nothing silently."""
 
 from __future__ import annotations
 
+import copy
 import io
+import random
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -231,3 +233,63 @@ def assert_nothing_dropped_silently(conversation: Conversation, rendered: Render
 
 def _in(marker: str, text: str) -> bool:
     return marker in text or orjson.dumps(marker).decode()[1:-1] in text
+
+
+# --------------------------------------------------------------------------- mutations
+
+
+_ODD_VALUES: list[Any] = [None, 0, 1.5, -1, True, "", "x", [], {}, [1], {"a": 1}, "all", "tool"]
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> Iterable[tuple[Any, ...]]:
+    yield path
+    children = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list)
+        else ()
+    )
+    for key, child in children:
+        yield from _paths(child, (*path, key))
+
+
+def mutated(value: Any, rng: random.Random) -> Any:
+    """``value`` with one to five of its members replaced by odd values or removed."""
+    value = copy.deepcopy(value)
+    paths = list(_paths(value))[1:]
+    for _ in range(rng.randint(1, 5)):
+        path = rng.choice(paths)
+        parent = value
+        try:
+            for key in path[:-1]:
+                parent = parent[key]
+            if isinstance(parent, dict) and rng.random() < 0.3:
+                del parent[path[-1]]
+            else:
+                parent[path[-1]] = copy.deepcopy(rng.choice(_ODD_VALUES))
+        except (KeyError, IndexError, TypeError):
+            continue  # an earlier change moved this path
+    return value
+
+
+def assert_mutations_fail_cleanly(
+    fmt: Format,
+    payload: Any,
+    seed: str,
+    count: int = 40,
+    encode: Callable[[Any], Any] = lambda value: value,
+) -> None:
+    """Parse ``count`` mutations of ``payload`` (each ``encode``-d, for text formats):
+    each reads (and renders, to this format and to openai-chat) or is refused with a
+    FormatError, never another exception."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        candidate = encode(mutated(payload, rng))
+        try:
+            items = fmt.parse(candidate)
+        except FormatError:
+            continue
+        for item in items:
+            fmt.render(stored(item.conversation))
+            formats.get("openai-chat").render(item.conversation)

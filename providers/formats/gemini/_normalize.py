@@ -131,27 +131,42 @@ def _answer_calls(turn: Turn, calls: list[Part], ctx: Context) -> None:
         elif pending[part.answers] > 0:
             pending[part.answers] -= 1
             taken.append(part)
-            if others and not turn.synthetic:
-                _warn_reordered(part, "after other content", "first", ctx)
         else:
             others.extend(result_as_text(part, ctx))
     queues: dict[str | None, list[Part]] = {}
     for part in taken:
         queues.setdefault(part.answers, []).append(part)
     ordered = [
-        queues[call.call_id].pop(0) if queues.get(call.call_id) else _missing_result(call, ctx)
+        _named(queues[call.call_id].pop(0), call, ctx)
+        if queues.get(call.call_id)
+        else _missing_result(call, ctx)
         for call in calls
     ]
-    placed = [id(part) for part in ordered]
-    positions = [placed.index(id(part)) for part in taken]
-    for index, part in enumerate(taken):
-        rank = sorted(positions).index(positions[index])
-        if rank != index:
-            _warn_reordered(part, index, rank, ctx)
+    before = {id(part): index for index, part in enumerate(turn.parts)}
     turn.parts = ordered + others
+    for index, part in enumerate(turn.parts):
+        if part.answers is not None and before.get(id(part), index) != index:
+            _warn_reordered(part, before[id(part)], index, ctx)
 
 
-def _warn_reordered(part: Part, original: object, transformed: object, ctx: Context) -> None:
+def _named(result: Part, call: Part, ctx: Context) -> Part:
+    """A response named as the call it answers: the name is how Gemini pairs them."""
+    response = result.body["functionResponse"]
+    if response["name"] != call.name:
+        ctx.drift.add(
+            "id-rewritten",
+            "Gemini pairs a response with its call by function name; renamed to the call's",
+            field=f"{result.path}.name",
+            original=response["name"],
+            transformed=call.name,
+            severity="info",
+        )
+        response["name"] = call.name
+    return result
+
+
+def _warn_reordered(part: Part, original: int, transformed: int, ctx: Context) -> None:
+    """A response moved inside its turn (original and new position in the turn's parts)."""
     ctx.drift.add(
         "message-reordered",
         "Gemini wants the function responses first, in the order of the calls; moved",

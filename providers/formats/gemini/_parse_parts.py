@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import dump_arguments, extra_of, require_list, require_mapping
+from providers.formats._common import extra_of, require_list, require_mapping
 from providers.formats.base import Drift, FormatError
 from providers.formats.gemini._constants import (
     DATA_FIELDS,
@@ -36,7 +36,7 @@ from providers.formats.gemini._constants import (
     SYNTHESIZED_RESULT_ID,
 )
 from providers.formats.gemini._reader import Fields
-from providers.formats.gemini._results import response_object, result_text
+from providers.formats.gemini._results import compact_json, response_object, result_text
 from providers.umf import (
     JSON,
     AudioBlock,
@@ -276,7 +276,7 @@ def _readable(raw: dict[str, Any]) -> str:
         language = code.get("language")
         body = code.get("code")
         fence = language.lower() if isinstance(language, str) else ""
-        return f"```{fence}\n{body if isinstance(body, str) else dump_arguments(body)}\n```"
+        return f"```{fence}\n{body if isinstance(body, str) else compact_json(body)}\n```"
     result = raw.get("codeExecutionResult")
     if isinstance(result, dict):
         output = result.get("output")
@@ -285,7 +285,7 @@ def _readable(raw: dict[str, Any]) -> str:
         return f"Code execution result ({outcome}):\n```\n{shown}\n```"
     for key, value in raw.items():
         if key in DATA_FIELDS and value is not None:
-            return f"[{key}] {dump_arguments(value)}"
+            return f"[{key}] {compact_json(value)}"
     return ""
 
 

@@ -40,9 +40,9 @@ def parse_response(raw: JSON, path: str, state: ParseState) -> Message:
         candidate = Fields(candidates[0], f"{fields.at('candidates')}[0]")
         content = candidate.mapping("content")
         if content is None:
+            # An explicit null stays in ``$candidate`` and comes back from there.
             message = Message(role="assistant")
-            if "content" not in candidate.rest:
-                hints["$content"] = "absent"
+            hints["$content"] = "absent"
         else:
             message = parse_content(content, candidate.at("content"), "r", state, "assistant")
             if message.role != "assistant":

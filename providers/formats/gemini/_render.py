@@ -68,6 +68,7 @@ def _request(
     turns, system_messages, system_parts = build_turns(thread, ctx)
     if not ctx.faithful:
         turns = normalize(turns, ctx)
+        _warn_message_metadata(thread, ctx)
     body: dict[str, Any] = {}
     system = system_instruction(system_messages, system_parts, ctx)
     if system is not None:
@@ -85,6 +86,29 @@ def _request(
     body.update({key: value for key, value in own.items() if key not in _HANDLED})
     warn_foreign_extra(conversation.extra, "", ctx)
     return body
+
+
+_MESSAGE_METADATA = ("id", "timestamp", "model", "finish_reason", "usage", "metadata")
+
+
+def _warn_message_metadata(thread: list[tuple[int, Message]], ctx: Context) -> None:
+    """One note for the per-message facts a request has no place for (ids, timestamps,
+    models, finish reasons, usage): which ones, and on which messages."""
+    dropped: dict[str, list[int]] = {}
+    for index, message in thread:
+        for name in _MESSAGE_METADATA:
+            if getattr(message, name):
+                dropped.setdefault(name, []).append(index)
+    if dropped:
+        ctx.drift.add(
+            "content-dropped",
+            "a Gemini request has no per-message ids, timestamps, models, finish reasons or "
+            "usage; left out",
+            field="messages",
+            original=sorted(dropped),
+            details={"messages": dropped},
+            severity="info",
+        )
 
 
 def _put(body: dict[str, Any], key: str, value: tuple[bool, Any]) -> None:
@@ -121,7 +145,9 @@ def _candidate(index: int, message: Message, ctx: Context) -> dict[str, Any]:
     if hint(message.extra, FORMAT_ID, "content") != "absent":
         turns, _, _ = build_turns([(index, message)], ctx)
         candidate["content"] = turns[0].payload()
-    reason = message.provider_finish_reason or WIRE_FINISH_REASONS.get(message.finish_reason or "")
+    reason = message.provider_finish_reason
+    if reason is None:
+        reason = WIRE_FINISH_REASONS.get(message.finish_reason or "")
     if reason is not None:
         candidate["finishReason"] = reason
     return candidate

@@ -143,7 +143,7 @@ def _media(block: Any, path: str, ctx: Context) -> dict[str, Any] | None:
     uri = source.url if source.type == "url" else source.file_id if source.type == "file" else None
     if ctx.faithful and source.type == "base64" and source.data is not None:
         return _inline(source.media_type, source.data, block, path, ctx)
-    if ctx.faithful and uri:
+    if ctx.faithful and uri is not None:
         return {"fileData": _file_data(uri, source.media_type)}
     _warn_media_fields(block, path, ctx)
     if source.type == "base64" and source.data is not None:
@@ -295,7 +295,10 @@ def _tool_result(block: Any, path: str, ctx: Context) -> dict[str, Any]:
                 original=text,
                 transformed=response,
             )
-    name = block.name or ctx.call_names.get(block.tool_use_id) or block.tool_use_id
+    # Gemini pairs a response with its call by name: the call's name wins when converting.
+    name = block.name
+    if not (ctx.faithful and name is not None):
+        name = ctx.call_names.get(block.tool_use_id) or block.name or block.tool_use_id
     body: dict[str, Any] = {"name": name, "response": response}
     if _keeps_id(block, ctx):
         body["id"] = block.tool_use_id

@@ -9,7 +9,10 @@ text of ``x`` (and the error flag), any other object its JSON text.
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+import orjson
 
 from providers.formats._common import dump_arguments, parse_arguments
 
@@ -32,4 +35,12 @@ def result_text(response: dict[str, Any]) -> tuple[str, bool | None]:
         value, is_error = response["error"], True
     elif len(response) == 1 and "output" in response:
         value = response["output"]
-    return (value if isinstance(value, str) else dump_arguments(value)), is_error
+    return (value if isinstance(value, str) else compact_json(value)), is_error
+
+
+def compact_json(value: Any) -> str:
+    """Compact JSON text of any JSON value, including integers too big for orjson."""
+    try:
+        return dump_arguments(value)
+    except orjson.JSONEncodeError:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

@@ -69,7 +69,7 @@ def fits_openapi(schema: JSON) -> bool:
     if not isinstance(schema, dict) or not _OPENAPI_KEYWORDS.issuperset(schema):
         return False
     kind = schema.get("type")
-    if kind is not None and kind not in _OPENAPI_TYPES:
+    if kind is not None and (not isinstance(kind, str) or kind not in _OPENAPI_TYPES):
         return False
     enum = schema.get("enum")
     if enum is not None and not (isinstance(enum, list) and all(isinstance(v, str) for v in enum)):

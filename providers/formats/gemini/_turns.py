@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import dump_arguments, hint, own_extra
+from providers.formats._common import hint, own_extra
 from providers.formats.gemini._constants import FORMAT_ID
 from providers.formats.gemini._render_parts import (
     Context,
@@ -18,6 +18,7 @@ from providers.formats.gemini._render_parts import (
     render_block,
     warn_foreign_extra,
 )
+from providers.formats.gemini._results import compact_json
 from providers.umf import Message, ToolResultBlock
 
 _ROLES = {"user": "user", "tool": "user", "assistant": "model"}
@@ -203,7 +204,7 @@ def _call_as_text(part: Part, ctx: Context) -> Part:
         original="tool_use",
         transformed="text",
     )
-    text = f"[function call {part.call_id}] {call['name']}({dump_arguments(call.get('args', {}))})"
+    text = f"[function call {part.call_id}] {call['name']}({compact_json(call.get('args', {}))})"
     return Part({"text": text}, part.path)
 
 
@@ -218,6 +219,6 @@ def result_as_text(part: Part, ctx: Context) -> list[Part]:
         transformed="text",
     )
     text = f"[function result {part.answers}] {response['name']}: "
-    text += dump_arguments(response["response"])
+    text += compact_json(response["response"])
     media = [Part(media_body, part.path) for media_body in response.get("parts", [])]
     return [Part({"text": text}, part.path), *media]

@@ -93,6 +93,7 @@ class Bounded:
         self.mark: int | None = None
 
     def read(self, size: int = -1) -> bytes:
+        """Up to ``size`` bytes, counted against the limits."""
         data: bytes = self.raw.read(size if size is not None and size >= 0 else 64 * 1024)
         self.consumed += len(data)
         if self.consumed > self.limit:

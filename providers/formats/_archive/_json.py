@@ -14,6 +14,8 @@ from ._common import Bounded, Entry, Limits, loads_entry
 
 
 def json_entries(stream: BinaryIO, label: str, limits: Limits) -> Iterator[Entry]:
+    """The elements of a JSON array (or the one value of a file), built one at a time;
+    ``label`` names the file in positions (``label[3]``)."""
     # One string or number larger than an entry may be stops the file: it cannot be
     # skipped. (Never less than 1 MiB: the parser reads 64 KiB ahead of its events.)
     token_limit = max(limits.max_entry_bytes, 1024 * 1024)
@@ -43,6 +45,7 @@ class _WithoutBom:
         self.started = False
 
     def read(self, size: int = -1) -> bytes:
+        """Up to ``size`` bytes, the first ones without a byte order mark."""
         data = self.raw.read(size)
         if not self.started and data:  # ijson first reads 0 bytes to learn the type
             self.started = True
@@ -99,6 +102,7 @@ class _Builder:
         self.depth = 0
 
     def fail(self, problem: str) -> None:
+        """Stop building: the entry is refused for ``problem``."""
         self.problem = problem
         self.stack.clear()
         self.keys.clear()
@@ -140,6 +144,7 @@ class _Builder:
 
 
 def line_entries(stream: BinaryIO, label: str, limits: Limits) -> Iterator[Entry]:
+    """The lines of a JSON Lines file (blank ones skipped), each decoded on its own."""
     number = 0
     total = 0
     while True:

@@ -116,6 +116,8 @@ def _asset_key(base: str) -> str:
 def zip_entries(
     stream: BinaryIO, members: Callable[[str], bool], limits: Limits
 ) -> Iterator[Entry]:
+    """The entries of the conversation files of a zip (``members`` says which),
+    streamed one by one; the archive is checked first."""
     try:
         archive = SafeZip(stream, limits)
     except FormatError as error:

@@ -45,10 +45,12 @@ class _Context:
     last_node: dict[str, str] = field(default_factory=dict)
 
     def uuid(self, key: str) -> str:
+        """A uuid made from the conversation and ``key``, the same every time."""
         digest = hashlib.sha256(f"{self.seed}/{key}".encode()).digest()
         return str(uuid.UUID(bytes=digest[:16], version=4))
 
     def add(self, node_id: str, parent: str, message: dict[str, Any] | None) -> str:
+        """Add a node under ``parent``; its id."""
         self.mapping[node_id] = {
             "id": node_id,
             "message": message,

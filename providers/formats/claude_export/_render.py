@@ -42,6 +42,7 @@ class _Context:
     owners: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def uuid(self, key: str) -> str:
+        """A uuid made from the conversation and ``key``, the same every time."""
         digest = hashlib.sha256(f"{self.seed}/{key}".encode()).digest()
         return str(uuid.UUID(bytes=digest[:16], version=4))
 

@@ -71,7 +71,9 @@ def _fit(conversation: Conversation, drift: Drift) -> Conversation:
             "parameter-unsupported",
             "a fine-tuning line has no tool_choice",
             field="tool_choice",
-            original=fitted.tool_choice.model_dump(mode="json", exclude_defaults=True),
+            original=fitted.tool_choice.model_dump(
+                mode="json", exclude_defaults=True, exclude={"extra"}
+            ),
         )
         fitted.tool_choice = None
     kept = []

@@ -221,7 +221,19 @@ def _umf_only_block(block: JSON) -> bool:
 
 
 def detect(payload: JSON) -> int:
-    """UMF conversations have ``messages`` with UMF's own block names or message keys."""
+    """UMF conversations have ``messages`` with UMF's own block names or message keys, and
+    read as UMF (other formats share some key names: Appam's ``reasoning``, ai.matey's
+    ``metadata``)."""
+    score = _marks(payload)
+    if score == 2:
+        try:
+            parse(payload)
+        except FormatError:
+            return 0
+    return score
+
+
+def _marks(payload: JSON) -> int:
     messages = payload.get("messages") if isinstance(payload, dict) else payload
     if not isinstance(messages, list) or not messages:
         return 0

@@ -37,22 +37,7 @@ def parse_response(raw: JSON, path: str, state: ParseState) -> Message:
     candidates = fields.array("candidates")
     hints: dict[str, Any] = {}
     if candidates:
-        candidate = Fields(candidates[0], f"{fields.at('candidates')}[0]")
-        content = candidate.mapping("content")
-        if content is None:
-            # An explicit null stays in ``$candidate`` and comes back from there.
-            message = Message(role="assistant")
-            hints["$content"] = "absent"
-        else:
-            message = parse_content(content, candidate.at("content"), "r", state, "assistant")
-            if message.role != "assistant":
-                raise FormatError(
-                    "a candidate's content has role 'model'", field=candidate.at("content.role")
-                )
-        reason = candidate.string("finishReason")
-        message.provider_finish_reason = reason
-        message.finish_reason = _finish_reason(reason, message)
-        hints["$candidate"] = candidate.rest
+        message = _first_candidate(candidates[0], f"{fields.at('candidates')}[0]", hints, state)
         if len(candidates) > 1:
             hints["$other_candidates"] = candidates[1:]
     else:
@@ -63,6 +48,26 @@ def parse_response(raw: JSON, path: str, state: ParseState) -> Message:
     if usage is not None:
         message.usage = parse_usage(usage, fields.at("usageMetadata"))
     message.extra.setdefault(FORMAT_ID, {}).update({**hints, "$response": fields.rest})
+    return message
+
+
+def _first_candidate(raw: JSON, path: str, hints: dict[str, Any], state: ParseState) -> Message:
+    candidate = Fields(raw, path)
+    content = candidate.mapping("content")
+    if content is None:
+        # An explicit null stays in ``$candidate`` and comes back from there.
+        message = Message(role="assistant")
+        hints["$content"] = "absent"
+    else:
+        message = parse_content(content, candidate.at("content"), "r", state, "assistant")
+        if message.role != "assistant":
+            raise FormatError(
+                "a candidate's content has role 'model'", field=candidate.at("content.role")
+            )
+    reason = candidate.string("finishReason")
+    message.provider_finish_reason = reason
+    message.finish_reason = _finish_reason(reason, message)
+    hints["$candidate"] = candidate.rest
     return message
 
 

@@ -517,3 +517,17 @@ def test_parameters() -> None:
         ("parameter-unsupported", "info", "parameters.model", "gpt-4o", None),
         ("parameter-unsupported", "warning", "parameters.custom.logit_bias", {"1": 2}, None),
     ]
+
+
+def test_user_text_right_after_a_tool_result_joins_its_turn() -> None:
+    payload, warnings = convert(
+        user(text("go")), assistant(call("c1", "f")), tool("c1", "{}"), user(text("and then?"))
+    )
+    assert parts_of(payload, 2) == [
+        {"functionResponse": {"name": "f", "response": {}}},
+        {"text": "and then?"},
+    ]
+    assert warnings[-2:] == [
+        ("role-merged", "warning", "messages[3]", "user", "user"),
+        ("parameter-defaulted", "info", "messages[1].content[0]", None, SIGNATURE_PLACEHOLDER),
+    ]

@@ -103,6 +103,37 @@ def test_fixture_round_trip_validates_against_the_sdk(name: str) -> None:
         validate_gemini_response(response)
 
 
+WRONG_REQUESTS = {
+    "snake_case key": {"contents": [{"role": "user", "parts": [{"function_call": {"name": "f"}}]}]},
+    "unknown part key": {"contents": [{"role": "user", "parts": [{"text": "x", "foo": 1}]}]},
+    "model in the body": {"contents": [], "model": "gemini-2.5-flash"},
+    "unknown enum": {"contents": [], "toolConfig": {"functionCallingConfig": {"mode": "AUTOO"}}},
+    "Vertex-only field": {
+        "contents": [],
+        "safetySettings": [
+            {
+                "category": "HARM_CATEGORY_HARASSMENT",
+                "threshold": "BLOCK_NONE",
+                "method": "SEVERITY",
+            }
+        ],
+    },
+    "not base64": {
+        "contents": [{"parts": [{"inlineData": {"mimeType": "image/png", "data": "not base64!"}}]}]
+    },
+    "JSON Schema in parameters": {
+        "contents": [],
+        "tools": [{"functionDeclarations": [{"name": "f", "parameters": {"$defs": {}}}]}],
+    },
+}
+
+
+@pytest.mark.parametrize("payload", WRONG_REQUESTS.values(), ids=list(WRONG_REQUESTS))
+def test_sdk_validation_is_strict(payload: Any) -> None:
+    with pytest.raises((AssertionError, ValueError, UserWarning)):
+        validate_gemini_request(payload)
+
+
 def test_every_fixture_records_its_shape() -> None:
     shapes = {name: read(load(name)).extra["gemini"]["$shape"] for name in FIXTURE_NAMES}
     assert shapes["bare_contents"] == "messages"

@@ -33,6 +33,8 @@ def import_page(request: HttpRequest) -> HttpResponse:
         paste = forms.PasteImportForm(request.POST)
         if paste.is_valid():
             context.update(_import_paste(request, paste))
+            if "results" in context:  # imported: an empty form for the next one
+                paste = forms.PasteImportForm()
     context.update(paste=paste, upload=upload)
     context["jobs"] = models.ImportJob.objects.filter(owner=current_user(request))[:5]
     return render(request, "import.html", context)

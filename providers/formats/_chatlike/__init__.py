@@ -60,6 +60,7 @@ from ._shared_blocks import (
     sendable,
     source_from_url,
     take_answer,
+    thread,
     write_tool,
 )
 from ._turns import (
@@ -68,7 +69,6 @@ from ._turns import (
     Turn,
     linearize,
     locate,
-    thread,
     turns_as_read,
 )
 

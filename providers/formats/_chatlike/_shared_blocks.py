@@ -17,6 +17,7 @@ from providers.umf import (
     TextBlock,
     ThinkingBlock,
     Tool,
+    main_path,
 )
 
 from ._base import Context, Namespace, at, describe, item, report_foreign_extra, split
@@ -156,6 +157,23 @@ def write_tool(tool: Tool, path: str, ctx: Context) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- shapes
+
+
+def thread(conversation: Conversation, ctx: Context) -> list[tuple[int, Message]]:
+    """The messages to write with their indexes: one path when the conversation is a
+    tree, the others ``content-dropped``."""
+    positions = {id(message): index for index, message in enumerate(conversation.messages)}
+    path = main_path(conversation)
+    kept = {id(message) for message in path}
+    for index, message in enumerate(conversation.messages):
+        if id(message) not in kept:
+            ctx.drift.add(
+                "content-dropped",
+                f"{ctx.label} takes one thread; this message is on another branch",
+                field=item("messages", index),
+                original=message.id,
+            )
+    return [(positions[id(message)], message) for message in path]
 
 
 def take_answer(

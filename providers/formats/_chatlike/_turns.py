@@ -9,13 +9,11 @@ from typing import Any
 
 from providers.umf import (
     Block,
-    Conversation,
     Message,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
-    main_path,
 )
 
 from ._base import CallIds, Context, at, item, mark_error, report_foreign_extra
@@ -65,35 +63,45 @@ def locate(blocks: list[Block], path: str) -> list[Located]:
     return [Located(block, item(at(path, "content"), i)) for i, block in enumerate(blocks)]
 
 
-def thread(conversation: Conversation, ctx: Context) -> list[tuple[int, Message]]:
-    """The messages to write with their indexes: one path when the conversation is a
-    tree, the others ``content-dropped``."""
-    positions = {id(message): index for index, message in enumerate(conversation.messages)}
-    path = main_path(conversation)
-    kept = {id(message) for message in path}
-    for index, message in enumerate(conversation.messages):
-        if id(message) not in kept:
-            ctx.drift.add(
-                "content-dropped",
-                f"{ctx.label} takes one thread; this message is on another branch",
-                field=item("messages", index),
-                original=message.id,
-            )
-    return [(positions[id(message)], message) for message in path]
-
-
-def turns_as_read(messages: list[tuple[int, Message]]) -> list[Turn]:
+def turns_as_read(messages: list[tuple[int, Message]], ctx: Context) -> list[Turn]:
     """One turn per message, nothing moved: how a conversation this format read is written
-    back. A tool message's first result block is its result."""
+    back. A tool message's first result block is its result; other blocks beside it (added
+    by another format) are ``content-dropped``."""
     turns = []
     for index, message in messages:
         path = item("messages", index)
-        located = locate(message.content, path)
-        turn = Turn(message.role, located, path, message=message)
+        turn = Turn(message.role, locate(message.content, path), path, message=message)
+        _report_name(message, path, ctx)
+        if message.reasoning or message.reasoning_details:
+            ctx.drift.add(
+                "reasoning-dropped",
+                f"{ctx.label} messages read back as they were have no reasoning field",
+                field=at(path, "reasoning" if message.reasoning else "reasoning_details"),
+                original=message.reasoning,
+            )
         if message.role == "tool":
             turn.result, turn.call_id = _take_result(turn, message, path)
+            for entry in turn.blocks:
+                ctx.drift.add(
+                    "content-dropped",
+                    "a tool message holds one tool result; this block is left out",
+                    field=entry.path,
+                    original=entry.block.type,
+                )
+            turn.blocks = []
         turns.append(turn)
     return turns
+
+
+def _report_name(message: Message, path: str, ctx: Context) -> None:
+    if message.name is not None and message.role != "tool":
+        ctx.drift.add(
+            "content-dropped",
+            f"{ctx.label} messages carry no author name",
+            field=at(path, "name"),
+            original=message.name,
+            severity="info",
+        )
 
 
 def _take_result(turn: Turn, message: Message, path: str) -> tuple[Located, str]:
@@ -133,14 +141,7 @@ class _Splitter:
         report_foreign_extra(message.extra, path, self.ctx)
         located = locate(message.content, path)
         _report_block_extra(located, self.ctx)
-        if message.name is not None and message.role != "tool":
-            self.ctx.drift.add(
-                "content-dropped",
-                f"{self.ctx.label} messages carry no author name",
-                field=at(path, "name"),
-                original=message.name,
-                severity="info",
-            )
+        _report_name(message, path, self.ctx)
         if message.role in ("system", "developer"):
             self._system(message, located, path)
             return

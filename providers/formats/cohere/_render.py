@@ -45,14 +45,14 @@ def render_conversation(conversation: Conversation) -> Rendered:
     if not ctx.faithful:
         turns = linearize(messages, ctx, valid_tool_call_id, make_tool_call_id)
     else:
-        turns = turns_as_read(messages) if shape != "response" else []
+        turns = turns_as_read(messages, ctx) if shape != "response" else []
     writer = TurnWriter(ctx)
     wire = writer.write(turns)
     payload: JSON = wire
     if shape not in ("messages", "response"):
         payload = _request(conversation, wire, writer.documents, ctx)
     if answer is not None:
-        response = _response(answer[1], writer.turn(turns_as_read([answer])[0]) or {})
+        response = _response(answer[1], writer.turn(turns_as_read([answer], ctx)[0]) or {})
         envelope = NS.hint(conversation.extra, "exchange", {})
         payload = (
             response

@@ -46,7 +46,7 @@ def render_conversation(conversation: Conversation) -> Rendered:
         report_unplaced(conversation, messages if shape == "response" else [], ctx)
     writer = TurnWriter(ctx)
     if ctx.faithful:
-        turns = turns_as_read(messages) if shape != "response" else []
+        turns = turns_as_read(messages, ctx) if shape != "response" else []
         wire = [w.wire for turn in turns if (w := writer.turn(turn)).wire is not None]
     else:
         turns = linearize(messages, ctx, valid_tool_call_id, make_tool_call_id)
@@ -55,7 +55,7 @@ def render_conversation(conversation: Conversation) -> Rendered:
     if shape not in ("messages", "response"):
         payload = _request(conversation, wire, ctx)
     if answer is not None:
-        answer_wire = writer.turn(turns_as_read([answer])[0]).wire or {}
+        answer_wire = writer.turn(turns_as_read([answer], ctx)[0]).wire or {}
         response = _response(answer[1], answer_wire)
         envelope = NS.hint(conversation.extra, "exchange", {})
         if shape == "exchange":

@@ -365,7 +365,13 @@ def test_a_late_system_message_joins_the_leading_one() -> None:
             {"type": "text", "text": "From now on, answer in at most two sentences."},
         ],
     }
-    assert ("system-message-transformed", "messages[4]", 4, 0) in summary(warnings)
+    assert [(w.category, w.field) for w in warnings] == [
+        ("field-unknown", "messages[1].extra.anthropic"),
+        ("field-unknown", "messages[3].content[0].extra.anthropic"),
+        ("system-message-transformed", "messages[4]"),
+        ("content-dropped", "messages[5].content[0].citations"),
+    ]
+    assert summary(warnings)[2] == ("system-message-transformed", "messages[4]", 4, 0)
     assert [m["role"] for m in payload["messages"]].count("system") == 1
 
 
@@ -701,3 +707,18 @@ def test_thinking_in_a_user_message_is_dropped() -> None:
     payload, warnings = render(one_user_message(TextBlock(text="a"), ThinkingBlock(text="b")))
     assert payload["messages"] == [{"role": "user", "content": "a"}]
     assert summary(warnings) == [("reasoning-dropped", "messages[0].content[1]", "b", None)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    messages=st.lists(_MESSAGES, max_size=6),
+    shape=st.sampled_from(["request", "messages", "exchange", "response"]),
+)
+def test_messages_added_after_an_import_are_written_or_warned(
+    messages: list[Message], shape: str
+) -> None:
+    # A conversation read from this format and then extended elsewhere (a replay on another
+    # provider adds its messages) is still written in its shape, losing nothing silently.
+    conversation = Conversation(messages=messages, extra={"cohere": {"$shape": shape}})
+    rendered = COHERE.render(stored(conversation))
+    assert_nothing_silently_dropped(conversation, rendered.payload, rendered.warnings)

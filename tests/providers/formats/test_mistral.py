@@ -166,6 +166,10 @@ def test_thinking_calls_and_named_results_are_read() -> None:
     conversation = parse_one(fixture("magistral_thinking_tools"))
     thinking, airbus, _ = conversation.messages[2].content
     assert isinstance(thinking, ThinkingBlock) and thinking.text.startswith("Airbus trades")
+    assert (thinking.provider, thinking.signature) == (
+        "mistral",
+        "bXN0LXRoaW5rLXYxOjdmM2ExYzkyOmUwYjQ1ZDYxYTk4YzQyZjM5YjA3NmMxZThkMmY1YTQz",
+    )
     assert isinstance(airbus, ToolUseBlock) and airbus.input == {"ticker": "AIR.PA"}
     assert airbus.raw_arguments == '{"ticker": "AIR.PA"}'
     assert airbus.extra == {"mistral": {"index": 0}}

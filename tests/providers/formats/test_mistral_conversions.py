@@ -379,12 +379,14 @@ def test_refusals_become_text_and_the_last_answer_a_prefix() -> None:
 
 def test_citations_of_other_formats_are_dropped() -> None:
     conversation = imported("openai-chat", "web_search_annotations")
-    _, warnings = render(conversation)
+    payload, warnings = render(conversation)
     text = conversation.messages[1].content[0]
     assert isinstance(text, TextBlock)
-    assert ("content-dropped", "messages[1].content[0].citations", text.citations, None) in summary(
-        warnings
-    )
+    assert payload["messages"][1] == {"role": "assistant", "content": text.text, "prefix": True}
+    assert summary(warnings)[1:] == [
+        ("content-dropped", "messages[1].content[0].citations", text.citations, None),
+        ("parameter-defaulted", "messages[1]", None, {"prefix": True}),
+    ]
 
 
 def test_a_late_system_message_joins_the_leading_one() -> None:
@@ -394,7 +396,14 @@ def test_a_late_system_message_joins_the_leading_one() -> None:
         "type": "text",
         "text": "From now on, answer in at most two sentences.",
     }
-    assert ("system-message-transformed", "messages[4]", 4, 0) in summary(warnings)
+    assert [(w.category, w.field) for w in warnings] == [
+        ("field-unknown", "messages[1].extra.anthropic"),
+        ("field-unknown", "messages[3].content[0].extra.anthropic"),
+        ("system-message-transformed", "messages[4]"),
+        ("id-rewritten", "messages[2].content[0].id"),
+        ("content-dropped", "messages[5].content[0].citations"),
+    ]
+    assert summary(warnings)[2] == ("system-message-transformed", "messages[4]", 4, 0)
 
 
 def test_a_user_turn_left_alone_by_a_dropped_answer_is_merged() -> None:
@@ -648,3 +657,18 @@ def test_any_conversation_renders_a_valid_request_and_warns_for_each_loss(
     messages: list[Message],
 ) -> None:
     render(Conversation(messages=messages, tools=[Tool(name="f")]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    messages=st.lists(_MESSAGES, max_size=6),
+    shape=st.sampled_from(["request", "messages", "exchange", "response"]),
+)
+def test_messages_added_after_an_import_are_written_or_warned(
+    messages: list[Message], shape: str
+) -> None:
+    # A conversation read from this format and then extended elsewhere (a replay on another
+    # provider adds its messages) is still written in its shape, losing nothing silently.
+    conversation = Conversation(messages=messages, extra={"mistral": {"$shape": shape}})
+    rendered = MISTRAL.render(stored(conversation))
+    assert_nothing_silently_dropped(conversation, rendered.payload, rendered.warnings)

@@ -1,0 +1,453 @@
+"""Convert OpenAI Chat conversations to Anthropic, Gemini and Bedrock Converse: ours vs LiteLLM.
+
+The same conversations (10, 100, 1,000 and 10,000 messages by default) are converted from
+``openai-chat`` with :func:`providers.formats.convert` and with LiteLLM's own offline request
+transformation (``map_openai_params`` then the provider config's request transform, as
+``litellm.completion`` does before sending), in one run. Then a checker walks a few
+conversations and lists, per target, the input facts each side's output no longer carries
+and whether that side said so (our drift warnings; LiteLLM has no such channel).
+
+    .venv/bin/python bench/convert.py [--sizes 10,100,1000,10000] [--repeats 5]
+
+Goal (issue 3): at least 3x LiteLLM's messages per second, and no silent loss where
+LiteLLM has one. Pure Python: no Django, no network, no API key.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# LiteLLM would otherwise fetch its price map from GitHub when imported.
+os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+
+from providers import formats
+
+FETCHED: set[str] = set()  # image URLs LiteLLM downloaded (stubbed) instead of sending
+TARGETS = ("anthropic", "gemini", "bedrock-converse")
+MODELS = {
+    "anthropic": "claude-sonnet-4-20250514",
+    "gemini": "gemini-2.5-flash",  # 2.0 is not in the offline map: no system support
+    "bedrock-converse": "anthropic.claude-3-5-sonnet-20240620-v1:0",
+}
+# A 1x1 PNG, sent inline as a data URI.
+PNG_B64 = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"
+    "YPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
+PARAMS: dict[str, Any] = {
+    "temperature": 0.3,
+    "max_tokens": 777,
+    "top_p": 0.9,
+    "stop": ["<<END>>"],
+    "seed": 4242,
+}
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": "Current weather for a city.",
+            "parameters": {
+                "type": "object",
+                "properties": {"city": {"type": "string"}, "unit": {"type": "string"}},
+                "required": ["city"],
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "get_time",
+            "description": "Local time in a timezone.",
+            "parameters": {
+                "type": "object",
+                "properties": {"tz": {"type": "string"}},
+                "required": ["tz"],
+            },
+        },
+    },
+]
+
+
+# --- conversations ----------------------------------------------------------------------
+
+
+def _cycle(t: int) -> list[dict[str, Any]]:
+    """Six messages: a user turn, parallel tool calls, both results, the answer."""
+    user_content: Any = f"User question {t}: weather in city_{t} and the time in tz_{t}?"
+    if t % 4 == 1:
+        user_content = [
+            {"type": "text", "text": f"User question {t} about this picture."},
+            {"type": "image_url", "image_url": {"url": f"https://example.com/img/photo_{t}.png"}},
+        ]
+    elif t % 4 == 3:
+        user_content = [
+            {"type": "text", "text": f"User question {t} about this inline picture."},
+            {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG_B64}"}},
+        ]
+    user: dict[str, Any] = {"role": "user", "content": user_content}
+    if t % 5 == 2:
+        user["name"] = f"alice_{t}"
+    a, b = f"call_{t}_a", f"call_{t}_b"
+    return [
+        user,
+        {
+            "role": "assistant",
+            "content": f"Assistant looks it up {t}.",
+            "tool_calls": [
+                {
+                    "id": a,
+                    "type": "function",
+                    "function": {
+                        "name": "get_weather",
+                        "arguments": json.dumps({"city": f"city_{t}", "unit": "celsius"}),
+                    },
+                },
+                {
+                    "id": b,
+                    "type": "function",
+                    "function": {"name": "get_time", "arguments": json.dumps({"tz": f"tz_{t}"})},
+                },
+            ],
+        },
+        {"role": "tool", "tool_call_id": a, "content": f"result_{t}_a: 21 degrees"},
+        {"role": "tool", "tool_call_id": b, "content": f"result_{t}_b: 14:05"},
+        {"role": "assistant", "content": f"Assistant answer {t}: 21 degrees at 14:05."},
+    ]
+
+
+def conversation(size: int) -> dict[str, Any]:
+    """An OpenAI Chat request of exactly ``size`` messages."""
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": "System prompt: you are a careful assistant."}
+    ]
+    t = 0
+    while len(messages) + 5 <= size:
+        if t % 40 == 7 and len(messages) + 6 <= size:
+            messages.append({"role": "developer", "content": f"Developer note {t}: be brief."})
+        messages.extend(_cycle(t))
+        t += 1
+    while len(messages) < size:
+        role = "user" if messages[-1]["role"] != "user" else "assistant"
+        messages.append({"role": role, "content": f"Filler {role} {len(messages)}."})
+    return {"model": "gpt-4o", "messages": messages, "tools": TOOLS, **PARAMS}
+
+
+# --- the two converters -----------------------------------------------------------------
+
+
+def ours(target: str) -> Callable[[dict[str, Any]], tuple[Any, list[Any]]]:
+    def run(payload: dict[str, Any]) -> tuple[Any, list[Any]]:
+        result = formats.convert("openai-chat", target, payload)
+        return result.payload, result.warnings
+
+    return run
+
+
+def litellm_converters() -> dict[str, Callable[[dict[str, Any]], Any]] | None:
+    try:
+        import litellm  # noqa: F401
+    except ImportError:
+        return None
+    from litellm.litellm_core_utils.prompt_templates import factory
+    from litellm.llms.anthropic.chat.transformation import AnthropicConfig
+    from litellm.llms.bedrock.chat.converse_transformation import AmazonConverseConfig
+    from litellm.llms.gemini.chat.transformation import GoogleAIStudioGeminiConfig
+    from litellm.llms.vertex_ai.gemini.transformation import transform_request_body
+
+    # Bedrock (and LiteLLM's Google AI Studio path) take images as bytes, so LiteLLM
+    # downloads image URLs: answer offline with the inline PNG, counting the fetches.
+    # LiteLLM's own work on the bytes is still timed; the download itself is not.
+    def fetch_base64(url: str, *args: Any, **kwargs: Any) -> str:
+        FETCHED.add(url)
+        return f"data:image/png;base64,{PNG_B64}"
+
+    def fetch_details(url: str, *args: Any, **kwargs: Any) -> tuple[str, str]:
+        FETCHED.add(url)
+        return PNG_B64, "image/png"
+
+    factory.convert_url_to_base64 = fetch_base64
+    factory.BedrockImageProcessor.get_image_details = staticmethod(fetch_details)
+
+    # As litellm.completion does before the provider's transform, a developer message
+    # becomes a system one (main.py: translate_developer_role_to_system_role).
+    def split(payload: dict[str, Any]) -> tuple[str, list[Any], dict[str, Any]]:
+        rest = {k: v for k, v in payload.items() if k not in ("model", "messages")}
+        return payload["model"], payload["messages"], rest
+
+    def anthropic(payload: dict[str, Any]) -> Any:
+        _, messages, params = split(payload)
+        cfg, model = AnthropicConfig(), MODELS["anthropic"]
+        messages = cfg.translate_developer_role_to_system_role(messages)
+        opt = cfg.map_openai_params(params, {}, model, drop_params=True)
+        return cfg.transform_request(model, messages, opt, {}, {})
+
+    def gemini(payload: dict[str, Any]) -> Any:
+        _, messages, params = split(payload)
+        cfg, model = GoogleAIStudioGeminiConfig(), MODELS["gemini"]
+        messages = cfg.translate_developer_role_to_system_role(messages)
+        opt = cfg.map_openai_params(params, {}, model, drop_params=True)
+        return transform_request_body(messages, model, opt, "gemini", {}, None)
+
+    def bedrock(payload: dict[str, Any]) -> Any:
+        _, messages, params = split(payload)
+        cfg, model = AmazonConverseConfig(), MODELS["bedrock-converse"]
+        messages = cfg.translate_developer_role_to_system_role(messages)
+        opt = cfg.map_openai_params(params, {}, model, drop_params=True)
+        return cfg._transform_request(model, messages, opt, {}, {})
+
+    return {"anthropic": anthropic, "gemini": gemini, "bedrock-converse": bedrock}
+
+
+def timed(
+    fns: list[Callable[[dict[str, Any]], Any]], payload: dict[str, Any], repeats: int
+) -> list[float]:
+    """Median seconds of each of ``fns`` over ``repeats`` runs, interleaved so that a busy
+    machine slows both sides alike; each run gets a fresh copy (both sides may mutate what
+    they are given; the copy is not timed)."""
+    runs: list[list[float]] = [[] for _ in fns]
+    for fn in fns:
+        fn(copy.deepcopy(payload))  # warm up: imports, caches
+    for _ in range(repeats):
+        for fn, times in zip(fns, runs, strict=True):
+            data = copy.deepcopy(payload)
+            start = time.perf_counter()
+            fn(data)
+            times.append(time.perf_counter() - start)
+    return [statistics.median(times) for times in runs]
+
+
+# --- what each side carries -------------------------------------------------------------
+
+
+@dataclass
+class Fact:
+    kind: str
+    text: str  # what is looked for
+    check: Callable[[Any], bool]
+    hints: tuple[str, ...]  # words a warning about this loss would carry
+
+
+def _walk(node: Any) -> Iterator[tuple[str | None, Any]]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield key, value
+            yield from _walk(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield None, item
+            yield from _walk(item)
+
+
+def _strings(node: Any) -> str:
+    return json.dumps(node, default=str, ensure_ascii=False)
+
+
+def _contains(value: str) -> Callable[[Any], bool]:
+    return lambda out: value in _strings(out)
+
+
+SYSTEM_KEYS = {"system", "system_instruction", "systemInstruction"}
+PARAM_KEYS = {
+    "temperature": {"temperature"},
+    "max_tokens": {"max_tokens", "maxTokens", "max_output_tokens", "maxOutputTokens"},
+    "top_p": {"top_p", "topP"},
+    "stop": {"stop", "stop_sequences", "stopSequences"},
+    "seed": {"seed"},
+}
+
+
+def _turns(out: Any) -> list[Any]:
+    return list(out.get("messages") or out.get("contents") or [])
+
+
+def _system_on_top(text: str) -> Callable[[Any], bool]:
+    return lambda out: any(text in _strings(out.get(key)) for key in SYSTEM_KEYS if key in out)
+
+
+def _param(name: str, value: Any) -> Callable[[Any], bool]:
+    def check(out: Any) -> bool:
+        for key, found in _walk(out):
+            if key in PARAM_KEYS[name] and (found == value or found == [value] or value == found):
+                return True
+        return False
+
+    return check
+
+
+def _together(*values: str) -> Callable[[Any], bool]:
+    return lambda out: any(all(v in _strings(turn) for v in values) for turn in _turns(out))
+
+
+def _result_linked(call_id: str, result: str) -> Callable[[Any], bool]:
+    """The result sits in a block of its own that names its call (by id)."""
+
+    def check(out: Any) -> bool:
+        for _key, node in _walk(out):
+            text = _strings(node)
+            if (
+                isinstance(node, dict)
+                and result in text
+                and call_id in text
+                and len(re.findall(r"result_\d+_[ab]", text)) == 1
+            ):
+                return True
+        return False
+
+    return check
+
+
+def facts(payload: dict[str, Any]) -> list[Fact]:
+    found: list[Fact] = []
+    seen_kinds: set[str] = set()
+
+    def add(kind: str, text: str, check: Callable[[Any], bool], *hints: str) -> None:
+        if kind not in seen_kinds:  # one representative of each kind
+            seen_kinds.add(kind)
+            found.append(Fact(kind, text, check, hints))
+
+    for i, msg in enumerate(payload["messages"]):
+        role, content = msg["role"], msg.get("content")
+        if role == "system" and i == 0:
+            add("system text", content, _contains(content), "system")
+            add("system at top level", content, _system_on_top(content), "system")
+        elif role == "developer":
+            add("developer message", content, _contains(content), "developer")
+        elif role == "user" and isinstance(content, list):
+            for part in content:
+                url = part.get("image_url", {}).get("url", "")
+                if url.startswith("data:"):
+                    add("image data URI", "<png bytes>", _contains(PNG_B64[:40]), "image")
+                elif url:
+                    add("image by URL", url, _contains(url), "image", "url")
+        if role == "user" and "name" in msg:
+            add("user `name`", msg["name"], _contains(msg["name"]), "name")
+        for call in msg.get("tool_calls") or []:
+            args = json.loads(call["function"]["arguments"])
+            add("tool-call id", call["id"], _contains(call["id"]), "id")
+            add("tool-call name", call["function"]["name"], _contains("get_time"), "name")
+            first = next(iter(args.values()))
+            add("tool-call arguments", first, _contains(first), "argument")
+        if len(msg.get("tool_calls") or []) > 1:
+            vals = [
+                next(iter(json.loads(c["function"]["arguments"]).values()))
+                for c in msg["tool_calls"]
+            ]
+            add("parallel calls in one turn", " + ".join(vals), _together(*vals), "parallel")
+        if role == "tool":
+            add("tool result", content, _contains(content), "result")
+            add(
+                "tool result -> its call id",
+                msg["tool_call_id"],
+                _result_linked(msg["tool_call_id"], content),
+                "tool_call_id",
+                "id",
+            )
+    for tool in payload["tools"]:
+        fn = tool["function"]
+        add("tool description", fn["description"], _contains(fn["description"]), "description")
+    for name, value in PARAMS.items():
+        add(f"parameter {name}", str(value), _param(name, value), name)
+    return found
+
+
+def warned(fact: Fact, warnings: list[Any]) -> bool:
+    for warning in warnings:
+        dump = _strings(warning.model_dump(mode="json")).lower()
+        if fact.text.lower() in dump or any(hint.lower() in dump for hint in fact.hints):
+            return True
+    return False
+
+
+def differences(lite: dict[str, Callable[[dict[str, Any]], Any]] | None, size: int) -> None:
+    payload = conversation(size)
+    wanted = facts(payload)
+    print(f"\nDifferences: what each output carries of a {size}-message conversation")
+    print("(kept = found in the output; WARNED = lost, with a drift warning; SILENT = lost)")
+    bugs: list[str] = []
+    for target in TARGETS:
+        our_out, our_warnings = ours(target)(copy.deepcopy(payload))
+        lite_out: Any = None
+        lite_error = ""
+        if lite is not None:
+            try:
+                lite_out = lite[target](copy.deepcopy(payload))
+            except Exception as exc:
+                lite_error = f"{type(exc).__name__}: {exc}"[:100]
+        print(f"\n  {target}  (our warnings: {len(our_warnings)})")
+        print(f"    {'fact':<28} {'ours':<7} {'LiteLLM':<8} example")
+        for fact in wanted:
+            ok = fact.check(our_out)
+            mine = "kept" if ok else ("WARNED" if warned(fact, our_warnings) else "SILENT")
+            if lite_out is None:
+                theirs = "n/a"
+            elif fact.check(lite_out):
+                theirs = "kept"
+            elif fact.kind == "image by URL" and fact.text in FETCHED:
+                theirs = "fetched"  # downloaded and sent as bytes: the URL itself is gone
+            else:
+                theirs = "SILENT"
+            mark = "  <-- LiteLLM silent loss" if theirs == "SILENT" and mine != "SILENT" else ""
+            if mine == "SILENT":
+                mark = "  <-- OUR SILENT LOSS (bug)"
+                bugs.append(f"{target}: {fact.kind}")
+            print(f"    {fact.kind:<28} {mine:<7} {theirs:<8} {fact.text[:34]!r}{mark}")
+        if lite_error:
+            print(f"    LiteLLM failed: {lite_error}")
+        kinds = sorted({w.category for w in our_warnings})
+        print(f"    our warning categories: {', '.join(kinds) or '-'}")
+    print("\nOur silent losses: " + ("; ".join(bugs) if bugs else "none"))
+
+
+# --- main -------------------------------------------------------------------------------
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="10,100,1000,10000")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--facts-size", type=int, default=60, help="conversation checked")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+
+    lite = litellm_converters()
+    if lite is None:
+        print("LiteLLM is not installed (pip install -e '.[bench]'): timing ours only.\n")
+    else:
+        import importlib.metadata
+
+        print(f"LiteLLM {importlib.metadata.version('litellm')}, offline transformation.\n")
+
+    head = f"{'target':<17} {'messages':>8} {'ours ms':>10} {'LiteLLM ms':>11}"
+    print(f"{head} {'ours msg/s':>11} {'LiteLLM msg/s':>14} {'ratio':>7}")
+    for target in TARGETS:
+        for size in sizes:
+            payload = conversation(size)
+            fns = [ours(target)] + ([lite[target]] if lite is not None else [])
+            mine, *rest = timed(fns, payload, args.repeats)
+            row = f"{target:<17} {size:>8} {mine * 1e3:>10.2f}"
+            if not rest:
+                print(f"{row} {'-':>11} {size / mine:>11.0f} {'-':>14} {'-':>7}")
+                continue
+            theirs = rest[0]
+            print(
+                f"{row} {theirs * 1e3:>11.2f} {size / mine:>11.0f} {size / theirs:>14.0f}"
+                f" {theirs / mine:>6.1f}x"
+            )
+    differences(lite, args.facts_size)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,239 @@
+"""Bulk import of a ChatGPT data export through the job path, against a raw COPY.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/umf_archive \\
+        .venv/bin/python bench/ingest.py --conversations 20000
+
+Writes a synthetic ``conversations.json`` (about 10 KB a conversation: 20,000 make about
+200 MB), imports it with the same code a Celery worker runs (``import_job_execute``, in a
+child process so its peak RSS is its own), then inserts the same message and block rows
+with a raw psycopg COPY (the physical limit), then imports the file a second time. Prints
+messages per second, the ratio to COPY, the importer's peak RSS and the second import's
+time and added rows. Goals (issue 6): >= 50% of the COPY rate, peak RSS < 300 MB, a second
+import adding 0 rows in < 10% of the first's time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "umfsite.settings")
+DATABASE = "umf_bench_ingest"
+TURNS = 10  # user/assistant pairs per conversation
+
+
+def node(
+    node_id: str, parent: str | None, child: str | None, role: str, text: str, t: float
+) -> dict:
+    return {
+        "id": node_id,
+        "message": {
+            "id": node_id,
+            "author": {"role": role, "name": None, "metadata": {}},
+            "create_time": t,
+            "update_time": None,
+            "content": {"content_type": "text", "parts": [text]},
+            "status": "finished_successfully",
+            "end_turn": role == "assistant",
+            "weight": 1.0,
+            "metadata": {"model_slug": "gpt-4o"} if role == "assistant" else {},
+            "recipient": "all",
+            "channel": None,
+        },
+        "parent": parent,
+        "children": [child] if child else [],
+    }
+
+
+def conversation(index: int) -> dict:
+    ids = [f"{index:06d}-{n:03d}-{uuid.UUID(int=index * 1000 + n)}" for n in range(2 * TURNS)]
+    mapping = {"root": {"id": "root", "message": None, "parent": None, "children": [ids[0]]}}
+    sentence = "The archive keeps every message of every conversation exactly as it came. "
+    for n, node_id in enumerate(ids):
+        parent = ids[n - 1] if n else "root"
+        child = ids[n + 1] if n + 1 < len(ids) else None
+        role = "user" if n % 2 == 0 else "assistant"
+        text = f"[{index}/{n}] " + sentence * (2 if role == "user" else 6)
+        mapping[node_id] = node(node_id, parent, child, role, text, 1.7e9 + index * 60 + n)
+    return {
+        "title": f"Conversation {index}",
+        "create_time": 1.7e9 + index * 60,
+        "update_time": 1.7e9 + index * 60 + 59,
+        "mapping": mapping,
+        "current_node": ids[-1],
+        "conversation_id": f"conv-{index:06d}",
+        "id": f"conv-{index:06d}",
+        "default_model_slug": "gpt-4o",
+    }
+
+
+def write_export(path: Path, count: int) -> int:
+    with path.open("w") as out:
+        out.write("[")
+        for index in range(count):
+            if index:
+                out.write(",")
+            json.dump(conversation(index), out)
+        out.write("]")
+    return path.stat().st_size
+
+
+def child_import(path: str) -> None:
+    """Run in a child process: one import through the job path; prints a JSON summary."""
+    import resource
+
+    import django
+
+    django.setup()
+    from django.contrib.auth.models import User
+
+    from conversations import models
+    from conversations.services import import_jobs
+
+    owner, _ = User.objects.get_or_create(username="bench")
+    with open(path, "rb") as upload:
+        job = import_jobs.import_job_create(
+            owner=owner,
+            upload=upload,
+            filename="conversations.json",
+            format_id="chatgpt-export",
+            enqueue=False,
+        )
+    messages_before = models.Message.objects.count()
+    started = time.perf_counter()
+    summary = import_jobs.import_job_execute(job_id=job.pk)
+    elapsed = time.perf_counter() - started
+    added = models.Message.objects.count() - messages_before
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(
+        json.dumps(
+            {"seconds": elapsed, "messages": added, "peak_mb": peak_kb / 1024, "summary": summary}
+        )
+    )
+
+
+def run_child(path: Path, env: dict[str, str]) -> dict:
+    result = subprocess.run(
+        [sys.executable, __file__, "--child", str(path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode:
+        sys.exit(f"import failed:\n{result.stderr[-3000:]}")
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def copy_baseline(url: str, count: int) -> tuple[float, int]:
+    """COPY the same message and block rows into scratch tables shaped like the real ones."""
+    import psycopg
+    from psycopg.types.json import Jsonb
+
+    with psycopg.connect(url) as connection:
+        connection.execute("CREATE TEMP TABLE m (LIKE conversations_message INCLUDING DEFAULTS)")
+        connection.execute(
+            "CREATE TEMP TABLE b (LIKE conversations_contentblock INCLUDING DEFAULTS)"
+        )
+        rows = 0
+        started = time.perf_counter()
+        with connection.cursor() as cursor:
+            for index in range(count):
+                data = conversation(index)
+                conv_id = uuid.uuid4()
+                messages, blocks = [], []
+                parent = None
+                for position, (key, item) in enumerate(list(data["mapping"].items())[1:]):
+                    message = item["message"]
+                    message_id = uuid.uuid4()
+                    text = message["content"]["parts"][0]
+                    messages.append(
+                        (
+                            message_id,
+                            conv_id,
+                            parent,
+                            position,
+                            message["author"]["role"],
+                            key,
+                            Jsonb({}),
+                            Jsonb({}),
+                            text,
+                            "",
+                        )
+                    )
+                    blocks.append((uuid.uuid4(), message_id, 0, "text", text, Jsonb({})))
+                    parent = message_id
+                with cursor.copy(
+                    "COPY m (id, conversation_id, parent_id, position, role, source_id,"
+                    " metadata, extra, search_text, provider) FROM STDIN"
+                ) as copy:
+                    for row in messages:
+                        copy.write_row(row)
+                with cursor.copy(
+                    "COPY b (id, message_id, index, type, text, payload) FROM STDIN"
+                ) as copy:
+                    for row in blocks:
+                        copy.write_row(row)
+                rows += len(messages)
+        connection.commit()
+        return time.perf_counter() - started, rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--conversations", type=int, default=20000)
+    parser.add_argument("--child")
+    args = parser.parse_args()
+    if args.child:
+        child_import(args.child)
+        return
+    import dj_database_url
+    import psycopg
+
+    base = dj_database_url.parse(os.environ.get("DATABASE_URL", ""))
+    if "postgresql" not in base["ENGINE"]:
+        sys.exit("set DATABASE_URL to a PostgreSQL server")
+    admin_url = f"postgresql://{base['USER']}@{base['HOST']}:{base['PORT'] or 5432}/postgres"
+    url = f"postgresql://{base['USER']}@{base['HOST']}:{base['PORT'] or 5432}/{DATABASE}"
+    with psycopg.connect(admin_url, autocommit=True) as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        connection.execute(f"CREATE DATABASE {DATABASE}")
+    env = {**os.environ, "DATABASE_URL": url.replace("postgresql://", "postgres://")}
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "conversations.json"
+        size = write_export(path, args.conversations)
+        first = run_child(path, env)
+        copy_seconds, copy_rows = copy_baseline(url, args.conversations)
+        second = run_child(path, env)
+    rate = first["messages"] / first["seconds"]
+    copy_rate = copy_rows / copy_seconds
+    print(
+        f"export: {args.conversations} conversations, {size / 1e6:.0f} MB, "
+        f"{first['messages']} messages"
+    )
+    print(
+        f"import (job path): {first['seconds']:.1f} s, {rate:,.0f} messages/s, "
+        f"peak RSS {first['peak_mb']:.0f} MB"
+    )
+    print(
+        f"raw COPY:          {copy_seconds:.1f} s, {copy_rate:,.0f} messages/s "
+        f"-> import at {rate / copy_rate:.0%} of COPY"
+    )
+    print(
+        f"second import:     {second['seconds']:.1f} s ({second['seconds'] / first['seconds']:.0%} "
+        f"of the first), {second['messages']} messages added; {second['summary']}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,172 @@
+"""Every route, for two users: nobody reaches another's conversations, messages,
+attachments, replay runs, import jobs or exports. The first test fails when a route is
+added without a case here."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+from rest_framework.test import APIClient
+
+from conversations import models
+from tests.conftest import load_fixture
+
+pytestmark = pytest.mark.django_db
+
+# Routes that read or change one owned object: (method, path); ids are filled in.
+OWNED: dict[str, list[tuple[str, str]]] = {
+    "api-conversation": [
+        ("get", "/api/v1/conversations/{c}"),
+        ("delete", "/api/v1/conversations/{c}"),
+    ],
+    "api-export": [("get", "/api/v1/conversations/{c}/export?format=umf")],
+    "api-replay-start": [("post", "/api/v1/conversations/{c}/replays")],
+    "api-replay": [("get", "/api/v1/replays/{r}")],
+    "api-import-job": [("get", "/api/v1/imports/{j}")],
+    "conversation-detail": [("get", "/conversations/{c}/")],
+    "export-download": [("get", "/conversations/{c}/export/?format=umf")],
+    "export-warnings": [("get", "/conversations/{c}/export/warnings/?format=umf")],
+    "replay-start": [("post", "/conversations/{c}/replays/")],
+    "replay-detail": [("get", "/conversations/{c}/replays/{r}/")],
+    "replay-status": [("get", "/conversations/{c}/replays/{r}/status/")],
+    "attachment": [("get", "/attachments/{a}/")],
+    "import-job": [("get", "/import/jobs/{j}/")],
+    "import-job-status": [("get", "/import/jobs/{j}/status/")],
+}
+# Routes that list or search (must show only the caller's own objects).
+LISTS: dict[str, str] = {
+    "api-conversations": "/api/v1/conversations?q=umbrella",
+    "api-replays": "/api/v1/replays?conversation={c}",
+    "api-imports": "/api/v1/imports",
+    "conversation-list": "/?q=umbrella",
+}
+# Routes with no owned object in the path: they act on the caller's own data or none.
+UNOWNED = {
+    "api-formats",
+    "api-import",
+    "api-import-batch",
+    "api-providers",
+    "api-convert",
+    "schema",
+    "api-docs",
+    "login",
+    "logout",
+    "import",
+}
+
+
+def route_names() -> set[str]:
+    names: set[str] = set()
+
+    def walk(patterns: list[Any], namespace: str | None) -> None:
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                if pattern.namespace == "admin":
+                    continue  # the admin is for staff only: tests/conversations/test_admin*
+                walk(pattern.url_patterns, pattern.namespace or namespace)
+            elif isinstance(pattern, URLPattern):
+                names.add(pattern.name or str(pattern.pattern))
+
+    walk(get_resolver().url_patterns, None)
+    return names
+
+
+def test_every_route_has_an_isolation_case() -> None:
+    covered = set(OWNED) | set(LISTS) | UNOWNED
+    assert route_names() - covered == set()
+
+
+@pytest.fixture
+def alices(api: APIClient, alice: Any, django_capture_on_commit_callbacks: Any) -> dict[str, str]:
+    payload = load_fixture("umf/seed-tool-calling.json")  # holds a base64 image
+    response = api.post(
+        "/api/v1/conversations/import", {"format": "umf", "payload": payload}, format="json"
+    )
+    weather = api.post(
+        "/api/v1/conversations/import",
+        {"format": "umf", "payload": load_fixture("umf/weather-tools.json")},
+        format="json",
+    ).json()["conversations"][0]["id"]
+    conversation = response.json()["conversations"][0]["id"]
+    with django_capture_on_commit_callbacks(execute=True):
+        run = api.post(
+            f"/api/v1/conversations/{weather}/replays",
+            {"provider": "echo", "model": "echo-1"},
+            format="json",
+        ).json()["id"]
+        upload = io.BytesIO(b'[{"role": "user", "content": "hello"}]')
+        upload.name = "hello.json"
+        job = api.post("/api/v1/imports/", {"file": upload, "format": "umf"}, format="multipart")
+    attachment = models.Attachment.objects.get().sha256
+    return {"c": weather, "r": run, "j": job.json()["id"], "a": attachment, "image_c": conversation}
+
+
+def snapshot() -> tuple[int, ...]:
+    return (
+        models.Conversation.objects.count(),
+        models.Message.objects.count(),
+        models.ReplayRun.objects.count(),
+        models.ImportJob.objects.count(),
+    )
+
+
+@pytest.mark.parametrize(("route", "case"), [(r, c) for r, cases in OWNED.items() for c in cases])
+def test_another_user_gets_404_and_changes_nothing(
+    bob: Any, alices: dict[str, str], route: str, case: tuple[str, str]
+) -> None:
+    method, template = case
+    before = snapshot()
+    for client in (APIClient(), Client()):
+        client.force_login(bob)
+        body = {"provider": "echo", "model": "echo-1"}
+        response = (
+            getattr(client, method)(template.format(**alices), body)
+            if method == "post"
+            else getattr(client, method)(template.format(**alices))
+        )
+        assert response.status_code == 404, (route, client, response.status_code)
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("route", sorted(LISTS))
+def test_lists_show_nothing_of_anothers(bob: Any, alices: dict[str, str], route: str) -> None:
+    client = Client()
+    client.force_login(bob)
+    response = client.get(LISTS[route].format(**alices))
+    assert response.status_code == 200
+    body = response.content.decode()
+    for value in (alices["c"], alices["r"], alices["j"], "Umbrella for Paris"):
+        assert value not in body, (route, value)
+
+
+def test_ids_of_anothers_in_bodies_are_refused(bob_api: APIClient, alices: dict[str, str]) -> None:
+    own = bob_api.post(
+        "/api/v1/conversations/import",
+        {"format": "umf", "payload": [{"role": "user", "content": "mine"}]},
+        format="json",
+    ).json()["conversations"][0]["id"]
+    alices_message = models.Message.objects.filter(conversation_id=alices["c"]).first()
+    assert alices_message is not None
+    response = bob_api.post(
+        f"/api/v1/conversations/{own}/replays",
+        {"provider": "echo", "model": "echo-1", "from_message": str(alices_message.pk)},
+        format="json",
+    )
+    assert response.status_code in (400, 422)
+    assert response.json()["error"]["field"] == "from_message"
+    assert not models.ReplayRun.objects.filter(conversation_id=own).exists()
+
+
+@pytest.mark.parametrize(("route", "case"), [(r, c) for r, cases in OWNED.items() for c in cases])
+def test_anonymous_users_are_refused(
+    alices: dict[str, str], route: str, case: tuple[str, str]
+) -> None:
+    method, template = case
+    response = getattr(Client(), method)(template.format(**alices))
+    assert response.status_code in (302, 401, 403), (route, response.status_code)
+    if response.status_code == 302:
+        assert response["Location"].startswith("/accounts/login/")

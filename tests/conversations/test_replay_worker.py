@@ -25,7 +25,11 @@ from tests.conftest import load_fixture
 from tests.fakes.provider_server import Answer, FakeProviderServer, Fault
 from umfsite.celery import app as celery_app
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,
+    pytest.mark.xdist_group("celery-broker"),
+]
 ROOT = Path(__file__).resolve().parents[2]
 BROKER = os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/11")
 

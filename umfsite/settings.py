@@ -228,7 +228,16 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
+# Redis hands an unacknowledged task (its worker died) to another worker once it is older
+# than the visibility timeout; the sweeps that look for such tasks run about every
+# interval x throttle seconds, under a lock that a worker killed mid-sweep leaves behind
+# until it expires.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
+    "unacked_restore_interval": env_int("CELERY_RESTORE_INTERVAL", 10),
+    "unacked_restore_throttle": env_int("CELERY_RESTORE_THROTTLE", 10),
+    "unacked_mutex_expire": env_int("CELERY_RESTORE_LOCK_SECONDS", 300),
+}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 

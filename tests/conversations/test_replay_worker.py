@@ -28,10 +28,11 @@ from umfsite.celery import app as celery_app
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.slow,
-    pytest.mark.xdist_group("celery-broker"),
 ]
 ROOT = Path(__file__).resolve().parents[2]
-BROKER = os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/11")
+# A Redis database of the suite's own, one per test process (pytest-xdist), flushed freely.
+_PROCESS = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+BROKER = os.environ.get("TEST_CELERY_BROKER_URL", f"redis://127.0.0.1:6379/{11 + _PROCESS}")
 
 
 def broker_available() -> bool:
@@ -111,6 +112,8 @@ def start_worker(
         "CELERY_VISIBILITY_TIMEOUT": "4",
         "CELERY_RESTORE_INTERVAL": "1",
         "CELERY_RESTORE_THROTTLE": "1",
+        # A worker SIGKILLed during a sweep holds its lock until this expires.
+        "CELERY_RESTORE_LOCK_SECONDS": "3",
         "UMF_REPLAY_LEASE_SECONDS": "3",
         "UMF_EXTRA_PROVIDERS": orjson.dumps(providers).decode(),
     }

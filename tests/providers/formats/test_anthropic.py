@@ -117,7 +117,9 @@ def test_exchange_response_becomes_last_assistant_message() -> None:
     extra = last.extra["anthropic"]
     assert extra["type"] == "message"
     assert extra["stop_sequence"] is None and extra["stop_details"] is None
-    assert last.content == [TextBlock(text=last.content[0].text, extra=last.content[0].extra)]
+    first = last.content[0]
+    assert isinstance(first, TextBlock)
+    assert last.content == [TextBlock(text=first.text, extra=first.extra)]
     assert last.content[0].extra == {"anthropic": {"citations": None}}
 
 

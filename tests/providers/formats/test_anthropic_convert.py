@@ -396,7 +396,7 @@ def test_thinking_travels_only_back_to_anthropic() -> None:
 
 
 def test_media_conversions() -> None:
-    blocks = [
+    blocks: list[Block] = [
         ImageBlock(
             source=MediaSource(type="url", url=f"data:image/png;base64,{PNG}"), detail="low"
         ),

@@ -305,9 +305,11 @@ def one_user_message(*blocks: Block) -> Conversation:
     )
 
 
-def pdf(data: str, **names: str) -> DocumentBlock:
+def pdf(data: str, *, title: str | None = None, filename: str | None = None) -> DocumentBlock:
     return DocumentBlock(
-        source=MediaSource(type="base64", media_type="application/pdf", data=data), **names
+        source=MediaSource(type="base64", media_type="application/pdf", data=data),
+        title=title,
+        filename=filename,
     )
 
 
@@ -652,8 +654,10 @@ def test_every_block_in_every_role_is_carried_or_warned(block: Block, role: str)
         messages=[
             Message(role="assistant", content=[call]),
             Message(
-                role=role, content=[block], tool_call_id="call_table" if role == "tool" else None
-            ),  # type: ignore[arg-type]
+                role=role,  # type: ignore[arg-type]
+                content=[block],
+                tool_call_id="call_table" if role == "tool" else None,
+            ),
         ],
     )
     render(conversation)  # valid, and nothing lost without a warning

@@ -16,7 +16,9 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
-        env={**os.environ, **env},
+        # The browser tests set DJANGO_ALLOW_ASYNC_UNSAFE in this process (Playwright's sync
+        # API runs an event loop); a production environment never has it.
+        env={k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"} | env,
         capture_output=True,
         text=True,
         timeout=120,

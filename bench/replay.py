@@ -5,7 +5,10 @@ against a fake provider that answers after 200 ms.
         .venv/bin/python bench/replay.py --runs 500 --workers 2 --concurrency 25
 
 Prints runs per second against the ideal (total concurrency / provider latency), the share
-of runs that ended succeeded and failed, lost runs (never finished) and duplicated turns.
+of runs that ended succeeded and failed, lost runs (never finished) and duplicated turns,
+and the CPU seconds each run cost in each process (workers, this process with the fake
+provider, the PostgreSQL backends of the bench database, the Redis server). The runs are
+created before the clock starts; the clock covers enqueueing them and their execution.
 Goal (issue 4): at least 80% of the ideal with 50 concurrent calls, 0 lost, 0 duplicated.
 With --fault-rate the fake provider fails that share of calls (429 with retry-after, 5xx,
 529, hangs, truncated streams, malformed JSON, 400, 401): the soak test of issue 7.
@@ -20,12 +23,15 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "umfsite.settings")
 os.environ.setdefault("UMF_RATE_REPLAYS", "1000000/min")
 BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/12")
+# Dropped and created again by every run: name one of your own when benchmarks share a server.
+DATABASE = os.environ.get("BENCH_DATABASE", "umf_bench_replay")
 
 
 def main() -> None:
@@ -43,7 +49,7 @@ def main() -> None:
 
     if "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
         sys.exit("set DATABASE_URL to a PostgreSQL server")
-    settings.DATABASES["default"]["NAME"] = "umf_bench_replay"
+    settings.DATABASES["default"]["NAME"] = DATABASE
     django.setup()
     _recreate_database()
     from django.core.management import call_command
@@ -55,6 +61,7 @@ def main() -> None:
 def _recreate_database() -> None:
     import psycopg
     from django.conf import settings
+    from psycopg import sql
 
     database = settings.DATABASES["default"]
     with psycopg.connect(
@@ -65,8 +72,9 @@ def _recreate_database() -> None:
         dbname="postgres",
         autocommit=True,
     ) as connection:
-        connection.execute("DROP DATABASE IF EXISTS umf_bench_replay WITH (FORCE)")
-        connection.execute("CREATE DATABASE umf_bench_replay")
+        name = sql.Identifier(DATABASE)
+        connection.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(name))
+        connection.execute(sql.SQL("CREATE DATABASE {}").format(name))
 
 
 def run_benchmark(args: argparse.Namespace) -> None:
@@ -98,20 +106,25 @@ def run_benchmark(args: argparse.Namespace) -> None:
         try:
             # Warm up: worker boot, imports and connections are not what is measured.
             warm = _create_runs(args.workers * args.concurrency, queue)
+            _enqueue(warm)
             _wait(warm, args.timeout)
             plan, server.fault_plan = server.fault_plan, None  # type: ignore[attr-defined]
             calls_before = len(server.requests)  # type: ignore[attr-defined]
             server.fault_plan = plan  # type: ignore[attr-defined]
-            started = time.monotonic()
             run_ids = _create_runs(args.runs, queue)
+            cpu = CpuMeter([worker.pid for worker in workers])
+            started = time.monotonic()
+            _enqueue(run_ids)
             finished = _wait(run_ids, args.timeout)
             elapsed = time.monotonic() - started
+            spent = cpu.spent()
         finally:
             for worker in workers:
                 worker.terminate()
             for worker in workers:
                 worker.wait(timeout=30)
         _report(args, run_ids, finished, elapsed, len(server.requests) - calls_before)
+        _report_cpu(spent, len(run_ids))
 
 
 def _prepare_owner() -> None:
@@ -131,15 +144,19 @@ def _prepare_owner() -> None:
 
 
 def _create_runs(count: int, queue: str) -> list[str]:
+    """Create ``count`` queued runs as the API would, holding back their tasks."""
+    from unittest import mock
+
     from django.db import transaction
 
     from conversations import models
     from conversations.services import replays
+    from conversations.tasks import replay_run_execute
     from umfsite.celery import app
 
     app.conf.update(broker_url=BROKER, task_always_eager=False, task_default_queue=queue)
     conversation = models.Conversation.objects.get()
-    with transaction.atomic():
+    with mock.patch.object(replay_run_execute, "delay"), transaction.atomic():
         runs = [
             replays.replay_start(
                 owner=conversation.owner,
@@ -150,6 +167,66 @@ def _create_runs(count: int, queue: str) -> list[str]:
             for _ in range(count)
         ]
     return [str(run.pk) for run in runs]
+
+
+def _enqueue(run_ids: list[str]) -> None:
+    """Send the tasks ``replay_start`` would have sent on commit."""
+    from conversations.tasks import replay_run_execute
+
+    for run_id in run_ids:
+        replay_run_execute.delay(run_id)
+
+
+class CpuMeter:
+    """CPU seconds (user + system) spent from now on by the workers (and their children),
+    this process, the PostgreSQL backends serving the bench database, and Redis. Redis is
+    the machine's shared server: what others do with it at the same time counts too."""
+
+    def __init__(self, worker_pids: list[int]) -> None:
+        import psutil
+
+        self.workers = [psutil.Process(pid) for pid in worker_pids]
+        self.before = self._read()
+
+    def spent(self) -> dict[str, float]:
+        after = self._read()
+        spent = {name: after[name] - self.before.get(name, 0.0) for name in ("worker", "bench")}
+        spent["postgres"] = sum(
+            cpu - self.before["backends"].get(pid, 0.0)
+            for pid, cpu in after["backends"].items()
+        )
+        spent["redis"] = after["redis"] - self.before["redis"]
+        return spent
+
+    def _read(self) -> dict[str, Any]:
+        import psutil
+        import redis
+
+        def seconds(process: psutil.Process) -> float:
+            times = process.cpu_times()
+            return float(times.user + times.system)
+
+        worker = 0.0
+        for process in self.workers:
+            worker += seconds(process)
+            worker += sum(seconds(child) for child in process.children(recursive=True))
+        info = redis.Redis.from_url(BROKER).info("cpu")
+        return {
+            "worker": worker,
+            "bench": seconds(psutil.Process()),
+            "backends": {pid: seconds(psutil.Process(pid)) for pid in _backend_pids()},
+            "redis": float(info["used_cpu_user"]) + float(info["used_cpu_sys"]),
+        }
+
+
+def _backend_pids() -> list[int]:
+    import psutil
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [DATABASE])
+        pids = [row[0] for row in cursor.fetchall()]
+    return [pid for pid in pids if psutil.pid_exists(pid)]
 
 
 def _start_workers(
@@ -173,7 +250,7 @@ def _start_workers(
         **os.environ,
         "DATABASE_URL": (
             f"postgres://{database['USER']}@{database['HOST']}:{database['PORT'] or 5432}"
-            "/umf_bench_replay"
+            f"/{DATABASE}"
         ),
         "CELERY_BROKER_URL": BROKER,
         "CELERY_QUEUE": queue,
@@ -259,6 +336,14 @@ def _report(
     reasons = runs.filter(status="failed").values_list("error", flat=True)[:5]
     for reason in reasons:
         print(f"  failed because: {reason[:120]}")
+
+
+def _report_cpu(spent: dict[str, float], runs: int) -> None:
+    parts = "  ".join(f"{name} {seconds / runs * 1000:.1f}" for name, seconds in spent.items())
+    total = sum(spent.values()) / runs * 1000
+    print(f"CPU ms per run: {parts}  total {total:.1f}")
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    print(f"load average at the end (1, 5, 15 min): {load}  cores: {os.cpu_count()}")
 
 
 if __name__ == "__main__":

@@ -192,8 +192,7 @@ class CpuMeter:
         after = self._read()
         spent = {name: after[name] - self.before.get(name, 0.0) for name in ("worker", "bench")}
         spent["postgres"] = sum(
-            cpu - self.before["backends"].get(pid, 0.0)
-            for pid, cpu in after["backends"].items()
+            cpu - self.before["backends"].get(pid, 0.0) for pid, cpu in after["backends"].items()
         )
         spent["redis"] = after["redis"] - self.before["redis"]
         return spent
@@ -258,6 +257,10 @@ def _start_workers(
         "UMF_REPLAY_MAX_COUNTDOWN": "5",
         "DATABASE_POOL_MAX_SIZE": str(args.concurrency + 2),
         "LOG_LEVEL": "WARNING",
+        # As in production: with DEBUG on, Django records every query of every task.
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": "bench-replay-" + uuid.uuid4().hex * 2,
+        "DJANGO_ALLOWED_HOSTS": "localhost",
     }
     return [
         subprocess.Popen(

@@ -3,11 +3,13 @@ the environment). Keys stay in the configs; nothing here ever returns them."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
 
-from providers.clients.base import ProviderConfig
+from providers import clients
+from providers.clients.base import Client, ProviderConfig
 
 
 def configured_providers() -> dict[str, ProviderConfig]:
@@ -27,6 +29,22 @@ def configured_providers() -> dict[str, ProviderConfig]:
         )
         configs[config.name] = config
     return configs
+
+
+def provider_client(name: str) -> Client | None:
+    """The client for the configured provider ``name``, or None when there is none.
+
+    One client per process and configuration, shared by a worker's threads: its connection
+    pool keeps the provider's connections (and TLS sessions) open from one replay to the
+    next. A changed configuration (new key, new base URL) is a new client.
+    """
+    config = configured_providers().get(name)
+    return None if config is None else _client_for(config)
+
+
+@lru_cache(maxsize=32)
+def _client_for(config: ProviderConfig) -> Client:
+    return clients.build(config)
 
 
 def public_description(config: ProviderConfig) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -25,38 +26,43 @@ class TurnAnswer:
     position: int
 
 
-def store_turn_answer(answer: TurnAnswer, *, finish_run: bool) -> bool:
+def store_turn_answer(
+    answer: TurnAnswer, *, finish_run: bool, succeeded_before: Sequence[models.ReplayTurn] = ()
+) -> bool:
     """Store the answer and mark the turn succeeded (and the run, when this was its last
-    turn), in one transaction: one commit per provider call, the cost that matters.
+    turn, with totals over ``succeeded_before`` and this turn), in one transaction: one
+    commit per provider call, the cost that matters.
 
     Returns False (and writes nothing) when the turn is no longer pending: another
     delivery of the same task already stored it, so there is never a duplicate branch.
     """
     run, exchange = answer.run, answer.exchange
-    with transaction.atomic():
-        turn = models.ReplayTurn.objects.select_for_update().get(pk=answer.turn.pk)
-        if turn.status != models.ReplayTurn.Status.PENDING:
-            return False
-        message = exchange.response.message
-        if message.model is None:
-            message = message.model_copy(update={"model": run.model})
-        rows = Rows(conversation=run.conversation, replay_run_id=run.pk)
-        add_messages(rows, [message], start_position=answer.position, parent_id=answer.parent_id)
-        message_id = rows.messages[0]["id"]
-        _add_warnings(rows, run, exchange, message_id)
-        rows.provenance.append(
-            models.Provenance(
-                conversation=run.conversation,
-                message_id=message_id,
-                frontend=run.conversation.source_format,
-                backend=run.provider,
-                model=message.model or run.model,
-            )
+    message = exchange.response.message
+    if message.model is None:
+        message = message.model_copy(update={"model": run.model})
+    rows = Rows(conversation=run.conversation, replay_run_id=run.pk)
+    add_messages(rows, [message], start_position=answer.position, parent_id=answer.parent_id)
+    message_id = rows.messages[0]["id"]
+    _add_warnings(rows, run, exchange, message_id)
+    rows.provenance.append(
+        models.Provenance(
+            conversation=run.conversation,
+            message_id=message_id,
+            frontend=run.conversation.source_format,
+            backend=run.provider,
+            model=message.model or run.model,
         )
+    )
+    with transaction.atomic():
+        # First, so that nothing is written when another delivery stored the turn; the row
+        # lock it takes holds a concurrent delivery until this commits (which then finds
+        # the turn succeeded). The message it points to is inserted next: foreign keys are
+        # checked at commit.
+        if not _mark_succeeded(answer.turn, exchange, message_id):
+            return False
         insert_rows(rows, new_conversation=False)
-        _mark_succeeded(turn, exchange, message_id)
         if finish_run:
-            finish_run_succeeded(run)
+            finish_run_succeeded(run, [*succeeded_before, answer.turn])
         else:
             models.ReplayRun.objects.filter(pk=run.pk).update(
                 provider_calls=F("provider_calls") + 1
@@ -64,9 +70,9 @@ def store_turn_answer(answer: TurnAnswer, *, finish_run: bool) -> bool:
     return True
 
 
-def finish_run_succeeded(run: models.ReplayRun) -> None:
-    """Mark a run succeeded with its totals (counting the call just stored)."""
-    turns = list(run.turns.filter(status=models.ReplayTurn.Status.SUCCEEDED))
+def finish_run_succeeded(run: models.ReplayRun, turns: Sequence[models.ReplayTurn]) -> None:
+    """Mark a run succeeded with its totals over ``turns`` (all its turns, succeeded),
+    counting the call just stored."""
     usage: dict[str, int] = {}
     for turn in turns:
         for key, value in (turn.usage or {}).items():
@@ -93,19 +99,28 @@ def _add_warnings(
         rows.warnings.append(row)
 
 
-def _mark_succeeded(turn: models.ReplayTurn, exchange: Exchange, message_id: uuid.UUID) -> None:
+def _mark_succeeded(turn: models.ReplayTurn, exchange: Exchange, message_id: uuid.UUID) -> bool:
+    """Flip the turn from pending to succeeded with what the call gave (a conditional
+    UPDATE); False when it was no longer pending. ``turn`` gets the usage and latency."""
     response = exchange.response
     turn.status = models.ReplayTurn.Status.SUCCEEDED
-    turn.attempts += 1
-    turn.message_id = message_id
-    turn.request = exchange.request
-    turn.request_headers = exchange.headers
-    turn.response = exchange.raw_response
     turn.usage = (
         response.usage.model_dump(mode="json", exclude_none=True) if response.usage else None
     )
-    turn.finish_reason = response.finish_reason or ""
     turn.latency_ms = round(exchange.latency_ms)
-    turn.error = ""
-    turn.finished_at = timezone.now()
-    turn.save()
+    updated = models.ReplayTurn.objects.filter(
+        pk=turn.pk, status=models.ReplayTurn.Status.PENDING
+    ).update(
+        status=turn.status,
+        attempts=F("attempts") + 1,
+        message_id=message_id,
+        request=exchange.request,
+        request_headers=exchange.headers,
+        response=exchange.raw_response,
+        usage=turn.usage,
+        finish_reason=response.finish_reason or "",
+        latency_ms=turn.latency_ms,
+        error="",
+        finished_at=timezone.now(),
+    )
+    return updated == 1

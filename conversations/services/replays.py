@@ -24,13 +24,13 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from conversations import models, selectors
-from conversations.provider_settings import configured_providers
+from conversations.provider_settings import configured_providers, provider_client
 from conversations.services.replay_store import (
     TurnAnswer,
     finish_run_succeeded,
     store_turn_answer,
 )
-from providers import clients, umf
+from providers import umf
 from providers.clients.base import Client, PermanentProviderError, ProviderError
 
 logger = logging.getLogger(__name__)
@@ -147,21 +147,27 @@ def replay_execute(*, run_id: uuid.UUID) -> Outcome:
     if not _claim(run_id):
         return _not_claimed(run_id)
     run = models.ReplayRun.objects.select_related("conversation").get(pk=run_id)
-    config = configured_providers().get(run.provider)
-    if config is None:
+    client = provider_client(run.provider)
+    if client is None:
         return _fail(run, f"provider {run.provider!r} is no longer configured")
-    client = clients.build(config)
-    stored = selectors.conversation_umf(conversation=run.conversation)
-    pending = list(run.turns.filter(status=TurnStatus.PENDING).order_by("index"))
+    # All turns in one query: the pending ones to call, the succeeded ones for the totals.
+    turns = list(run.turns.only(*_TURN_FIELDS).order_by("index"))
+    pending = [turn for turn in turns if turn.status == TurnStatus.PENDING]
+    done = [turn for turn in turns if turn.status == TurnStatus.SUCCEEDED]
     if not pending:
-        return _succeed(run)
+        return _succeed(run, done)
+    stored = selectors.conversation_umf(conversation=run.conversation)
     for number, turn in enumerate(pending):
         if number:
             _renew_lease(run)  # the claim took the lease for the first call
-        outcome = _run_turn(run, turn, client, stored, last=number == len(pending) - 1)
+        outcome = _run_turn(run, turn, client, stored, done, last=number == len(pending) - 1)
         if outcome is not None:
             return outcome
     return Outcome(f"succeeded: {len(pending)} turn(s)")
+
+
+# What the worker reads of a turn; the stored request and response stay in the database.
+_TURN_FIELDS = ("id", "run_id", "index", "original_message_id", "status", "usage", "latency_ms")
 
 
 def _not_claimed(run_id: uuid.UUID) -> Outcome:
@@ -180,6 +186,7 @@ def _run_turn(
     turn: models.ReplayTurn,
     client: Client,
     stored: selectors.StoredConversation,
+    done: list[models.ReplayTurn],
     *,
     last: bool,
 ) -> Outcome | None:
@@ -191,7 +198,10 @@ def _run_turn(
     answer = TurnAnswer(
         run=run, turn=turn, exchange=exchange, parent_id=parent_id, position=position
     )
-    store_turn_answer(answer, finish_run=last)
+    if not store_turn_answer(answer, finish_run=last, succeeded_before=done):
+        # Another delivery of this task got there first and carries on with the run.
+        return Outcome(f"turn {turn.index} was stored by another delivery")
+    done.append(turn)
     return None
 
 
@@ -245,11 +255,11 @@ def _fail(run: models.ReplayRun, reason: str) -> Outcome:
     return Outcome(f"failed: {reason}")
 
 
-def _succeed(run: models.ReplayRun) -> Outcome:
+def _succeed(run: models.ReplayRun, turns: list[models.ReplayTurn]) -> Outcome:
     """Close a run whose turns all succeeded before (a redelivery after the last store)."""
     with transaction.atomic():
         models.ReplayRun.objects.filter(pk=run.pk).update(provider_calls=F("provider_calls") - 1)
-        finish_run_succeeded(run)
+        finish_run_succeeded(run, turns)
     return Outcome("succeeded: nothing left to call")
 
 

@@ -73,6 +73,11 @@ def normalize_base_url(base_url: str) -> str:
     return url if "://" in url else f"http://{url}"
 
 
+# Keep as many idle connections as a worker has threads calling at once (httpx keeps 20
+# by default, so a worker of 32 threads would reconnect for a third of its calls).
+POOL_LIMITS = httpx.Limits(max_connections=200, max_keepalive_connections=200)
+
+
 @cache
 def _tls_context() -> ssl.SSLContext:
     """One verifying TLS context per process: building one reads the CA bundle (~25 ms),
@@ -97,12 +102,14 @@ class HttpClient:
         if transport is None and not config.allow_private_network:
             # Connect-time check of every address: no request to this machine or a private
             # network unless the operator configured this provider as local.
-            transport = GuardedTransport(verify=_tls_context())
-        # One pooled connection set per client: a replay worker or a benchmark reuses it.
+            transport = GuardedTransport(verify=_tls_context(), limits=POOL_LIMITS)
+        # One pooled connection set per client, shared by the threads of a replay worker
+        # (httpx clients are thread-safe): connections stay open from one call to the next.
         self._http = httpx.Client(
             timeout=httpx.Timeout(config.timeout),
             transport=transport,
             verify=_tls_context(),
+            limits=POOL_LIMITS,
             follow_redirects=False,
         )
 

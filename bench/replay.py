@@ -10,6 +10,8 @@ and the CPU seconds each run cost in each process (workers, this process with th
 provider, the PostgreSQL backends of the bench database, the Redis server). The runs are
 created before the clock starts; the clock covers enqueueing them and their execution.
 Goal (issue 4): at least 80% of the ideal with 50 concurrent calls, 0 lost, 0 duplicated.
+With --floor each task only sleeps for the provider latency and marks its run succeeded
+(one UPDATE): the most the workers, the broker and this machine allow, whatever replays do.
 With --fault-rate the fake provider fails that share of calls (429 with retry-after, 5xx,
 529, hangs, truncated streams, malformed JSON, 400, 401): the soak test of issue 7.
 """
@@ -33,6 +35,17 @@ BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/12")
 # Dropped and created again by every run: name one of your own when benchmarks share a server.
 DATABASE = os.environ.get("BENCH_DATABASE", "umf_bench_replay")
 
+from umfsite.celery import app as celery_app  # noqa: E402
+
+
+@celery_app.task(name="bench.replay_floor")
+def replay_floor(run_id: str, latency: float) -> None:
+    """--floor: a task that costs what Celery costs, a sleep for the provider, one UPDATE."""
+    from conversations import models
+
+    time.sleep(latency)
+    models.ReplayRun.objects.filter(pk=run_id).update(status="succeeded")
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -42,6 +55,7 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.2, help="provider latency (s)")
     parser.add_argument("--fault-rate", type=float, default=0.0)
     parser.add_argument("--timeout", type=float, default=600)
+    parser.add_argument("--floor", action="store_true", help="sleep-only tasks (see above)")
     args = parser.parse_args()
 
     import django
@@ -106,7 +120,7 @@ def run_benchmark(args: argparse.Namespace) -> None:
         try:
             # Warm up: worker boot, imports and connections are not what is measured.
             warm = _create_runs(args.workers * args.concurrency, queue)
-            _enqueue(warm)
+            _enqueue(warm, args)
             _wait(warm, args.timeout)
             plan, server.fault_plan = server.fault_plan, None  # type: ignore[attr-defined]
             calls_before = len(server.requests)  # type: ignore[attr-defined]
@@ -114,7 +128,7 @@ def run_benchmark(args: argparse.Namespace) -> None:
             run_ids = _create_runs(args.runs, queue)
             cpu = CpuMeter([worker.pid for worker in workers])
             started = time.monotonic()
-            _enqueue(run_ids)
+            _enqueue(run_ids, args)
             finished = _wait(run_ids, args.timeout)
             elapsed = time.monotonic() - started
             spent = cpu.spent()
@@ -169,12 +183,15 @@ def _create_runs(count: int, queue: str) -> list[str]:
     return [str(run.pk) for run in runs]
 
 
-def _enqueue(run_ids: list[str]) -> None:
-    """Send the tasks ``replay_start`` would have sent on commit."""
+def _enqueue(run_ids: list[str], args: argparse.Namespace) -> None:
+    """Send the tasks ``replay_start`` would have sent on commit (or the floor's)."""
     from conversations.tasks import replay_run_execute
 
     for run_id in run_ids:
-        replay_run_execute.delay(run_id)
+        if args.floor:
+            replay_floor.delay(run_id, args.latency)
+        else:
+            replay_run_execute.delay(run_id)
 
 
 class CpuMeter:
@@ -280,6 +297,7 @@ def _start_workers(
                 "--without-gossip",
                 "--without-mingle",
                 f"--hostname=bench{index}@%h",
+                *(["--include=bench.replay"] if args.floor else []),
             ],
             cwd=ROOT,
             env=env,
@@ -326,6 +344,7 @@ def _report(
     print(
         f"runs: {len(run_ids)}  workers: {args.workers} x {args.concurrency} threads  "
         f"provider latency: {args.latency * 1000:.0f} ms  fault rate: {args.fault_rate:.0%}"
+        + ("  FLOOR: sleep-only tasks" if args.floor else "")
     )
     print(
         f"elapsed: {elapsed:.1f} s  throughput: {rate:.1f} runs/s  ideal: {ideal:.0f} runs/s  "

@@ -109,7 +109,8 @@ def conversation_umf(*, conversation: models.Conversation) -> StoredConversation
         models.ContentBlock.objects.filter(
             message__conversation=conversation, message__replay_run__isnull=True
         )
-        .order_by("message__position", "index")
+        # Grouped by message below: only the order within a message matters.
+        .order_by("index")
         .values_list("message_id", "type", "text", "payload", "attachment_id")
     )
     attachments = _attachment_bytes({row[4] for row in blocks if row[4]})

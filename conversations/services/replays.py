@@ -146,12 +146,18 @@ def replay_execute(*, run_id: uuid.UUID) -> Outcome:
     """Run every pending turn of a run, once; see the module docstring."""
     if not _claim(run_id):
         return _not_claimed(run_id)
-    run = models.ReplayRun.objects.select_related("conversation").get(pk=run_id)
+    # The turns with their run and conversation, in one query (every run has a turn):
+    # the pending ones to call, the succeeded ones for the totals.
+    turns = list(
+        models.ReplayTurn.objects.filter(run_id=run_id)
+        .select_related("run__conversation")
+        .defer("request", "request_headers", "response")
+        .order_by("index")
+    )
+    run = turns[0].run
     client = provider_client(run.provider)
     if client is None:
         return _fail(run, f"provider {run.provider!r} is no longer configured")
-    # All turns in one query: the pending ones to call, the succeeded ones for the totals.
-    turns = list(run.turns.only(*_TURN_FIELDS).order_by("index"))
     pending = [turn for turn in turns if turn.status == TurnStatus.PENDING]
     done = [turn for turn in turns if turn.status == TurnStatus.SUCCEEDED]
     if not pending:
@@ -164,10 +170,6 @@ def replay_execute(*, run_id: uuid.UUID) -> Outcome:
         if outcome is not None:
             return outcome
     return Outcome(f"succeeded: {len(pending)} turn(s)")
-
-
-# What the worker reads of a turn; the stored request and response stay in the database.
-_TURN_FIELDS = ("id", "run_id", "index", "original_message_id", "status", "usage", "latency_ms")
 
 
 def _not_claimed(run_id: uuid.UUID) -> Outcome:

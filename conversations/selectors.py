@@ -114,13 +114,17 @@ def conversation_umf(*, conversation: models.Conversation) -> StoredConversation
         .values_list("message_id", "type", "text", "payload", "attachment_id")
     )
     attachments = _attachment_bytes({row[4] for row in blocks if row[4]})
+    # Explicit orders: the models' default ones start with the conversation, a foreign key,
+    # which orders by the conversation's own ordering through a join.
     tools = list(
-        models.ToolDefinition.objects.filter(conversation=conversation).values(
-            "name", "description", "parameters", "extra"
-        )
+        models.ToolDefinition.objects.filter(conversation=conversation)
+        .order_by("position")
+        .values("name", "description", "parameters", "extra")
     )
     warnings = list(
-        models.DriftWarning.objects.filter(conversation=conversation, replay_run__isnull=True)
+        models.DriftWarning.objects.filter(
+            conversation=conversation, replay_run__isnull=True
+        ).order_by("stage", "position")
     )
     blocks_by_message: dict[Any, list[dict[str, Any]]] = defaultdict(list)
     for message_id, block_type, text, payload, attachment_id in blocks:

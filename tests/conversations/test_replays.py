@@ -164,3 +164,40 @@ def test_task_settings_are_json_and_late_acks() -> None:
     assert settings.CELERY_TASK_SERIALIZER == "json"
     assert settings.CELERY_ACCEPT_CONTENT == ["json"]
     assert replay_run_execute.acks_late and replay_run_execute.reject_on_worker_lost
+
+
+def test_a_turn_runs_a_fixed_number_of_queries_whatever_the_length(
+    api: APIClient, alice: Any, django_assert_num_queries: Any
+) -> None:
+    # Claim; the turns with their run and conversation; the thread (messages, blocks,
+    # tools, warnings); then one transaction: the turn, the provenance, the run. The
+    # message and its blocks go by COPY, which the count does not see.
+    for length in (2, 40):
+        payload = [
+            {"role": "user" if i % 2 == 0 else "assistant", "content": f"message {i}"}
+            for i in range(length)
+        ]
+        imported = api.post(
+            "/api/v1/conversations/import", {"format": "umf", "payload": payload}, format="json"
+        ).json()["conversations"][0]["id"]
+        run = replays.replay_start(
+            owner=alice,
+            conversation=models.Conversation.objects.get(pk=imported),
+            provider="echo",
+            model="echo-1",
+        )
+        with django_assert_num_queries(11):
+            outcome = replays.replay_execute(run_id=run.pk)
+        assert outcome.summary == "succeeded: 1 turn(s)"
+
+
+def test_a_provider_client_is_kept_for_its_configuration(settings: Any) -> None:
+    from conversations.provider_settings import provider_client
+
+    fake = {"name": "fake", "kind": "openai-chat", "base_url": "http://127.0.0.1:9/v1"}
+    settings.UMF_PROVIDERS = [fake]
+    first = provider_client("fake")
+    assert first is not None and provider_client("fake") is first
+    settings.UMF_PROVIDERS = [{**fake, "api_key": "sk-new"}]
+    assert provider_client("fake") is not first
+    assert provider_client("nope") is None

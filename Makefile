@@ -53,8 +53,13 @@ pytest: install-dev
 bench: install-dev
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) bench/api_roundtrip.py
 
+## make worker: a Celery worker (set CELERY_BROKER_URL). Threads, since replays wait on
+## providers; on PostgreSQL a pooled connection per thread (DATABASE_POOL_MAX_SIZE).
+WORKER_CONCURRENCY ?= 32
 worker: install
-	$(VENV)/bin/celery -A umfsite worker --loglevel=info
+	DATABASE_POOL_MAX_SIZE=$${DATABASE_POOL_MAX_SIZE:-$$(( $(WORKER_CONCURRENCY) + 2 ))} \
+		$(VENV)/bin/celery -A umfsite worker --loglevel=info --pool=threads \
+		--concurrency=$(WORKER_CONCURRENCY)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

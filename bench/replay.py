@@ -6,9 +6,11 @@ against a fake provider that answers after 200 ms.
 
 Prints runs per second against the ideal (total concurrency / provider latency), the share
 of runs that ended succeeded and failed, lost runs (never finished) and duplicated turns,
-and the CPU seconds each run cost in each process (workers, this process with the fake
-provider, the PostgreSQL backends of the bench database, the Redis server). The runs are
-created before the clock starts; the clock covers enqueueing them and their execution.
+and the CPU milliseconds each run cost in each process (workers, this process with the fake
+provider, the PostgreSQL backends of the bench database, the Redis server), with the load
+average. The runs are created before the clock starts; the clock covers enqueueing them and
+their execution. BENCH_DATABASE names the database it drops and creates (default
+umf_bench_replay), BENCH_BROKER_URL the Redis database it flushes (default 12).
 Goal (issue 4): at least 80% of the ideal with 50 concurrent calls, 0 lost, 0 duplicated.
 With --floor each task only sleeps for the provider latency and marks its run succeeded
 (one UPDATE): the most the workers, the broker and this machine allow, whatever replays do.

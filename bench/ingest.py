@@ -109,14 +109,20 @@ def child_import(path: str) -> None:
             enqueue=False,
         )
     messages_before = models.Message.objects.count()
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     summary = import_jobs.import_job_execute(job_id=job.pk)
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     added = models.Message.objects.count() - messages_before
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(
         json.dumps(
-            {"seconds": elapsed, "messages": added, "peak_mb": peak_kb / 1024, "summary": summary}
+            {
+                "seconds": elapsed,
+                "cpu": cpu,
+                "messages": added,
+                "peak_mb": peak_kb / 1024,
+                "summary": summary,
+            }
         )
     )
 
@@ -217,21 +223,24 @@ def main() -> None:
         second = run_child(path, env)
     rate = first["messages"] / first["seconds"]
     copy_rate = copy_rows / copy_seconds
+    load = os.getloadavg()[0]
+    print(f"load average at the end: {load:.1f} (this machine has {os.cpu_count()} cores)")
     print(
         f"export: {args.conversations} conversations, {size / 1e6:.0f} MB, "
         f"{first['messages']} messages"
     )
     print(
-        f"import (job path): {first['seconds']:.1f} s, {rate:,.0f} messages/s, "
-        f"peak RSS {first['peak_mb']:.0f} MB"
+        f"import (job path): {first['seconds']:.1f} s ({first['cpu']:.1f} s CPU in the importer), "
+        f"{rate:,.0f} messages/s, peak RSS {first['peak_mb']:.0f} MB"
     )
     print(
         f"raw COPY:          {copy_seconds:.1f} s, {copy_rate:,.0f} messages/s "
         f"-> import at {rate / copy_rate:.0%} of COPY"
     )
     print(
-        f"second import:     {second['seconds']:.1f} s ({second['seconds'] / first['seconds']:.0%} "
-        f"of the first), {second['messages']} messages added; {second['summary']}"
+        f"second import:     {second['seconds']:.1f} s ({second['cpu']:.1f} s CPU; "
+        f"{second['seconds'] / first['seconds']:.0%} of the first), "
+        f"{second['messages']} messages added; {second['summary']}"
     )
 
 

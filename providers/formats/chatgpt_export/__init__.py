@@ -158,7 +158,7 @@ def read_entry(entry: Entry) -> ParseResult | FormatError:
     if entry.archive is not None:
         assets = entry.archive.asset
     try:
-        result = parse_one(entry.value, entry.position, assets, depth_checked=True)
+        result = parse_one(entry.value, entry.position, assets, depth_checked=entry.depth_checked)
     except FormatError as error:
         return entry_error(error, entry.value, "conversation_id", "id")
     result.conversation.extra[FORMAT_ID]["$file"] = "list"

@@ -147,7 +147,7 @@ def read_entry(entry: Entry) -> ParseResult | FormatError:
     if entry.error is not None:
         return entry.error
     try:
-        result = parse_one(entry.value, entry.position, depth_checked=True)
+        result = parse_one(entry.value, entry.position, depth_checked=entry.depth_checked)
     except FormatError as error:
         return entry_error(error, entry.value, "uuid")
     result.conversation.extra[FORMAT_ID]["$file"] = "list"

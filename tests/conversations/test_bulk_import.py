@@ -14,7 +14,7 @@ from django.db import IntegrityError
 from rest_framework.test import APIClient
 
 from conversations import models
-from conversations.services import imports
+from conversations.services import imports, storage
 from providers.formats import chatgpt_export
 
 pytestmark = pytest.mark.django_db
@@ -60,7 +60,7 @@ def conversation(conversation_id: str, turns: int) -> dict[str, Any]:
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The conversation ids the ChatGPT reader reads."""
     seen: list[str] = []
-    read = chatgpt_export.parse_conversation
+    read = chatgpt_export.parse_conversation  # type: ignore[attr-defined]
 
     def counting(entry: Any, *args: Any) -> Any:
         seen.append(entry["conversation_id"])
@@ -142,7 +142,7 @@ def test_a_batch_that_collides_with_a_concurrent_import_is_saved_one_by_one(
 ) -> None:
     def collide(many: Any) -> None:
         # As if another import stored "b" a moment before this batch's insert.
-        imports.insert_rows(
+        storage.insert_rows(
             imports.conversation_rows(
                 User.objects.get(username="alice"),
                 chatgpt_export.parse([conversation("b", 4)])[0],

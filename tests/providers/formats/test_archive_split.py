@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from providers.formats import _archive
 from providers.formats._archive import _json
+from providers.formats.base import FormatError
 
 LIMITS = _archive.Limits()
 
@@ -100,7 +101,7 @@ def test_nesting_past_the_limit_is_refused_when_the_entry_is_read() -> None:
     from providers.formats import claude_export
 
     error = claude_export.read_entry(entry)
-    assert isinstance(error, _archive.FormatError) and "nested deeper" in error.message
+    assert isinstance(error, FormatError) and "nested deeper" in error.message
 
 
 json_values = st.recursive(

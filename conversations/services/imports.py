@@ -192,13 +192,26 @@ def _load_existing(batch: _Batch, items: Sequence[tuple[formats.ParseResult, str
     _index_stored(batch, keys, [digest for _, digest in items])
 
 
+# What a batch needs of a stored conversation (the rest loads if a merge needs it).
+_IDENTITY_FIELDS = (
+    "id",
+    "owner",
+    "source_format",
+    "source_key",
+    "content_hash",
+    "title",
+    "warning_count",
+)
+
+
 def _index_stored(batch: _Batch, keys: Sequence[str], digests: Sequence[str]) -> None:
     """Fill ``batch`` with the owner's conversations that have one of these source keys
     (in the batch's format) or content hashes: one query."""
     query = Q(content_hash__in=digests)
     if keys:
         query |= Q(source_format=batch.format_id, source_key__in=keys)
-    for stored in models.Conversation.objects.filter(query, owner=batch.owner):
+    found = models.Conversation.objects.filter(query, owner=batch.owner).only(*_IDENTITY_FIELDS)
+    for stored in found:
         if stored.source_format == batch.format_id and stored.source_key is not None:
             batch.by_key[stored.source_key] = stored
         batch.by_digest[stored.content_hash] = stored

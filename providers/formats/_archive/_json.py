@@ -61,37 +61,40 @@ def _split_objects(stream: Bounded, label: str, limits: Limits) -> Iterator[Entr
     if buffer[at : at + 1] != b"[":
         yield None
         return
-    at, index = _skip_space(buffer, at + 1), 0
+    at, index, after_value = at + 1, 0, False
     while True:
-        if at >= len(buffer) - 1:
-            more = stream.read(_CHUNK)
-            buffer, at = buffer[at:] + more, 0
-            if not more and not buffer.strip():
+        at = _skip_space(buffer, at)
+        if at >= len(buffer):
+            buffer, at = stream.read(_CHUNK), 0
+            if not buffer:
                 yield None  # the file ends inside the array
                 return
-        if buffer[at : at + 1] == b"]" and index:
+            continue
+        char = buffer[at : at + 1]
+        if after_value and char == b",":
+            at, after_value = at + 1, False
+            continue
+        if after_value and char == b"]":
             if (buffer[at + 1 :] + stream.read(64)).strip():
                 yield None  # something after the array
             return
-        if buffer[at : at + 1] != b"{":
-            yield None
-            return
-        found = _one_object(stream, buffer, at, limits)
+        found = (
+            _one_object(stream, buffer, at, limits) if char == b"{" and not after_value else None
+        )
         if found is None:
             yield None
             return
         value, buffer, end = found
         yield Entry(f"{label}[{index}]", value=value, depth_checked=False)
-        index += 1
-        at = _skip_space(buffer, end + 1)
-        at = _skip_space(buffer, at + 1) if buffer[at : at + 1] == b"," else at
+        at, index, after_value = end + 1, index + 1, True
 
 
 def _one_object(
     stream: Bounded, buffer: bytes, at: int, limits: Limits
 ) -> tuple[JSON, bytes, int] | None:
-    """The object starting at ``buffer[at]``, the buffer (read further as needed) and the
-    index of the object's last byte; None when it cannot be split here."""
+    """The object starting at ``buffer[at]``, the buffer (read further as needed, and then
+    starting at the object) and the index there of the object's last byte; None when it
+    cannot be split here."""
     tries, search = 0, at
     while True:
         match = _OBJECT_END.search(buffer, search)
@@ -101,8 +104,9 @@ def _one_object(
             more = stream.read(_CHUNK)
             if not more:
                 return None
-            search = max(at, len(buffer) - 16)
-            buffer = buffer + more
+            # Keep only the object so far: what came before it is done with.
+            search = max(0, len(buffer) - at - 16)
+            buffer, at = buffer[at:] + more, 0
             continue
         end = match.start()
         if end + 1 - at > limits.max_entry_bytes:

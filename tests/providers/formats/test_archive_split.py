@@ -49,6 +49,18 @@ def test_an_array_of_objects_is_split_without_the_event_parser(
     assert not any(entry.depth_checked for entry in found)
 
 
+@pytest.mark.parametrize("chunk", [1, 7, 4096])
+def test_elements_across_read_boundaries_are_split_alike(
+    monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    entries = [{"id": n, "text": "x" * n, "parts": [{"a": [1, {}]}]} for n in range(40)]
+    data = b"[\n " + b" ,\n ".join(orjson.dumps(e) for e in entries) + b"\n]\n"
+    monkeypatch.setattr(_json, "_CHUNK", chunk)
+    found = assert_same(data)
+    assert [e.value for e in found] == entries
+    assert not any(e.depth_checked for e in found)  # none went to the event parser
+
+
 @pytest.mark.parametrize(
     "data",
     [

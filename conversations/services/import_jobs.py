@@ -23,12 +23,13 @@ import ijson
 import orjson
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from conversations import models
 from conversations.records import content_hash
+from conversations.services.bulk import bulk_insert
 from conversations.services.imports import (
     ImportedConversation,
     conversations_save_many,
@@ -41,6 +42,8 @@ logger = logging.getLogger(__name__)
 Status = models.ImportJob.Status
 ItemStatus = models.ImportItem.Status
 BATCH_SIZE = 100
+# Batches between two refreshes of the planner's statistics of the conversation table.
+ANALYZE_EVERY = 20
 SAMPLE_BYTES = 4 * 1024 * 1024
 
 
@@ -98,7 +101,9 @@ def import_job_execute(
     try:
         fmt = _resolve_format(job)
         models.ImportJob.objects.filter(pk=job.pk).update(format=fmt.id)
-        for batch in _batches(_read(fmt, Path(job.path))):
+        for number, batch in enumerate(_batches(_read(fmt, Path(job.path)))):
+            if number % ANALYZE_EVERY == 0:
+                _refresh_statistics()
             _import_batch(job, fmt, batch)
             if progress is not None:
                 progress(len(batch))
@@ -125,6 +130,30 @@ class Unread:
 
 
 Entry = Read | Unread
+
+
+KEY_LENGTH = 200  # Conversation.source_key, ImportItem.key
+
+
+def _check_key(key: str | None) -> None:
+    if key is not None and len(key) > KEY_LENGTH:
+        raise formats.FormatError(
+            f"the conversation's id is longer than {KEY_LENGTH} characters", field="id"
+        )
+
+
+def _short_key(key: str | None) -> str | None:
+    return None if key is None else key[:KEY_LENGTH]
+
+
+def _refresh_statistics() -> None:
+    """ANALYZE the conversation table (PostgreSQL). Each batch looks its conversations up
+    by owner and key or hash; with statistics from before a big import (the table was
+    small) the planner walks all the owner's rows instead of the unique indexes, and
+    autovacuum seldom catches up while an import runs."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"ANALYZE {models.Conversation._meta.db_table}")
 
 
 def _batches(entries: Iterator[Entry]) -> Iterator[list[Entry]]:
@@ -200,9 +229,10 @@ def _import_batch(job: models.ImportJob, fmt: formats.Format, batch: list[Entry]
             failures[index] = (None, entry)
             continue
         try:
+            _check_key(entry.key)
             check_conversation(entry.conversation)
         except formats.FormatError as error:
-            failures[index] = (entry.key, error)
+            failures[index] = (_short_key(entry.key), error)
             continue
         digest = whole or content_hash(fmt.id, entry.conversation.model_dump(mode="json"))
         ready.append((index, entry, digest))
@@ -219,7 +249,7 @@ def _import_batch(job: models.ImportJob, fmt: formats.Format, batch: list[Entry]
                 items.append(_item(job, index, item, result))
         items.sort(key=lambda row: row.index)
         counts = Counter(row.status for row in items)
-        models.ImportItem.objects.bulk_create(items)
+        bulk_insert(models.ImportItem, [_item_row(item) for item in items])
         models.ImportJob.objects.filter(pk=job.pk).update(
             processed=F("processed") + len(items),
             created=F("created") + counts[ItemStatus.CREATED],
@@ -267,6 +297,13 @@ def _unchanged_item(
         title=conversation.title[:300],
         warning_count=conversation.warning_count,
     )
+
+
+def _item_row(item: models.ImportItem) -> dict[str, Any]:
+    return {f.attname: getattr(item, f.attname) for f in _ITEM_FIELDS}
+
+
+_ITEM_FIELDS = [f for f in models.ImportItem._meta.concrete_fields if not f.primary_key]
 
 
 def _item(

@@ -192,3 +192,17 @@ def test_an_entry_too_deep_to_hash_is_a_failed_item_and_the_rest_import(
 
     assert counts(job) == (1, 0, 0, 1)
     assert "nested deeper" in job["items"][0]["error"]
+
+
+def test_a_conversation_id_too_long_to_store_is_a_failed_item(
+    api: APIClient, django_capture_on_commit_callbacks: Any
+) -> None:
+    long_id = "x" * 201
+    job = run(
+        api, django_capture_on_commit_callbacks, [conversation(long_id, 2), conversation("ok", 2)]
+    )
+
+    assert counts(job) == (1, 0, 0, 1)
+    failed = job["items"][0]
+    assert failed["field"] == "id" and "longer than 200" in failed["error"]
+    assert failed["key"] == long_id[:200]

@@ -13,21 +13,28 @@ import logging
 import shutil
 import uuid
 import zipfile
+from collections import Counter
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import ijson
 import orjson
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from conversations import models
 from conversations.records import content_hash
-from conversations.services.imports import conversation_save
+from conversations.services.bulk import bulk_insert
+from conversations.services.imports import (
+    ImportedConversation,
+    conversations_save_many,
+    stored_unchanged,
+)
 from providers import formats
 from providers.validation import check_conversation
 
@@ -35,6 +42,8 @@ logger = logging.getLogger(__name__)
 Status = models.ImportJob.Status
 ItemStatus = models.ImportItem.Status
 BATCH_SIZE = 100
+# Batches between two refreshes of the planner's statistics of the conversation table.
+ANALYZE_EVERY = 20
 SAMPLE_BYTES = 4 * 1024 * 1024
 
 
@@ -92,7 +101,9 @@ def import_job_execute(
     try:
         fmt = _resolve_format(job)
         models.ImportJob.objects.filter(pk=job.pk).update(format=fmt.id)
-        for batch in _batches(_read(fmt, Path(job.path))):
+        for number, batch in enumerate(_batches(_read(fmt, Path(job.path)))):
+            if number % ANALYZE_EVERY == 0:
+                _refresh_statistics()
             _import_batch(job, fmt, batch)
             if progress is not None:
                 progress(len(batch))
@@ -104,7 +115,45 @@ def import_job_execute(
 
 
 # (position in the file, what was read there, the identity of a whole-file payload)
-Entry = tuple[int, formats.ParseResult | formats.FormatError, str | None]
+Read = tuple[int, formats.ParseResult | formats.FormatError, str | None]
+
+
+@dataclass
+class Unread:
+    """An entry of a file of many not read yet (``Format.iter_entries``), with what
+    identifies it: its source key and content hash (None when it could not be decoded)."""
+
+    index: int
+    entry: Any
+    key: str | None
+    digest: str | None
+
+
+Entry = Read | Unread
+
+
+KEY_LENGTH = 200  # Conversation.source_key, ImportItem.key
+
+
+def _check_key(key: str | None) -> None:
+    if key is not None and len(key) > KEY_LENGTH:
+        raise formats.FormatError(
+            f"the conversation's id is longer than {KEY_LENGTH} characters", field="id"
+        )
+
+
+def _short_key(key: str | None) -> str | None:
+    return None if key is None else key[:KEY_LENGTH]
+
+
+def _refresh_statistics() -> None:
+    """ANALYZE the conversation table (PostgreSQL). Each batch looks its conversations up
+    by owner and key or hash; with statistics from before a big import (the table was
+    small) the planner walks all the owner's rows instead of the unique indexes, and
+    autovacuum seldom catches up while an import runs."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"ANALYZE {models.Conversation._meta.db_table}")
 
 
 def _batches(entries: Iterator[Entry]) -> Iterator[list[Entry]]:
@@ -113,6 +162,16 @@ def _batches(entries: Iterator[Entry]) -> Iterator[list[Entry]]:
 
 
 def _read(fmt: formats.Format, path: Path) -> Iterator[Entry]:
+    if fmt.iter_entries is not None and fmt.entry_identity is not None:
+        with path.open("rb") as stream:
+            for index, entry in enumerate(fmt.iter_entries(stream)):
+                identity = fmt.entry_identity(entry)
+                if identity is None:
+                    yield Unread(index, entry, None, None)
+                else:
+                    key, document = identity
+                    yield Unread(index, entry, key, _identity_hash(fmt.id, document))
+        return
     if fmt.iter_parse is not None:
         with path.open("rb") as stream:
             for index, entry in enumerate(fmt.iter_parse(stream)):
@@ -136,6 +195,13 @@ def _read(fmt: formats.Format, path: Path) -> Iterator[Entry]:
         yield index, item, whole
 
 
+def _identity_hash(format_id: str, document: object) -> str | None:
+    try:
+        return content_hash(format_id, document)
+    except TypeError:  # orjson refuses what it cannot encode (nesting past 255 levels)
+        return None
+
+
 def _load_whole(fmt: formats.Format, path: Path) -> object:
     if fmt.kind != "text":
         return _json_file(path)
@@ -153,13 +219,37 @@ def _json_file(path: Path) -> object:
 
 
 def _import_batch(job: models.ImportJob, fmt: formats.Format, batch: list[Entry]) -> None:
-    items, counts = [], dict.fromkeys(ItemStatus.values, 0)
+    """Store a batch in one transaction: conversations that cannot be read or stored are
+    failed items, the others are saved together (:func:`conversations_save_many`)."""
+    failures: dict[int, tuple[str | None, formats.FormatError]] = {}
+    ready: list[tuple[int, formats.ParseResult, str]] = []
+    unchanged, read = _skip_stored(job, fmt, batch)
+    for index, entry, whole in read:
+        if isinstance(entry, formats.FormatError):
+            failures[index] = (None, entry)
+            continue
+        try:
+            _check_key(entry.key)
+            check_conversation(entry.conversation)
+        except formats.FormatError as error:
+            failures[index] = (_short_key(entry.key), error)
+            continue
+        digest = whole or content_hash(fmt.id, entry.conversation.model_dump(mode="json"))
+        ready.append((index, entry, digest))
     with transaction.atomic():
-        for index, entry, whole in batch:
-            item = _import_one(job, fmt, index, entry, whole)
-            counts[item.status] += 1
-            items.append(item)
-        models.ImportItem.objects.bulk_create(items)
+        saved = conversations_save_many(
+            owner=job.owner, fmt=fmt, items=[(item, digest) for _, item, digest in ready]
+        )
+        items = [_failed_item(job, index, key, error) for index, (key, error) in failures.items()]
+        items.extend(unchanged)
+        for (index, item, _), result in zip(ready, saved, strict=True):
+            if isinstance(result, formats.FormatError):
+                items.append(_failed_item(job, index, item.key, result))
+            else:
+                items.append(_item(job, index, item, result))
+        items.sort(key=lambda row: row.index)
+        counts = Counter(row.status for row in items)
+        bulk_insert(models.ImportItem, [_item_row(item) for item in items])
         models.ImportJob.objects.filter(pk=job.pk).update(
             processed=F("processed") + len(items),
             created=F("created") + counts[ItemStatus.CREATED],
@@ -169,31 +259,65 @@ def _import_batch(job: models.ImportJob, fmt: formats.Format, batch: list[Entry]
         )
 
 
-def _import_one(
-    job: models.ImportJob,
-    fmt: formats.Format,
-    index: int,
-    entry: formats.ParseResult | formats.FormatError,
-    whole: str | None,
+def _skip_stored(
+    job: models.ImportJob, fmt: formats.Format, batch: list[Entry]
+) -> tuple[list[models.ImportItem], list[Read]]:
+    """Entries not read yet that the owner has stored as they are become unchanged items
+    without being read (a re-import costs a hash and a query a batch); the others are
+    read."""
+    unread = [entry for entry in batch if isinstance(entry, Unread) and entry.digest]
+    stored = stored_unchanged(
+        owner=job.owner,
+        format_id=fmt.id,
+        identities=[(entry.key, entry.digest or "") for entry in unread],
+    )
+    found = {entry.index: conversation for entry, conversation in zip(unread, stored, strict=True)}
+    unchanged: list[models.ImportItem] = []
+    read: list[Read] = []
+    for entry in batch:
+        if not isinstance(entry, Unread):
+            read.append(entry)
+        elif (conversation := found.get(entry.index)) is not None:
+            unchanged.append(_unchanged_item(job, entry, conversation))
+        else:
+            assert fmt.read_entry is not None
+            read.append((entry.index, fmt.read_entry(entry.entry), entry.digest))
+    return unchanged, read
+
+
+def _unchanged_item(
+    job: models.ImportJob, entry: Unread, conversation: models.Conversation
 ) -> models.ImportItem:
-    if isinstance(entry, formats.FormatError):
-        return _failed_item(job, index, None, entry)
-    try:
-        check_conversation(entry.conversation)
-        digest = whole or content_hash(fmt.id, entry.conversation.model_dump(mode="json"))
-        with transaction.atomic():
-            result = conversation_save(owner=job.owner, item=entry, fmt=fmt, digest=digest)
-    except formats.FormatError as error:
-        return _failed_item(job, index, entry.key, error)
+    return models.ImportItem(
+        job=job,
+        index=entry.index,
+        key=entry.key,
+        status=ItemStatus.UNCHANGED,
+        conversation=conversation,
+        title=conversation.title[:300],
+        warning_count=conversation.warning_count,
+    )
+
+
+def _item_row(item: models.ImportItem) -> dict[str, Any]:
+    return {f.attname: getattr(item, f.attname) for f in _ITEM_FIELDS}
+
+
+_ITEM_FIELDS = [f for f in models.ImportItem._meta.concrete_fields if not f.primary_key]
+
+
+def _item(
+    job: models.ImportJob, index: int, item: formats.ParseResult, result: ImportedConversation
+) -> models.ImportItem:
     return models.ImportItem(
         job=job,
         index=index,
-        key=entry.key,
+        key=item.key,
         status=result.status,
         conversation=result.conversation,
         title=result.conversation.title[:300],
         added_messages=result.added_messages,
-        warning_count=len(entry.warnings),
+        warning_count=len(item.warnings),
     )
 
 

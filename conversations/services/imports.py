@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 
 from conversations import models
 from conversations.records import Rows, add_messages, content_hash, warning_row
 from conversations.services.merge import merge_new_messages
-from conversations.services.storage import insert_rows
+from conversations.services.storage import insert_many, insert_rows
 from providers import formats, umf
 from providers.validation import check_conversation
 
@@ -49,6 +51,7 @@ def conversation_import(
     for item in parsed.items:
         check_conversation(item.conversation)
     single = len(parsed.items) == 1
+    digests = _digests(parsed, payload)
     with transaction.atomic():
         return parsed.format.id, [
             conversation_save(
@@ -56,15 +59,22 @@ def conversation_import(
                 item=item,
                 fmt=parsed.format,
                 title=title if single else None,
-                digest=content_hash(parsed.format.id, payload if single else _identity(item)),
+                digest=digest,
             )
-            for item in parsed.items
+            for item, digest in zip(parsed.items, digests, strict=True)
         ]
 
 
-def _identity(item: formats.ParseResult) -> umf.JSON:
-    """What identifies one conversation of a file of many: its content."""
-    return item.conversation.model_dump(mode="json")
+def _digests(parsed: formats.Parsed, payload: umf.JSON) -> list[str]:
+    """What identifies each conversation: the document, for a payload of one; the entry,
+    for a list of entries of a format of many (as a bulk import of the same entries hashes
+    them); else the conversation as read."""
+    fmt, items = parsed.format, parsed.items
+    if len(items) == 1:
+        return [content_hash(fmt.id, payload)]
+    if fmt.iter_entries is not None and isinstance(payload, list) and len(payload) == len(items):
+        return [content_hash(fmt.id, entry) for entry in payload]
+    return [content_hash(fmt.id, item.conversation.model_dump(mode="json")) for item in items]
 
 
 def conversation_save(
@@ -106,6 +116,162 @@ def _existing(
         if keyed is not None:
             return keyed
     return mine.filter(content_hash=digest).first()
+
+
+@dataclass
+class _Batch:
+    """What one batch of a bulk import knows: the stored conversations its items may be
+    (by source key, by content hash), and the new ones waiting to be inserted together."""
+
+    owner: User
+    format_id: str
+    by_key: dict[str, models.Conversation] = field(default_factory=dict)
+    by_digest: dict[str, models.Conversation] = field(default_factory=dict)
+    pending: list[tuple[int, formats.ParseResult, str, Rows]] = field(default_factory=list)
+
+    def find(self, key: str | None, digest: str) -> models.Conversation | None:
+        """The conversation an item is, as :func:`_existing` would find it."""
+        if key is not None and key in self.by_key:
+            return self.by_key[key]
+        return self.by_digest.get(digest)
+
+    def hold(self, index: int, item: formats.ParseResult, rows: Rows) -> None:
+        conversation = rows.conversation
+        self.pending.append((index, item, conversation.content_hash, rows))
+        if conversation.source_key is not None:
+            self.by_key.setdefault(conversation.source_key, conversation)
+        self.by_digest.setdefault(conversation.content_hash, conversation)
+
+    def is_pending(self, conversation: models.Conversation) -> bool:
+        return any(rows.conversation is conversation for *_, rows in self.pending)
+
+
+def conversations_save_many(
+    *,
+    owner: User,
+    fmt: formats.Format,
+    items: Sequence[tuple[formats.ParseResult, str]],
+) -> list[ImportedConversation | formats.FormatError]:
+    """:func:`conversation_save` for many parsed conversations (with their digests) at
+    once, as a bulk import stores a batch: one query finds the ones already stored, and
+    the new ones are inserted together (one COPY per table). Each result is what
+    :func:`conversation_save` would give, or the :class:`FormatError` of an item that
+    could not be stored; the others are stored all the same.
+
+    Call inside a transaction. Should the inserts collide with a concurrent import of the
+    same conversations, each of them is saved on its own instead.
+    """
+    batch = _Batch(owner, fmt.id)
+    _load_existing(batch, items)
+    results: list[ImportedConversation | formats.FormatError | None] = [None] * len(items)
+    for index, (item, digest) in enumerate(items):
+        found = batch.find(item.key, digest)
+        if found is not None and batch.is_pending(found) and found.content_hash != digest:
+            # A newer version of a conversation this batch adds: store that one first.
+            _flush(batch, results)
+        if found is None:
+            batch.hold(index, item, conversation_rows(owner, item, fmt, digest, None))
+            continue
+        if found.content_hash == digest:
+            results[index] = ImportedConversation(found, False, item.warnings)
+            continue
+        try:
+            with transaction.atomic():
+                added = merge_new_messages(found, item.conversation, digest)
+        except formats.FormatError as error:
+            results[index] = error
+            continue
+        batch.by_digest[digest] = found
+        results[index] = ImportedConversation(found, False, item.warnings, added)
+    _flush(batch, results)
+    return [result for result in results if result is not None]
+
+
+def _load_existing(batch: _Batch, items: Sequence[tuple[formats.ParseResult, str]]) -> None:
+    keys = [item.key for item, _ in items if item.key is not None]
+    _index_stored(batch, keys, [digest for _, digest in items])
+
+
+# What a batch needs of a stored conversation (the rest loads if a merge needs it).
+_IDENTITY_FIELDS = (
+    "id",
+    "owner",
+    "source_format",
+    "source_key",
+    "content_hash",
+    "title",
+    "warning_count",
+)
+
+
+def _index_stored(batch: _Batch, keys: Sequence[str], digests: Sequence[str]) -> None:
+    """Fill ``batch`` with the owner's conversations that have one of these source keys
+    (in the batch's format) or content hashes: one query."""
+    query = Q(content_hash__in=digests)
+    if keys:
+        query |= Q(source_format=batch.format_id, source_key__in=keys)
+    found = models.Conversation.objects.filter(query, owner=batch.owner).only(*_IDENTITY_FIELDS)
+    for stored in found:
+        if stored.source_format == batch.format_id and stored.source_key is not None:
+            batch.by_key[stored.source_key] = stored
+        batch.by_digest[stored.content_hash] = stored
+
+
+def stored_unchanged(
+    *, owner: User, format_id: str, identities: Sequence[tuple[str | None, str]]
+) -> list[models.Conversation | None]:
+    """For each (source key, content hash) of conversations not read yet, the stored
+    conversation it is, unchanged, if the owner has it (:func:`conversation_save` would
+    find it and do nothing), else None. One query."""
+    batch = _Batch(owner, format_id)
+    keys = [key for key, _ in identities if key is not None]
+    _index_stored(batch, keys, [digest for _, digest in identities])
+    found = [batch.find(key, digest) for key, digest in identities]
+    return [
+        stored if stored is not None and stored.content_hash == digest else None
+        for stored, (_, digest) in zip(found, identities, strict=True)
+    ]
+
+
+def _flush(batch: _Batch, results: list[ImportedConversation | formats.FormatError | None]) -> None:
+    """Insert the batch's new conversations together (each alone if that collides)."""
+    pending, batch.pending = batch.pending, []
+    if not pending:
+        return
+    try:
+        with transaction.atomic():
+            insert_many([rows for *_, rows in pending])
+    except IntegrityError:
+        _save_each(batch, pending, results)
+        return
+    for index, item, _, rows in pending:
+        results[index] = ImportedConversation(rows.conversation, True, item.warnings)
+
+
+def _save_each(
+    batch: _Batch,
+    pending: list[tuple[int, formats.ParseResult, str, Rows]],
+    results: list[ImportedConversation | formats.FormatError | None],
+) -> None:
+    """Save held conversations one at a time (someone else stored some of them first),
+    and point the results that named a held row at the row that now stands for it."""
+    fmt = formats.get(batch.format_id)
+    stands: dict[int, models.Conversation] = {}
+    for index, item, digest, rows in pending:
+        try:
+            with transaction.atomic():
+                saved = conversation_save(owner=batch.owner, item=item, fmt=fmt, digest=digest)
+        except formats.FormatError as error:
+            results[index] = error
+            continue
+        results[index] = saved
+        stands[id(rows.conversation)] = saved.conversation
+        batch.by_digest[digest] = saved.conversation
+        if item.key is not None:
+            batch.by_key[item.key] = saved.conversation
+    for result in results:
+        if isinstance(result, ImportedConversation) and id(result.conversation) in stands:
+            result.conversation = stands[id(result.conversation)]
 
 
 def conversation_delete(*, conversation: models.Conversation) -> None:

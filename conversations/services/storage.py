@@ -24,3 +24,28 @@ def insert_rows(rows: Rows, *, new_conversation: bool) -> None:
     bulk_insert(models.ToolCall, rows.tool_calls)
     models.DriftWarning.objects.bulk_create(rows.warnings, batch_size=2000)
     models.Provenance.objects.bulk_create(rows.provenance)
+
+
+def insert_many(many: list[Rows]) -> None:
+    """Insert the rows of several new conversations together: one statement per table.
+
+    Call inside a transaction, as :func:`insert_rows`.
+    """
+    models.Conversation.objects.bulk_create([rows.conversation for rows in many])
+    attachments = {key: a for rows in many for key, a in rows.attachments.items()}
+    if attachments:
+        models.Attachment.objects.bulk_create(
+            attachments.values(), ignore_conflicts=True, batch_size=500
+        )
+    bulk_insert(models.Message, [row for rows in many for row in rows.messages])
+    bulk_insert(models.ContentBlock, [row for rows in many for row in rows.blocks])
+    models.ToolDefinition.objects.bulk_create(
+        [tool for rows in many for tool in rows.tools], batch_size=500
+    )
+    bulk_insert(models.ToolCall, [row for rows in many for row in rows.tool_calls])
+    models.DriftWarning.objects.bulk_create(
+        [warning for rows in many for warning in rows.warnings], batch_size=2000
+    )
+    models.Provenance.objects.bulk_create(
+        [provenance for rows in many for provenance in rows.provenance], batch_size=500
+    )

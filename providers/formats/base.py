@@ -156,6 +156,14 @@ class Format:
     # that cannot be read is yielded as a FormatError (with its position in ``field``)
     # so the rest still import.
     iter_parse: Callable[[BinaryIO], Iterator[ParseResult | FormatError]] | None = None
+    # The same in two steps, for a bulk import that skips, unread, what it has stored
+    # already: ``iter_entries`` yields the file's entries (``_archive.Entry``) without
+    # reading them as conversations, ``entry_identity`` gives an entry's key and the
+    # document its identity is hashed from (None for an entry that could not be decoded),
+    # and ``read_entry`` reads one (``iter_parse`` is ``read_entry`` over ``iter_entries``).
+    iter_entries: Callable[[BinaryIO], Iterator[Any]] | None = None
+    entry_identity: Callable[[Any], tuple[str | None, JSON] | None] | None = None
+    read_entry: Callable[[Any], ParseResult | FormatError] | None = None
 
     def render_all(self, conversations: Sequence[Conversation]) -> Rendered:
         """Render several conversations as this format holds them: one file for formats

@@ -49,6 +49,8 @@ class Entry:
     text: str | None = None
     line_end: str = ""
     archive: SafeZip | None = field(default=None, repr=False)
+    # False when the reader has not bounded the value's nesting (see check_depth).
+    depth_checked: bool = True
 
 
 def check_depth(value: JSON, path: str, limit: int = LIMITS.max_depth) -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
 import ijson
+import orjson
 
 from providers.formats.base import FormatError
 from providers.umf import JSON
@@ -15,7 +18,116 @@ from ._common import Bounded, Entry, Limits, loads_entry
 
 def json_entries(stream: BinaryIO, label: str, limits: Limits) -> Iterator[Entry]:
     """The elements of a JSON array (or the one value of a file), built one at a time;
-    ``label`` names the file in positions (``label[3]``)."""
+    ``label`` names the file in positions (``label[3]``). An array of objects is split by
+    :func:`_split_objects` while it can be; the event parser reads the rest."""
+    start = stream.tell() if stream.seekable() else None
+    if start is not None:
+        done = 0
+        try:
+            for entry in _split_objects(
+                Bounded(stream, limits.max_file_bytes, label), label, limits
+            ):
+                if entry is None:  # the fast path gave up: read on from the next element
+                    break
+                done += 1
+                yield entry
+            else:
+                return
+        except FormatError:  # past the file's limit: the event parser says so
+            pass
+        stream.seek(start)
+        yield from itertools.islice(_event_entries(stream, label, limits), done, None)
+        return
+    yield from _event_entries(stream, label, limits)
+
+
+# Entries are split from this many bytes at a time; an entry tried more often than
+# _MAX_TRIES as a JSON document (its text has "}, {" inside) goes to the event parser.
+_CHUNK = 1024 * 1024
+_MAX_TRIES = 32
+_OBJECT_END = re.compile(rb"}[ \t\r\n]*(?:,[ \t\r\n]*{|])")
+
+
+def _split_objects(stream: Bounded, label: str, limits: Limits) -> Iterator[Entry | None]:
+    """The objects of a JSON array, each decoded whole by orjson: an element ends at a
+    ``}`` followed by ``,`` or ``]``, and the text from its ``{`` to that ``}`` decodes only
+    if the ``}`` is the element's own (one closing a nested object, or inside a string,
+    leaves the text unbalanced). Yields None, and stops, at whatever it does not handle
+    (an element that is not an object, one larger than an entry may be, one with many
+    ``}, {`` inside, bad JSON): the event parser takes over from there with its own errors.
+    Entries found here have not had their nesting checked (``Entry.depth_checked``)."""
+    buffer = stream.read(_CHUNK).removeprefix(b"\xef\xbb\xbf")
+    at = _skip_space(buffer, 0)
+    if buffer[at : at + 1] != b"[":
+        yield None
+        return
+    at, index, after_value = at + 1, 0, False
+    while True:
+        at = _skip_space(buffer, at)
+        if at >= len(buffer):
+            buffer, at = stream.read(_CHUNK), 0
+            if not buffer:
+                yield None  # the file ends inside the array
+                return
+            continue
+        char = buffer[at : at + 1]
+        if after_value and char == b",":
+            at, after_value = at + 1, False
+            continue
+        if after_value and char == b"]":
+            if (buffer[at + 1 :] + stream.read(64)).strip():
+                yield None  # something after the array
+            return
+        found = (
+            _one_object(stream, buffer, at, limits) if char == b"{" and not after_value else None
+        )
+        if found is None:
+            yield None
+            return
+        value, buffer, end = found
+        yield Entry(f"{label}[{index}]", value=value, depth_checked=False)
+        at, index, after_value = end + 1, index + 1, True
+
+
+def _one_object(
+    stream: Bounded, buffer: bytes, at: int, limits: Limits
+) -> tuple[JSON, bytes, int] | None:
+    """The object starting at ``buffer[at]``, the buffer (read further as needed, and then
+    starting at the object) and the index there of the object's last byte; None when it
+    cannot be split here."""
+    tries, search = 0, at
+    while True:
+        match = _OBJECT_END.search(buffer, search)
+        if match is None:
+            if len(buffer) - at > limits.max_entry_bytes:
+                return None
+            more = stream.read(_CHUNK)
+            if not more:
+                return None
+            # Keep only the object so far: what came before it is done with.
+            search = max(0, len(buffer) - at - 16)
+            buffer, at = buffer[at:] + more, 0
+            continue
+        end = match.start()
+        if end + 1 - at > limits.max_entry_bytes:
+            return None
+        try:
+            return orjson.loads(buffer[at : end + 1]), buffer, end
+        except orjson.JSONDecodeError:
+            tries += 1
+            if tries > _MAX_TRIES:
+                return None
+            search = end + 1
+
+
+def _skip_space(buffer: bytes, at: int) -> int:
+    while at < len(buffer) and buffer[at] in b" \t\r\n":
+        at += 1
+    return at
+
+
+def _event_entries(stream: BinaryIO, label: str, limits: Limits) -> Iterator[Entry]:
+    """:func:`json_entries` from the parser's events: any JSON, with every limit."""
     # One string or number larger than an entry may be stops the file: it cannot be
     # skipped. (Never less than 1 MiB: the parser reads 64 KiB ahead of its events.)
     token_limit = max(limits.max_entry_bytes, 1024 * 1024)

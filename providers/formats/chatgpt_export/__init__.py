@@ -52,7 +52,18 @@ from ._parse import parse_conversation
 from ._render import render_conversation
 from ._shared import FORMAT_ID
 
-__all__ = ["FORMAT", "FORMAT_ID", "detect", "iter_parse", "parse", "render", "render_many"]
+__all__ = [
+    "FORMAT",
+    "FORMAT_ID",
+    "detect",
+    "entry_identity",
+    "iter_entries",
+    "iter_parse",
+    "parse",
+    "read_entry",
+    "render",
+    "render_many",
+]
 
 _MEMBER = re.compile(r"conversations(-\d+)?\.json")
 
@@ -70,16 +81,21 @@ def parse(payload: JSON) -> list[ParseResult]:
     return results
 
 
-def parse_one(entry: JSON, path: str, assets: Assets | None = None) -> ParseResult:
+def parse_one(
+    entry: JSON, path: str, assets: Assets | None = None, *, depth_checked: bool = False
+) -> ParseResult:
     """The conversation of one entry; ``path`` names it in errors, ``assets`` finds the
-    files of a zip export."""
-    check_depth(entry, path or "payload")
+    files of a zip export (``depth_checked``: the file reader has bounded its nesting)."""
+    if not depth_checked:
+        check_depth(entry, path or "payload")
     drift = Drift(FORMAT_ID)
     conversation = checked(lambda: parse_conversation(entry, path, drift, assets), path)
-    key = None
-    if isinstance(entry, dict):
-        key = entry.get("conversation_id") or entry.get("id")
-    return ParseResult(conversation, drift.warnings, key=key if isinstance(key, str) else None)
+    return ParseResult(conversation, drift.warnings, key=_key(entry))
+
+
+def _key(entry: JSON) -> str | None:
+    key = entry.get("conversation_id") or entry.get("id") if isinstance(entry, dict) else None
+    return key if isinstance(key, str) else None
 
 
 def render(conversation: Conversation) -> Rendered:
@@ -120,18 +136,29 @@ def _conversations_member(name: str) -> bool:
 def iter_parse(binary: BinaryIO) -> Iterator[ParseResult | FormatError]:
     """The conversations of ``conversations.json`` or of the export zip, one at a time;
     one that cannot be read is a :class:`FormatError` naming its position."""
-    for entry in read_entries(binary, members=_conversations_member, lines="never"):
-        yield _entry_result(entry)
+    for entry in iter_entries(binary):
+        yield read_entry(entry)
 
 
-def _entry_result(entry: Entry) -> ParseResult | FormatError:
+def iter_entries(binary: BinaryIO) -> Iterator[Entry]:
+    """The entries of ``conversations.json`` or of the export zip, not read yet."""
+    return read_entries(binary, members=_conversations_member, lines="never")
+
+
+def entry_identity(entry: Entry) -> tuple[str | None, JSON] | None:
+    """An entry's conversation id and the entry itself (what identifies it)."""
+    return None if entry.error is not None else (_key(entry.value), entry.value)
+
+
+def read_entry(entry: Entry) -> ParseResult | FormatError:
+    """The conversation of one entry of :func:`iter_entries`, or why it cannot be read."""
     if entry.error is not None:
         return entry.error
     assets = None
     if entry.archive is not None:
         assets = entry.archive.asset
     try:
-        result = parse_one(entry.value, entry.position, assets)
+        result = parse_one(entry.value, entry.position, assets, depth_checked=entry.depth_checked)
     except FormatError as error:
         return entry_error(error, entry.value, "conversation_id", "id")
     result.conversation.extra[FORMAT_ID]["$file"] = "list"
@@ -176,5 +203,8 @@ FORMAT = register(
         provider="openai",
         render_many=render_many,
         iter_parse=iter_parse,
+        iter_entries=iter_entries,
+        entry_identity=entry_identity,
+        read_entry=read_entry,
     )
 )

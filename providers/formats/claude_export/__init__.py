@@ -39,7 +39,7 @@ from collections.abc import Iterator, Sequence
 from typing import BinaryIO
 
 from providers.formats import register
-from providers.formats._archive import check_depth, checked, entry_error, read_entries
+from providers.formats._archive import Entry, check_depth, checked, entry_error, read_entries
 from providers.formats._common import hint, require_list
 from providers.formats.base import Capabilities, Drift, Format, FormatError, ParseResult, Rendered
 from providers.umf import JSON, Conversation
@@ -48,7 +48,18 @@ from ._blocks import FORMAT_ID
 from ._parse import parse_conversation, render_conversation
 from ._render import render_foreign
 
-__all__ = ["FORMAT", "FORMAT_ID", "detect", "iter_parse", "parse", "render", "render_many"]
+__all__ = [
+    "FORMAT",
+    "FORMAT_ID",
+    "detect",
+    "entry_identity",
+    "iter_entries",
+    "iter_parse",
+    "parse",
+    "read_entry",
+    "render",
+    "render_many",
+]
 
 
 def parse(payload: JSON) -> list[ParseResult]:
@@ -64,13 +75,19 @@ def parse(payload: JSON) -> list[ParseResult]:
     return results
 
 
-def parse_one(entry: JSON, path: str) -> ParseResult:
-    """The conversation of one entry; ``path`` names it in errors."""
-    check_depth(entry, path or "payload")
+def parse_one(entry: JSON, path: str, *, depth_checked: bool = False) -> ParseResult:
+    """The conversation of one entry; ``path`` names it in errors (``depth_checked``: the
+    file reader has bounded its nesting)."""
+    if not depth_checked:
+        check_depth(entry, path or "payload")
     drift = Drift(FORMAT_ID)
     conversation = checked(lambda: parse_conversation(entry, path, drift), path)
+    return ParseResult(conversation, drift.warnings, key=_key(entry))
+
+
+def _key(entry: JSON) -> str | None:
     key = entry.get("uuid") if isinstance(entry, dict) else None
-    return ParseResult(conversation, drift.warnings, key=key if isinstance(key, str) else None)
+    return key if isinstance(key, str) else None
 
 
 def render(conversation: Conversation) -> Rendered:
@@ -111,17 +128,30 @@ def _conversations_member(name: str) -> bool:
 def iter_parse(binary: BinaryIO) -> Iterator[ParseResult | FormatError]:
     """The conversations of ``conversations.json`` or of the export zip, one at a time;
     one that cannot be read is a :class:`FormatError` naming its position."""
-    for entry in read_entries(binary, members=_conversations_member, lines="never"):
-        if entry.error is not None:
-            yield entry.error
-            continue
-        try:
-            result = parse_one(entry.value, entry.position)
-        except FormatError as error:
-            yield entry_error(error, entry.value, "uuid")
-            continue
-        result.conversation.extra[FORMAT_ID]["$file"] = "list"
-        yield result
+    for entry in iter_entries(binary):
+        yield read_entry(entry)
+
+
+def iter_entries(binary: BinaryIO) -> Iterator[Entry]:
+    """The entries of ``conversations.json`` or of the export zip, not read yet."""
+    return read_entries(binary, members=_conversations_member, lines="never")
+
+
+def entry_identity(entry: Entry) -> tuple[str | None, JSON] | None:
+    """An entry's conversation uuid and the entry itself (what identifies it)."""
+    return None if entry.error is not None else (_key(entry.value), entry.value)
+
+
+def read_entry(entry: Entry) -> ParseResult | FormatError:
+    """The conversation of one entry of :func:`iter_entries`, or why it cannot be read."""
+    if entry.error is not None:
+        return entry.error
+    try:
+        result = parse_one(entry.value, entry.position, depth_checked=entry.depth_checked)
+    except FormatError as error:
+        return entry_error(error, entry.value, "uuid")
+    result.conversation.extra[FORMAT_ID]["$file"] = "list"
+    return result
 
 
 def detect(payload: JSON) -> int:
@@ -160,5 +190,8 @@ FORMAT = register(
         provider="anthropic",
         render_many=render_many,
         iter_parse=iter_parse,
+        iter_entries=iter_entries,
+        entry_identity=entry_identity,
+        read_entry=read_entry,
     )
 )

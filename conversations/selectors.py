@@ -66,14 +66,15 @@ def conversation_list(
 def _matching_messages(query: str) -> QuerySet[models.Message]:
     messages = models.Message.objects.filter(conversation=OuterRef("pk"))
     if connection.vendor == "postgresql":
-        from django.contrib.postgres.search import SearchQuery, SearchVector
-
-        # Must match the expression of the GIN index in migration 0002 to use it.
-        vector = SearchVector("search_text", config="english")
-        return messages.annotate(search=vector).filter(
-            search=SearchQuery(query, config="english", search_type="websearch")
-        )
+        return messages.filter(search_vector=_search_query(query))
     return messages.filter(search_text__icontains=query)
+
+
+def _search_query(query: str) -> Any:
+    from django.contrib.postgres.search import SearchQuery
+
+    # The stored ``Message.search_vector`` is made with the same configuration.
+    return SearchQuery(query, config="english", search_type="websearch")
 
 
 def conversation_get(*, owner: User, conversation_id: Any) -> models.Conversation:
@@ -213,25 +214,29 @@ def search_hits(*, conversation_ids: list[Any], query: str) -> dict[Any, SearchH
     messages = models.Message.objects.filter(conversation_id__in=conversation_ids)
     if connection.vendor != "postgresql":
         return _plain_search_hits(messages, query)
-    from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchVector
+    from django.contrib.postgres.search import SearchHeadline
 
-    search = SearchQuery(query, config="english", search_type="websearch")
-    rows = (
-        messages.annotate(search=SearchVector("search_text", config="english"))
-        .filter(search=search)
+    search = _search_query(query)
+    first_hits = (
+        messages.filter(search_vector=search)
         .order_by("conversation_id", "position")
         .distinct("conversation_id")
-        .annotate(
-            snippet=SearchHeadline(
-                "search_text",
-                search,
-                config="english",
-                start_sel=HIT_START,
-                stop_sel=HIT_STOP,
-                max_words=30,
-                min_words=12,
-            )
-        )
+        .values("id")
+    )
+    # ts_headline parses the whole text again: run it on the one hit shown per
+    # conversation (the subquery), not on every message that matched.
+    snippet = SearchHeadline(
+        "search_text",
+        search,
+        config="english",
+        start_sel=HIT_START,
+        stop_sel=HIT_STOP,
+        max_words=30,
+        min_words=12,
+    )
+    rows = (
+        models.Message.objects.filter(pk__in=first_hits)
+        .annotate(snippet=snippet)
         .values_list("conversation_id", "id", "snippet")
     )
     return {conv: SearchHit(message, snippet) for conv, message, snippet in rows}

@@ -86,6 +86,14 @@ def create_database(refill: bool) -> bool:
     return refill or found is None
 
 
+def drop_database() -> None:
+    from django.db import connections
+
+    connections.close_all()
+    with psycopg.connect(admin_url(), autocommit=True) as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+
+
 def copy_rows(cursor: Any, model: Any, rows: Iterator[dict[str, Any]]) -> int:
     """COPY dicts (by attname) into the model's table; missing columns get the field's
     default, so the script follows schema changes."""

@@ -236,6 +236,7 @@ def search_hits(*, conversation_ids: list[Any], query: str) -> dict[Any, SearchH
     )
     rows = (
         models.Message.objects.filter(pk__in=first_hits)
+        .order_by()  # a dict comes out: no join for the conversations' order
         .annotate(snippet=snippet)
         .values_list("conversation_id", "id", "snippet")
     )

@@ -21,6 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
+from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
@@ -40,11 +41,17 @@ _SAFE_SCHEMES = {"http", "https", "mailto"}
 _CACHE_SIZE = 4096
 
 
-def _highlight(code: str, language: str, _attributes: str) -> str:
+@functools.lru_cache(maxsize=64)
+def _lexer(language: str) -> Lexer | None:
+    """The lexer for a fence's language (looking one up by name walks every lexer)."""
     try:
-        lexer = get_lexer_by_name(language.strip().lower()) if language.strip() else None
+        return get_lexer_by_name(language) if language else None
     except ClassNotFound:
-        lexer = None
+        return None
+
+
+def _highlight(code: str, language: str, _attributes: str) -> str:
+    lexer = _lexer(language.strip().lower())
     if lexer is None:
         return ""  # markdown-it escapes the code itself
     return f'<pre><code class="hl">{highlight(code, lexer, _FORMATTER)}</code></pre>'
@@ -160,6 +167,22 @@ def cost(usage: dict[str, Any] | None, model: str | None) -> str:
     if value is None:
         return "—"
     return f"${value:.4f}" if value >= Decimal("0.01") or value == 0 else f"${value:.6f}"
+
+
+@register.filter
+def usage_line(message: dict[str, Any]) -> str:
+    """A message's token counts and price on one line ("12 in · 40 out · ≈ $0.0004"), in
+    one filter rather than a dozen lookups: the conversation page shows it 500 times."""
+    usage = message["usage"]
+    parts = [
+        f"{usage.get('prompt_tokens') or '?'} in",
+        f"{usage.get('completion_tokens') or '?'} out",
+    ]
+    for key, label in (("reasoning_tokens", "reasoning"), ("cached_tokens", "cached")):
+        if usage.get(key):
+            parts.append(f"{usage[key]} {label}")
+    parts.append(f"≈ {cost(usage, message.get('model'))}")
+    return " · ".join(parts)
 
 
 @register.filter

@@ -57,8 +57,8 @@ def test_the_key_follows_what_the_page_shows(alice: Any) -> None:
 
 
 def test_a_replayed_branch_is_shown_on_a_cached_thread(alice: Any) -> None:
-    conversation = store(alice, {"messages": [{"role": "user", "content": "hi"},
-                                              {"role": "assistant", "content": "hello"}]})  # fmt: skip
+    messages = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    conversation = store(alice, {"messages": messages})
     client = logged_in(alice)
     assert "1/2" not in html(client.get(f"/conversations/{conversation.pk}/"))
     original = models.Message.objects.get(conversation=conversation, position=1)

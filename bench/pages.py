@@ -229,6 +229,8 @@ def prepare(args: argparse.Namespace) -> tuple[Any, Any]:
         held = models.Conversation.objects.filter(owner=user).count() - 1
         if held == args.conversations:
             print(f"reusing {DB_NAME}: {held} conversations (--refill to fill it anew)")
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")  # a migration may have rewritten a table
             return user, big.pk
     connection.close()
     create_database(refill=True)

@@ -76,6 +76,7 @@ def thread_messages(context: template.Context) -> SafeString:
     keys = [message_key(conversation_id, message) for message in messages]
     found = cache.get_many(keys)
     missing: dict[str, str] = {}
+    assert context.template is not None  # a tag renders inside a template
     message_template = context.template.engine.get_template(MESSAGE_TEMPLATE)
     parts = []
     for key, message in zip(keys, messages, strict=True):

@@ -1,4 +1,4 @@
-"""Indexes for the pages (the list's orders, the thread) and a stored search vector.
+"""Indexes for the list page's orders, and a stored search vector.
 
 Search used to run ``to_tsvector`` on every message it looked at (the 0002 index only
 helps when the planner starts from the index); the generated ``search_vector`` column is
@@ -66,10 +66,6 @@ class Migration(migrations.Migration):
         migrations.AddIndex(
             model_name='conversation',
             index=models.Index(fields=['owner', 'title', '-created_at'], name='conversation_owner_title'),
-        ),
-        migrations.AddIndex(
-            model_name='message',
-            index=models.Index(fields=['conversation', 'position', 'id'], name='message_thread_order'),
         ),
         migrations.RunPython(move_search_index, restore_search_index),
     ]

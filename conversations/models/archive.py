@@ -194,10 +194,6 @@ class Message(models.Model):
                 name="message_unique_position",
             )
         ]
-        indexes = [
-            # The conversation page: a conversation's messages in thread order.
-            models.Index(fields=["conversation", "position", "id"], name="message_thread_order"),
-        ]
         ordering = ["conversation", "position"]
 
     def __str__(self) -> str:

@@ -367,6 +367,16 @@ def _default_child(options: list[dict[str, Any]], run_id: Any) -> dict[str, Any]
     return same_run[-1] if same_run else None
 
 
+class ShownBlock(dict[str, Any]):
+    """A block as the page shows it: its fields that the block does not have read as None.
+    The block templates ask for optional fields (a call's result, a thinking block's
+    signature...), and a key missing from a plain dict sends Django's variable lookup down
+    its slow path: an exception and a ``dir()`` of the dict, several times a message."""
+
+    def __missing__(self, key: str) -> None:
+        return None
+
+
 def _attach_blocks(path: list[dict[str, Any]]) -> None:
     """Fetch the path's blocks and pair each tool call with the result that answers it."""
     on_path = {row["id"]: row for row in path}
@@ -377,7 +387,7 @@ def _attach_blocks(path: list[dict[str, Any]]) -> None:
     for message_id, block_type, text, payload, attachment_id in blocks.values_list(
         "message_id", "type", "text", "payload", "attachment_id"
     ):
-        block = {**payload, "type": block_type, "text": text, "attachment": attachment_id}
+        block = ShownBlock(payload, type=block_type, text=text, attachment=attachment_id)
         on_path[message_id]["blocks"].append(block)
     for row in path:  # in thread order, so a result always comes after its call
         for block in row["blocks"]:

@@ -182,3 +182,12 @@ def test_citations_show_under_their_text(alice: Any) -> None:
     page = html(logged_in(alice).get(f"/conversations/{conversation.pk}/"))
     assert page.count('<ul class="citations">') == 2
     assert "cites Species notes: “Workers measure 7 to 12 mm.”" in page
+
+
+def test_thread_blocks_read_absent_fields_as_none(alice: Any) -> None:
+    conversation = store(alice, tool_conversation(1, "n"))
+    thread = selectors.conversation_thread(conversation=conversation)
+    call = thread.messages[1]["blocks"][2]
+    assert call["name"] == "lookup"
+    assert call["raw_arguments"] is None  # the templates' optional fields: no KeyError
+    assert "raw_arguments" not in call

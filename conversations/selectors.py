@@ -34,7 +34,8 @@ def conversation_list(
 
     ``model`` matches the conversation's model or any message's; ``tool`` a tool offered
     or called; ``query`` is full-text search over text, reasoning, tool arguments and
-    results (PostgreSQL text search; a plain substring match on other databases).
+    results (PostgreSQL text search; a plain substring match on other databases), which
+    runs one query here, before the list's own.
     """
     conversations = models.Conversation.objects.filter(owner=owner)
     if source_format:
@@ -59,21 +60,37 @@ def conversation_list(
     if created_before:
         conversations = conversations.filter(created_at__lt=created_before)
     if query:
-        conversations = conversations.filter(Exists(_matching_messages(query)))
+        conversations = conversations.filter(_search_filter(query))
     return conversations.order_by("-created_at", "-id")
 
 
-def _matching_messages(query: str) -> QuerySet[models.Message]:
-    messages = models.Message.objects.filter(conversation=OuterRef("pk"))
-    if connection.vendor == "postgresql":
-        from django.contrib.postgres.search import SearchQuery, SearchVector
+# Up to this many matching messages, a search lists their conversations by id.
+SEARCH_PROBE = 100
 
-        # Must match the expression of the GIN index in migration 0002 to use it.
-        vector = SearchVector("search_text", config="english")
-        return messages.annotate(search=vector).filter(
-            search=SearchQuery(query, config="english", search_type="websearch")
-        )
-    return messages.filter(search_text__icontains=query)
+
+def _search_filter(query: str) -> Q | Exists:
+    """Conversations with a message matching ``query``. On PostgreSQL this asks the GIN
+    index first (one query, a few ms whatever the word): when few messages match, their
+    conversations are listed by id. Otherwise the page walks the conversations newest
+    first and stops at the first page of matches. Left to choose, the planner walks them
+    for rare words too, as it cannot tell how rare a word is, and a word no message
+    holds then costs a look at every message (1.4 s for 2,000,000)."""
+    messages = models.Message.objects.filter(conversation=OuterRef("pk"))
+    if connection.vendor != "postgresql":
+        return Exists(messages.filter(search_text__icontains=query))
+    search = _search_query(query)
+    matching = models.Message.objects.filter(search_vector=search).order_by()
+    found = list(matching.values_list("conversation_id", flat=True)[: SEARCH_PROBE + 1])
+    if len(found) <= SEARCH_PROBE:
+        return Q(pk__in=set(found))
+    return Exists(messages.filter(search_vector=search))
+
+
+def _search_query(query: str) -> Any:
+    from django.contrib.postgres.search import SearchQuery
+
+    # The stored ``Message.search_vector`` is made with the same configuration.
+    return SearchQuery(query, config="english", search_type="websearch")
 
 
 def conversation_get(*, owner: User, conversation_id: Any) -> models.Conversation:
@@ -218,25 +235,30 @@ def search_hits(*, conversation_ids: list[Any], query: str) -> dict[Any, SearchH
     messages = models.Message.objects.filter(conversation_id__in=conversation_ids)
     if connection.vendor != "postgresql":
         return _plain_search_hits(messages, query)
-    from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchVector
+    from django.contrib.postgres.search import SearchHeadline
 
-    search = SearchQuery(query, config="english", search_type="websearch")
-    rows = (
-        messages.annotate(search=SearchVector("search_text", config="english"))
-        .filter(search=search)
+    search = _search_query(query)
+    first_hits = (
+        messages.filter(search_vector=search)
         .order_by("conversation_id", "position")
         .distinct("conversation_id")
-        .annotate(
-            snippet=SearchHeadline(
-                "search_text",
-                search,
-                config="english",
-                start_sel=HIT_START,
-                stop_sel=HIT_STOP,
-                max_words=30,
-                min_words=12,
-            )
-        )
+        .values("id")
+    )
+    # ts_headline parses the whole text again: run it on the one hit shown per
+    # conversation (the subquery), not on every message that matched.
+    snippet = SearchHeadline(
+        "search_text",
+        search,
+        config="english",
+        start_sel=HIT_START,
+        stop_sel=HIT_STOP,
+        max_words=30,
+        min_words=12,
+    )
+    rows = (
+        models.Message.objects.filter(pk__in=first_hits)
+        .order_by()  # a dict comes out: no join for the conversations' order
+        .annotate(snippet=snippet)
         .values_list("conversation_id", "id", "snippet")
     )
     return {conv: SearchHit(message, snippet) for conv, message, snippet in rows}
@@ -350,6 +372,16 @@ def _default_child(options: list[dict[str, Any]], run_id: Any) -> dict[str, Any]
     return same_run[-1] if same_run else None
 
 
+class ShownBlock(dict[str, Any]):
+    """A block as the page shows it: its fields that the block does not have read as None.
+    The block templates ask for optional fields (a call's result, a thinking block's
+    signature...), and a key missing from a plain dict sends Django's variable lookup down
+    its slow path: an exception and a ``dir()`` of the dict, several times a message."""
+
+    def __missing__(self, key: str) -> None:
+        return None
+
+
 def _attach_blocks(path: list[dict[str, Any]]) -> None:
     """Fetch the path's blocks and pair each tool call with the result that answers it."""
     on_path = {row["id"]: row for row in path}
@@ -360,7 +392,7 @@ def _attach_blocks(path: list[dict[str, Any]]) -> None:
     for message_id, block_type, text, payload, attachment_id in blocks.values_list(
         "message_id", "type", "text", "payload", "attachment_id"
     ):
-        block = {**payload, "type": block_type, "text": text, "attachment": attachment_id}
+        block = ShownBlock(payload, type=block_type, text=text, attachment=attachment_id)
         on_path[message_id]["blocks"].append(block)
     for row in path:  # in thread order, so a result always comes after its call
         for block in row["blocks"]:

@@ -115,13 +115,30 @@ TEMPLATES = [
 
 # The cache holds rate-limit counters: shared through Redis when REDIS_CACHE_URL is set
 # (several web processes), in-process otherwise.
+# "render" holds the HTML of messages as the conversation page shows them
+# (conversations/templatetags/umf_thread.py), for UMF_RENDER_CACHE_SECONDS.
+RENDER_CACHE_SECONDS = env_int("UMF_RENDER_CACHE_SECONDS", 7 * 24 * 3600)
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": os.environ["REDIS_CACHE_URL"],
     }
     if os.environ.get("REDIS_CACHE_URL")
-    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "render": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": os.environ["REDIS_CACHE_URL"],
+        "KEY_PREFIX": "render",
+        "TIMEOUT": RENDER_CACHE_SECONDS,
+    }
+    if os.environ.get("REDIS_CACHE_URL")
+    else {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "render",
+        "TIMEOUT": RENDER_CACHE_SECONDS,
+        # About 1 KB a message: a few long conversations' worth per process.
+        "OPTIONS": {"MAX_ENTRIES": 20_000},
+    },
 }
 
 DATABASES = {

@@ -12,9 +12,11 @@ from __future__ import annotations
 import os
 import time
 import uuid
+from typing import Any
 
 import orjson
 from django.conf import settings
+from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models.fields.json import KeyTransform
 
@@ -47,6 +49,15 @@ def uuid7() -> uuid.UUID:
     value |= 0b10 << 62
     value |= rand & ((1 << 62) - 1)
     return uuid.UUID(int=value)
+
+
+class MessageSearchVector(SearchVector):
+    """``to_tsvector('english', search_text)``: what ``?q=`` matches on PostgreSQL, stored
+    once per message so that a search reads it instead of recomputing it per row. Other
+    databases have no text search (search falls back to a substring match there): NULL."""
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra_context: Any) -> Any:
+        return "NULL", []
 
 
 class Conversation(models.Model):
@@ -88,8 +99,18 @@ class Conversation(models.Model):
             ),
         ]
         indexes = [
-            # The list page: one owner's conversations, newest first (cursor pagination).
-            models.Index(fields=["owner", "-created_at", "id"], name="conversation_owner_recent"),
+            # The list page and the API: one owner's conversations, newest first, in the
+            # exact order of ``-created_at, -id`` so no sort step follows the index scan.
+            models.Index(fields=["owner", "-created_at", "-id"], name="conversation_owner_newest"),
+            # The list page's other orders (``selectors.LIST_SORTS``).
+            models.Index(
+                fields=["owner", "-message_count", "-created_at"], name="conversation_owner_size"
+            ),
+            models.Index(
+                fields=["owner", "-warning_count", "-created_at"],
+                name="conversation_owner_warnings",
+            ),
+            models.Index(fields=["owner", "title", "-created_at"], name="conversation_owner_title"),
             # Filters of the list: by source format and by model.
             models.Index(fields=["owner", "source_format"], name="conversation_owner_format"),
             models.Index(fields=["owner", "model"], name="conversation_owner_model"),
@@ -141,8 +162,14 @@ class Message(models.Model):
     metadata = JSONField(default=dict, blank=True)
     extra = JSONField(default=dict, blank=True)
     # Everything searchable in the message: text, reasoning, tool names, arguments and
-    # results. On PostgreSQL a GIN index over its tsvector serves ?q= (migration 0002).
+    # results; ``search_vector`` is its tsvector, kept by the database itself, and a GIN
+    # index over it serves ?q= on PostgreSQL (migration 0005).
     search_text = models.TextField(blank=True)
+    search_vector = models.GeneratedField(
+        expression=MessageSearchVector("search_text", config="english"),
+        output_field=SearchVectorField(null=True),
+        db_persist=True,
+    )
     # Which backend produced this message when it was not the conversation's source
     # (replays); empty means "as the conversation".
     provider = models.CharField(max_length=40, blank=True)

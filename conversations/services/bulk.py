@@ -38,11 +38,13 @@ def bulk_insert(model: type[models.Model], rows: Sequence[dict[str, Any]]) -> No
     their defaults). No ids come back: callers make them (uuid7) beforehand."""
     if not rows:
         return
-    # An auto-increment primary key is left to the database's sequence.
+    # An auto-increment primary key is left to the database's sequence, a generated
+    # column (``Message.search_vector``) to the database itself.
     fields = [
         field
         for field in model._meta.concrete_fields
-        if not (isinstance(field, models.AutoField) and field.attname not in rows[0])
+        if not field.generated
+        and not (isinstance(field, models.AutoField) and field.attname not in rows[0])
     ]
     defaults = {f.attname: f.get_default() for f in fields if f.has_default() or f.null}
     connection = connections["default"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from decimal import Decimal
 from typing import Any
 from urllib.parse import urlsplit
@@ -20,6 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
+from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
@@ -39,11 +41,17 @@ _SAFE_SCHEMES = {"http", "https", "mailto"}
 _CACHE_SIZE = 4096
 
 
-def _highlight(code: str, language: str, _attributes: str) -> str:
+@functools.lru_cache(maxsize=64)
+def _lexer(language: str) -> Lexer | None:
+    """The lexer for a fence's language (looking one up by name walks every lexer)."""
     try:
-        lexer = get_lexer_by_name(language.strip().lower()) if language.strip() else None
+        return get_lexer_by_name(language) if language else None
     except ClassNotFound:
-        lexer = None
+        return None
+
+
+def _highlight(code: str, language: str, _attributes: str) -> str:
+    lexer = _lexer(language.strip().lower())
     if lexer is None:
         return ""  # markdown-it escapes the code itself
     return f'<pre><code class="hl">{highlight(code, lexer, _FORMATTER)}</code></pre>'
@@ -56,9 +64,37 @@ _MARKDOWN.enable("table")
 _MARKDOWN.enable("strikethrough")
 
 
+# Plain prose (most chat messages) renders to paragraphs and line breaks and nothing
+# else; such text is recognised here and built directly, without the parser and sanitiser
+# (~20 times faster). Anything that could be markup, or be escaped on the way, goes the
+# long way: characters with a meaning inside a line, and lines that could open a block
+# (indented code, heading, quote, list, rule, setext underline, table, fence).
+_INLINE_MARKUP = re.compile(r"[\\`*_\[\]<>&~|\xa0\x00-\x09\x0b-\x1f\x7f]|[^\S \n]")
+_BLOCK_MARKUP = re.compile(r"^(?: +[^ \n]|[#>+=\-:]|\d+[.)])", re.MULTILINE)
+_BLANK_LINES = re.compile(r"\n(?: *\n)+")
+
+
+def plain_text_html(text: str) -> str | None:
+    """The HTML ``render_markdown`` gives ``text`` when it is plain prose, else None."""
+    if _INLINE_MARKUP.search(text) or _BLOCK_MARKUP.search(text):
+        return None
+    paragraphs = _BLANK_LINES.split(text.strip(" \n"))
+    return "".join(
+        "<p>" + "<br>\n".join(line.rstrip(" ") for line in paragraph.split("\n")) + "</p>\n"
+        for paragraph in paragraphs
+        if paragraph
+    )
+
+
 @functools.lru_cache(maxsize=_CACHE_SIZE)
 def render_markdown(text: str) -> str:
     """Markdown to sanitised HTML: no raw HTML, no images, only http(s)/mailto links."""
+    plain = plain_text_html(text)
+    return plain if plain is not None else parse_markdown(text)
+
+
+def parse_markdown(text: str) -> str:
+    """``render_markdown`` the long way, for any text: the parser, then the sanitiser."""
     html = _MARKDOWN.render(text)
     return nh3.clean(
         html,
@@ -131,6 +167,22 @@ def cost(usage: dict[str, Any] | None, model: str | None) -> str:
     if value is None:
         return "—"
     return f"${value:.4f}" if value >= Decimal("0.01") or value == 0 else f"${value:.6f}"
+
+
+@register.filter
+def usage_line(message: dict[str, Any]) -> str:
+    """A message's token counts and price on one line ("12 in · 40 out · ≈ $0.0004"), in
+    one filter rather than a dozen lookups: the conversation page shows it 500 times."""
+    usage = message["usage"]
+    parts = [
+        f"{usage.get('prompt_tokens') or '?'} in",
+        f"{usage.get('completion_tokens') or '?'} out",
+    ]
+    for key, label in (("reasoning_tokens", "reasoning"), ("cached_tokens", "cached")):
+        if usage.get(key):
+            parts.append(f"{usage[key]} {label}")
+    parts.append(f"≈ {cost(usage, message.get('model'))}")
+    return " · ".join(parts)
 
 
 @register.filter

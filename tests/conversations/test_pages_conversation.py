@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -168,3 +170,24 @@ def test_hostile_content_renders_inert(alice: Any) -> None:
     page = html(client.get(f"/conversations/{conversation.pk}/"))
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "<strong>md</strong>" in page
+
+
+def test_citations_show_under_their_text(alice: Any) -> None:
+    path = (
+        Path(__file__).resolve().parents[2]
+        / "conversations/demo/anthropic.multimodal-documents.json"
+    )
+    payload = json.loads(path.read_text())
+    conversation = store(alice, payload, format_id="anthropic")
+    page = html(logged_in(alice).get(f"/conversations/{conversation.pk}/"))
+    assert page.count('<ul class="citations">') == 2
+    assert "cites Species notes: “Workers measure 7 to 12 mm.”" in page
+
+
+def test_thread_blocks_read_absent_fields_as_none(alice: Any) -> None:
+    conversation = store(alice, tool_conversation(1, "n"))
+    thread = selectors.conversation_thread(conversation=conversation)
+    call = thread.messages[1]["blocks"][2]
+    assert call["name"] == "lookup"
+    assert call["raw_arguments"] is None  # the templates' optional fields: no KeyError
+    assert "raw_arguments" not in call

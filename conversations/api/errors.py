@@ -71,5 +71,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return None
     detail = handled.data.get("detail", "") if isinstance(handled.data, dict) else ""
     code = getattr(detail, "code", None) or getattr(exc, "default_code", "error")
-    handled.data = {"error": {"code": str(code), "message": str(detail), "field": None}}
+    field = getattr(exc, "field", None)
+    handled.data = {"error": {"code": str(code), "message": str(detail), "field": field}}
     return handled

@@ -119,7 +119,7 @@ class ReplayListView(APIView):
     def get(self, request: Request) -> Response:
         runs = _owned_runs(request)
         conversation = request.query_params.get("conversation")
-        if conversation:
+        if conversation is not None:
             try:
                 runs = runs.filter(conversation_id=uuid.UUID(conversation))
             except ValueError:

@@ -23,13 +23,22 @@ def check_format_id(value: str, *, allow_auto: bool) -> str:
     return value
 
 
+class StrictCharField(serializers.CharField):
+    """Text that was sent as text: DRF would turn a number (or a boolean) into a string."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 # The schema's two enums (named in settings.SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]).
 TARGET_FORMAT_IDS = [fmt.id for fmt in formats.all_formats()]
 SOURCE_FORMAT_IDS = ["auto", *TARGET_FORMAT_IDS]
 
 
 @extend_schema_field({"type": "string", "enum": SOURCE_FORMAT_IDS})
-class SourceFormatField(serializers.CharField):
+class SourceFormatField(StrictCharField):
     """A format id or ``auto``; validated with the list of choices in the error message."""
 
     def to_internal_value(self, data: Any) -> str:
@@ -37,7 +46,7 @@ class SourceFormatField(serializers.CharField):
 
 
 @extend_schema_field({"type": "string", "enum": TARGET_FORMAT_IDS})
-class TargetFormatField(serializers.CharField):
+class TargetFormatField(StrictCharField):
     """A format id (``auto`` cannot be rendered)."""
 
     def to_internal_value(self, data: Any) -> str:
@@ -63,7 +72,7 @@ class PayloadField(serializers.JSONField):
 class ImportInput(serializers.Serializer[Any]):
     format = SourceFormatField(help_text="A format id, or `auto` to detect it.")
     payload = PayloadField()
-    title = serializers.CharField(required=False, allow_blank=True, max_length=300)
+    title = StrictCharField(required=False, allow_blank=True, max_length=300)
 
     def validate_payload(self, value: Any) -> Any:
         if value is None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from itertools import chain
 from typing import Any
 
 import orjson
@@ -68,18 +69,19 @@ def _too_deep() -> JsonError:
 
 
 def _check_depth(value: Any) -> None:
-    # Breadth first, one level at a time: no recursion, and scalars are never revisited.
-    level = [value] if isinstance(value, dict | list) else []
+    # One level at a time, without recursion; comprehensions over exact types (orjson
+    # makes no subclasses) keep this under the cost of the parse itself.
+    dicts = [value] if type(value) is dict else []
+    lists = [value] if type(value) is list else []
     depth = 0
-    while level:
+    while dicts or lists:
         depth += 1
         if depth > MAX_DEPTH:
             raise _too_deep()
-        below: list[Any] = []
-        for node in level:
-            children = node.values() if isinstance(node, dict) else node
-            below.extend(child for child in children if isinstance(child, dict | list))
-        level = below
+        values = chain(chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(lists))
+        children = [child for child in values if type(child) is dict or type(child) is list]
+        dicts = [child for child in children if type(child) is dict]
+        lists = [child for child in children if type(child) is list]
 
 
 def _check_nul_characters(value: Any) -> None:

@@ -254,17 +254,22 @@ def _format_cases() -> Iterator[BadInput]:
         yield BadInput(f"{format_id} convert a number", CONVERT, _dump(convert), statuses=(422,))
 
 
+BOUNDARY = "corpus-boundary-7c1f"
+MULTIPART = f"multipart/form-data; boundary={BOUNDARY}"
+
+
+def _part(headers: str, content: bytes) -> bytes:
+    return f"--{BOUNDARY}\r\n{headers}\r\n\r\n".encode() + content + b"\r\n"
+
+
 def _upload(name: str, content: bytes, format_id: str = "auto") -> tuple[bytes, str]:
-    boundary = "corpus-boundary-7c1f"
-    parts = [
-        f'--{boundary}\r\nContent-Disposition: form-data; name="format"\r\n\r\n{format_id}\r\n'.encode(),
-        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
-        "Content-Type: application/octet-stream\r\n\r\n".encode()
-        + content
-        + b"\r\n",
-        f"--{boundary}--\r\n".encode(),
-    ]
-    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
+    form = _part('Content-Disposition: form-data; name="format"', format_id.encode())
+    file = _part(
+        f'Content-Disposition: form-data; name="file"; filename="{name}"\r\n'
+        "Content-Type: application/octet-stream",
+        content,
+    )
+    return form + file + f"--{BOUNDARY}--\r\n".encode(), MULTIPART
 
 
 def _upload_cases() -> Iterator[BadInput]:
@@ -293,9 +298,8 @@ def _upload_cases() -> Iterator[BadInput]:
 
 
 def _no_file() -> tuple[bytes, str]:
-    boundary = "corpus-boundary-7c1f"
-    body = f'--{boundary}\r\nContent-Disposition: form-data; name="format"\r\n\r\numf\r\n--{boundary}--\r\n'
-    return body.encode(), f"multipart/form-data; boundary={boundary}"
+    form = _part('Content-Disposition: form-data; name="format"', b"umf")
+    return form + f"--{BOUNDARY}--\r\n".encode(), MULTIPART
 
 
 def huge_message_case() -> BadInput:

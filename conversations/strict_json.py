@@ -53,7 +53,7 @@ def loads(raw: bytes) -> Any:
     except orjson.JSONDecodeError as error:
         if "depth limit" in str(error):
             raise _too_deep() from None
-        raise JsonError("malformed_json", f"malformed JSON: {error}") from None
+        raise JsonError("parse_error", f"malformed JSON: {error}") from None
     _check_depth(value)
     if len(raw) > MAX_STRING_CHARS:  # otherwise no string can be that long
         _check_string_lengths(value)

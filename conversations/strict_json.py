@@ -7,8 +7,8 @@ orjson already refuses invalid UTF-8, lone surrogates, NaN and Infinity. On top 
   10,000-deep document must be a clear 400, not a RecursionError);
 - a string longer than :data:`MAX_STRING_CHARS` is refused with its path (no provider
   takes a 50 MB message; larger inputs go through file imports);
-- a NUL character (``\u0000``) in a string or key is refused with its path: PostgreSQL
-  text cannot hold one;
+- a NUL character (``\u0000``) in a string or key is refused with its path: valid JSON,
+  but PostgreSQL text cannot hold one (the API answers 422);
 - a duplicate key is refused with its JSON path, where orjson would keep the last value
   and the archive would hold something other than what was sent.
 

@@ -141,7 +141,7 @@ def _shape_cases() -> Iterator[BadInput]:
             IMPORT,
             {"format": "umf", "payload": [{"role": "user", "content": "a\u0000b"}]},
             "payload[0].content",
-            (400,),
+            (422,),
         ),
         (BATCH, {"format": "umf", "payload": MESSAGES}, "body", (400,)),
         (BATCH, None, "body", (400,)),

@@ -9,7 +9,9 @@ from providers.umf import Conversation, ToolResultBlock, ToolUseBlock
 def check_conversation(conversation: Conversation) -> None:
     """Raise :class:`FormatError` (with the field) if the conversation is inconsistent:
     a tool result that answers no earlier tool call, or a parent that is not an earlier
-    message."""
+    message. A conversation without a message has nothing to archive."""
+    if not conversation.messages:
+        raise FormatError("the conversation holds no message", field="messages")
     calls: set[str] = set()
     seen_ids: set[str] = set()
     for position, message in enumerate(conversation.messages):

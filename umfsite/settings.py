@@ -205,7 +205,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["conversations.api.parsers.OrjsonParser"],
     "DEFAULT_RENDERER_CLASSES": ["conversations.api.renderers.OrjsonRenderer"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "conversations.api.schema.ApiSchema",
     "EXCEPTION_HANDLER": "conversations.api.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "imports": os.environ.get("UMF_RATE_IMPORTS", "120/min"),
@@ -232,6 +232,9 @@ SPECTACULAR_SETTINGS = {
         "JobStatusEnum": "conversations.models.replays.ReplayRun.Status",
         "ReplayTurnStatusEnum": "conversations.models.replays.ReplayTurn.Status",
         "ImportItemStatusEnum": "conversations.models.imports.ImportItem.Status",
+        # Format ids: any a payload can be read as (with auto), any one can be written in.
+        "SourceFormatEnum": "conversations.api.serializers.SOURCE_FORMAT_IDS",
+        "TargetFormatEnum": "conversations.api.serializers.TARGET_FORMAT_IDS",
     },
 }
 

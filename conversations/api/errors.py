@@ -22,6 +22,14 @@ class PayloadTooLarge(exceptions.APIException):
     default_code = "too_large"
     default_detail = "request body too large"
 
+    def __init__(self, detail: str | None = None, field: str = "body") -> None:
+        super().__init__(detail)
+        self.field = field
+
+
+# Errors about the request body as a whole.
+BODY_ERRORS = (exceptions.ParseError, exceptions.UnsupportedMediaType, PayloadTooLarge)
+
 
 def error_response(
     status_code: int, code: str, message: str, field: str | None = None, **more: Any
@@ -44,7 +52,8 @@ def _first_validation_error(detail: Any, prefix: str = "") -> tuple[str | None, 
     if isinstance(detail, dict):
         for key, value in detail.items():
             name = f"{prefix}.{key}" if prefix else str(key)
-            field = None if key == "non_field_errors" else name
+            # An error about the whole object names the object (the body at the top).
+            field = (prefix or "body") if key == "non_field_errors" else name
             inner_field, message, code = _first_validation_error(value, name)
             return (inner_field if inner_field is not None else field), message, code
     if isinstance(detail, list) and detail:
@@ -71,5 +80,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return None
     detail = handled.data.get("detail", "") if isinstance(handled.data, dict) else ""
     code = getattr(detail, "code", None) or getattr(exc, "default_code", "error")
-    handled.data = {"error": {"code": str(code), "message": str(detail), "field": None}}
+    field = getattr(exc, "field", None)
+    if field is None and isinstance(exc, BODY_ERRORS):
+        field = "body"
+    handled.data = {"error": {"code": str(code), "message": str(detail), "field": field}}
     return handled

@@ -4,20 +4,46 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.validators import RegexValidator
 from rest_framework import serializers
+
+# Blank values are mistakes, not "any"; the pattern also tells schema readers that a NUL
+# character (which DRF refuses too) is not text.
+NOT_BLANK = [
+    RegexValidator(r"^[^\u0000]*[^\s\u0000][^\u0000]*$", message="may not be blank", code="blank")
+]
 
 
 class ConversationFilter(serializers.Serializer[Any]):
-    format = serializers.CharField(required=False, help_text="Source format id")
-    provider = serializers.CharField(required=False, help_text="Provider (openai, anthropic...)")
-    model = serializers.CharField(required=False, help_text="A model used in the conversation")
-    tool = serializers.CharField(required=False, help_text="A tool offered or called")
+    format = serializers.CharField(
+        required=False, validators=NOT_BLANK, help_text="Source format id"
+    )
+    provider = serializers.CharField(
+        required=False, validators=NOT_BLANK, help_text="Provider (openai, anthropic...)"
+    )
+    model = serializers.CharField(
+        required=False, validators=NOT_BLANK, help_text="A model used in the conversation"
+    )
+    tool = serializers.CharField(
+        required=False, validators=NOT_BLANK, help_text="A tool offered or called"
+    )
     has_warnings = serializers.BooleanField(required=False, allow_null=True, default=None)
     created_after = serializers.DateTimeField(required=False)
     created_before = serializers.DateTimeField(required=False)
-    q = serializers.CharField(required=False, max_length=500, help_text="Full-text search")
-    cursor = serializers.CharField(required=False, help_text="Pagination cursor")
+    q = serializers.CharField(
+        required=False, max_length=500, validators=NOT_BLANK, help_text="Full-text search"
+    )
+    cursor = serializers.CharField(
+        required=False, validators=NOT_BLANK, help_text="Pagination cursor"
+    )
     page_size = serializers.IntegerField(required=False, min_value=1, max_value=200)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # A form leaves unused filters empty; here an empty value is a mistake, not "any".
+        blank = [name for name in self.fields if self.initial_data.get(name) == ""]
+        if blank:
+            raise serializers.ValidationError({str(blank[0]): "may not be blank"}, code="blank")
+        return attrs
 
     @classmethod
     def schema_parameters(cls) -> type[ConversationFilter]:

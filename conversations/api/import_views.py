@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import uuid
+import zipfile
 from typing import Any
 
 from django.conf import settings
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
@@ -15,7 +16,7 @@ from rest_framework.views import APIView
 
 from conversations import models
 from conversations.api.errors import PayloadTooLarge, error_response
-from conversations.api.serializers import check_format_id
+from conversations.api.serializers import SourceFormatField
 from conversations.api.throttles import WriteRateThrottle
 from conversations.api.views import current_user
 from conversations.services import import_jobs
@@ -23,12 +24,51 @@ from conversations.services import import_jobs
 MAX_LISTED_ITEMS = 1000
 
 
-class ImportUploadInput(serializers.Serializer[Any]):
-    file = serializers.FileField(help_text="conversations.json, a .jsonl dataset or a .zip export")
-    format = serializers.CharField(default="auto", help_text="A format id, or `auto`")
+SNIFF_BYTES = 64 * 1024
 
-    def validate_format(self, value: str) -> str:
-        return check_format_id(value, allow_auto=True)
+
+def _unreadable_reason(upload: Any) -> str | None:
+    """Why the upload cannot be a zip, JSON or text file (None when it may be one).
+
+    Checked on the first bytes, before a job exists, so that an image or a truncated
+    archive is a 422 now rather than a failed job later. Leaves the file at its start.
+    """
+    try:
+        head = upload.read(SNIFF_BYTES)
+        if not head:
+            return "the file is empty"
+        if head.startswith(b"PK"):
+            upload.seek(0)
+            return (
+                None if zipfile.is_zipfile(upload) else "the file starts like a zip but is not one"
+            )
+        try:
+            head.decode("utf-8")
+        except UnicodeDecodeError as error:
+            # A multi-byte character cut by the sample's end is not an error.
+            if len(head) < SNIFF_BYTES or error.start < len(head) - 3:
+                return "the file is not a zip, JSON or UTF-8 text file"
+        return None
+    finally:
+        upload.seek(0)
+
+
+@extend_schema_field({"type": "string", "format": "binary", "minLength": 1})
+class UploadField(serializers.FileField):
+    """A non-empty file (Django drops an empty file part: it arrives as no file at all)."""
+
+
+class ImportUploadInput(serializers.Serializer[Any]):
+    file = UploadField(
+        allow_empty_file=True, help_text="conversations.json, a .jsonl dataset or a .zip export"
+    )
+    format = SourceFormatField(default="auto", help_text="A format id, or `auto`")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # A form's empty field would otherwise silently mean the default.
+        if self.initial_data.get("format") == "":
+            raise serializers.ValidationError({"format": "may not be blank"}, code="blank")
+        return attrs
 
 
 class ImportItemOutput(serializers.ModelSerializer[models.ImportItem]):
@@ -105,6 +145,11 @@ class ImportJobListView(APIView):
         data = ImportUploadInput(data=request.data)
         data.is_valid(raise_exception=True)
         upload = data.validated_data["file"]
+        reason = _unreadable_reason(upload)
+        if reason is not None:
+            # A well-formed request whose file cannot be what it must be (as a payload
+            # that is not its format): 422, and no job.
+            return error_response(422, "unreadable_file", reason, "file")
         job = import_jobs.import_job_create(
             owner=current_user(request),
             upload=upload,

@@ -1,15 +1,35 @@
-"""JSON request parsing with orjson, a size cap (413) and clear errors (400)."""
+"""JSON request parsing: strict JSON (:mod:`conversations.strict_json`), a size cap (413)
+and clear errors (400 naming the body, or the path of a duplicate key)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import orjson
 from django.conf import settings
-from rest_framework.exceptions import ParseError
+from rest_framework import status
+from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import BaseParser
 
+from conversations import strict_json
 from conversations.api.errors import PayloadTooLarge
+
+
+class UnstorableText(APIException):
+    """Valid JSON the archive cannot hold (PostgreSQL text refuses NUL): 422, like a
+    payload that is not its format."""
+
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    default_code = "nul_character"
+
+    def __init__(self, error: strict_json.JsonError) -> None:
+        super().__init__(error.message, code=error.code)
+        self.field = error.path or "body"
+
+
+class JsonParseError(ParseError):
+    def __init__(self, error: strict_json.JsonError) -> None:
+        super().__init__(error.message, code=error.code)
+        self.field = error.path or "body"
 
 
 def check_size(request: Any) -> None:
@@ -34,6 +54,10 @@ class OrjsonParser(BaseParser):
         if len(raw) > settings.MAX_REQUEST_BYTES:
             raise PayloadTooLarge(f"request body is over {settings.MAX_REQUEST_BYTES} bytes")
         try:
-            return orjson.loads(raw)
-        except orjson.JSONDecodeError as error:
-            raise ParseError(f"malformed JSON: {error}") from None
+            return strict_json.loads(raw)
+        except strict_json.JsonError as error:
+            if error.code == "nul_character":
+                raise UnstorableText(error) from None
+            if error.code == "too_large":
+                raise PayloadTooLarge(error.message, field=error.path or "body") from None
+            raise JsonParseError(error) from None

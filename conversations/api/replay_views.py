@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from conversations import models
 from conversations.api.errors import error_response
+from conversations.api.serializers import StrictCharField
 from conversations.api.throttles import WriteRateThrottle
 from conversations.api.views import _owned_conversation, current_user
 from conversations.provider_settings import configured_providers, public_description
@@ -22,8 +23,8 @@ MAX_LISTED_RUNS = 200
 
 
 class ReplayInput(serializers.Serializer[Any]):
-    provider = serializers.CharField(max_length=100)
-    model = serializers.CharField(max_length=200)
+    provider = StrictCharField(max_length=100)
+    model = StrictCharField(max_length=200)
     parameters = serializers.DictField(required=False, default=dict)
     mode = serializers.ChoiceField(choices=models.ReplayRun.Mode.choices, default="last")
     from_message = serializers.UUIDField(required=False, allow_null=True, default=None)
@@ -119,7 +120,7 @@ class ReplayListView(APIView):
     def get(self, request: Request) -> Response:
         runs = _owned_runs(request)
         conversation = request.query_params.get("conversation")
-        if conversation:
+        if conversation is not None:
             try:
                 runs = runs.filter(conversation_id=uuid.UUID(conversation))
             except ValueError:

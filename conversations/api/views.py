@@ -9,9 +9,9 @@ from typing import Any, cast
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import APIException, NotFound, ValidationError
 from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -114,8 +114,8 @@ class ImportBatchView(APIView):
     throttle_scope = "imports"
 
     @extend_schema(
-        request=s.ImportInput(many=True),
-        responses={207: OpenApiResponse(description="One status and body per item")},
+        request={"application/json": s.IMPORT_BATCH_SCHEMA},
+        responses={207: s.ImportBatchOutput},
         summary="Import several payloads; each succeeds or fails on its own",
     )
     def post(self, request: Request) -> Response:
@@ -141,17 +141,35 @@ class ImportBatchView(APIView):
         return Response({"results": results}, status=207)
 
 
+class UnknownCursor(APIException):
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    default_code = "invalid_cursor"
+    default_detail = "not a cursor this API gave out"
+    field = "cursor"
+
+
 class ConversationPagination(CursorPagination):
     ordering = ("-created_at", "-id")
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = settings.API_MAX_PAGE_SIZE
 
+    def decode_cursor(self, request: Request) -> Any:
+        # DRF answers a cursor it cannot read with 404; it is a malformed parameter.
+        try:
+            return super().decode_cursor(request)
+        except NotFound:
+            # Well-formed but unknown: the schema cannot tell a cursor from any string.
+            raise UnknownCursor() from None
+
 
 class ConversationListView(APIView):
+    more_error_statuses = ("422",)  # an unknown cursor
+
     @extend_schema(
         parameters=[ConversationFilter.schema_parameters()],
-        responses=s.ConversationSummary(many=True),
+        responses=s.ConversationPage,
+        operation_id="v1_conversations_list",
         summary="List, filter and search your conversations",
     )
     def get(self, request: Request) -> Response:
@@ -182,7 +200,7 @@ class ConversationDetailView(APIView):
 
 class ExportView(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("format", str, description="Target format id (umf)")],
+        parameters=[s.ExportQuery],
         responses=s.ExportOutput,
         summary="Export a conversation in any format, with what the target could not hold",
     )

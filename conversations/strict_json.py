@@ -1,0 +1,167 @@
+"""Strict JSON reading for request bodies: orjson's speed, without its silent choices.
+
+orjson already refuses invalid UTF-8, lone surrogates, NaN and Infinity. On top of it:
+
+- a UTF-8 byte order mark is accepted (Windows editors write one);
+- nesting deeper than :data:`MAX_DEPTH` is refused (formats and pydantic recurse, and a
+  10,000-deep document must be a clear 400, not a RecursionError);
+- a string longer than :data:`MAX_STRING_CHARS` is refused with its path (no provider
+  takes a 50 MB message; larger inputs go through file imports);
+- a NUL character (``\u0000``) in a string or key is refused with its path: valid JSON,
+  but PostgreSQL text cannot hold one (the API answers 422);
+- a duplicate key is refused with its JSON path, where orjson would keep the last value
+  and the archive would hold something other than what was sent.
+
+Finding duplicates costs almost nothing in the common case: every key-value pair writes
+one ``:`` outside strings, so the colons of the body equal the colons of the parsed
+value re-serialised (pairs plus the colons inside strings) unless a pair was dropped.
+Only a body that fails that count, or that spells a colon as ``\\u003a`` (which would
+fool it), is parsed again, slowly, to find the duplicate's path.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from itertools import chain
+from typing import Any
+
+import orjson
+
+MAX_DEPTH = 128
+# Above the largest inline media a provider accepts (20 MB images), base64-encoded.
+MAX_STRING_CHARS = 32 * 1024 * 1024
+BOM = b"\xef\xbb\xbf"
+
+
+class JsonError(ValueError):
+    """Why a body is not acceptable JSON: a stable ``code``, a message, the JSON path."""
+
+    def __init__(self, code: str, message: str, path: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.path = path
+
+
+def loads(raw: bytes) -> Any:
+    """Parse ``raw`` as strict JSON; raises :class:`JsonError` when it is not."""
+    if raw.startswith(BOM):
+        raw = raw[len(BOM) :]
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError as error:
+        if "depth limit" in str(error):
+            raise _too_deep() from None
+        raise JsonError("parse_error", f"malformed JSON: {error}") from None
+    _check_depth(value)
+    if len(raw) > MAX_STRING_CHARS:  # otherwise no string can be that long
+        _check_string_lengths(value)
+    if b"\\u0000" in raw:
+        _check_nul_characters(value)
+    if _may_have_duplicates(raw, value):
+        _raise_first_duplicate(raw)
+    return value
+
+
+def _too_deep() -> JsonError:
+    return JsonError("too_deep", f"JSON nested deeper than {MAX_DEPTH} levels")
+
+
+def _check_depth(value: Any) -> None:
+    # One level at a time, without recursion; comprehensions over exact types (orjson
+    # makes no subclasses) keep this under the cost of the parse itself.
+    dicts = [value] if type(value) is dict else []
+    lists = [value] if type(value) is list else []
+    depth = 0
+    while dicts or lists:
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise _too_deep()
+        values = chain(chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(lists))
+        children = [child for child in values if type(child) is dict or type(child) is list]
+        dicts = [child for child in children if type(child) is dict]
+        lists = [child for child in children if type(child) is list]
+
+
+def _check_nul_characters(value: Any) -> None:
+    for path, text in _strings(value):
+        if "\x00" in text:
+            raise JsonError(
+                "nul_character", f"a NUL character (\\u0000) at {path or 'the top'}", path or None
+            )
+
+
+def _strings(value: Any) -> Iterator[tuple[str, str]]:
+    """Every key and string of ``value`` with its path (depth already bounded)."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, str):
+            yield path, node
+        elif isinstance(node, dict):
+            for key, child in node.items():
+                yield _join(path, key), key
+                stack.append((child, _join(path, key)))
+        elif isinstance(node, list):
+            stack.extend((child, f"{path}[{index}]") for index, child in enumerate(node))
+
+
+def _check_string_lengths(value: Any) -> None:
+    for path, text in _strings(value):
+        if len(text) > MAX_STRING_CHARS:
+            raise JsonError(
+                "too_large",
+                f"a string of {len(text)} characters at {path or 'the top'}; "
+                f"the limit is {MAX_STRING_CHARS}",
+                path or None,
+            )
+
+
+def _may_have_duplicates(raw: bytes, value: Any) -> bool:
+    if b"\\u003" in raw and (b"\\u003a" in raw or b"\\u003A" in raw):
+        return True
+    return raw.count(b":") != orjson.dumps(value).count(b":")
+
+
+class _Object(dict[str, Any]):
+    duplicate: str | None = None
+
+
+def _object_from_pairs(pairs: list[tuple[str, Any]]) -> _Object:
+    result = _Object(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                result.duplicate = key
+                break
+            seen.add(key)
+    return result
+
+
+def _raise_first_duplicate(raw: bytes) -> None:
+    parsed = json.loads(raw, object_pairs_hook=_object_from_pairs)
+    path = _duplicate_path(parsed, "")
+    if path is not None:
+        raise JsonError("duplicate_key", f"duplicate key at {path}", path)
+
+
+def _duplicate_path(value: Any, path: str) -> str | None:
+    if isinstance(value, _Object):
+        if value.duplicate is not None:
+            return _join(path, value.duplicate)
+        for key, child in value.items():
+            found = _duplicate_path(child, _join(path, key))
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            found = _duplicate_path(child, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key

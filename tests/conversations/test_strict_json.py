@@ -1,0 +1,78 @@
+"""Strict JSON parsing of request bodies: what orjson alone would let through."""
+
+from __future__ import annotations
+
+import pytest
+
+from conversations import strict_json
+from conversations.strict_json import JsonError
+
+
+def refusal(raw: bytes) -> tuple[str, str | None]:
+    with pytest.raises(JsonError) as caught:
+        strict_json.loads(raw)
+    return caught.value.code, caught.value.path
+
+
+def test_a_utf8_bom_is_accepted() -> None:
+    assert strict_json.loads(b'\xef\xbb\xbf{"a": [1]}') == {"a": [1]}
+
+
+@pytest.mark.parametrize(
+    ("raw", "path"),
+    [
+        (b'{"a": 1, "a": 2}', "a"),
+        (
+            b'{"payload": {"messages": [{"role": "user"}, {"role": "x", "role": "y"}]}}',
+            "payload.messages[1].role",
+        ),
+        (b'[[{"k": {"z": 1, "z": 1}}]]', "[0][0].k.z"),
+        # A colon spelled \u003a would balance the count of colons: the slow path decides.
+        (b'{"a": "\\u003a", "b": 1, "b": 2}', "b"),
+    ],
+)
+def test_a_duplicate_key_is_refused_with_its_path(raw: bytes, path: str) -> None:
+    assert refusal(raw) == ("duplicate_key", path)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"a": "x:y", "b": {"c": "::"}, "d:e": [":"]}',
+        b'{"a": "\\u003a", "b": "\\u003A"}',
+        b'{"a": {"b": 1}, "c": {"b": 1}}',
+    ],
+)
+def test_colons_in_strings_and_repeated_keys_in_other_objects_are_fine(raw: bytes) -> None:
+    strict_json.loads(raw)
+
+
+def test_nesting_is_limited_to_128_levels() -> None:
+    assert strict_json.loads(b"[" * 128 + b"]" * 128)
+    assert refusal(b"[" * 129 + b"]" * 129) == ("too_deep", None)
+    assert refusal(b'{"a":' * 129 + b"1" + b"}" * 129) == ("too_deep", None)
+    # Past orjson's own limit the answer is the same, not a generic syntax error.
+    assert refusal(b"[" * 10_000 + b"]" * 10_000) == ("too_deep", None)
+
+
+@pytest.mark.parametrize("raw", [b"[NaN]", b"[Infinity]", b"[-Infinity]", b"[1e999]"])
+def test_non_finite_numbers_are_malformed(raw: bytes) -> None:
+    assert refusal(raw) == ("parse_error", None)
+
+
+@pytest.mark.parametrize(
+    "raw", [b'["\xff"]', b'["\\ud800"]', b"\xef\xbb\xbf\xef\xbb\xbf[]", b"[1,]"]
+)
+def test_bad_encodings_and_syntax_are_malformed(raw: bytes) -> None:
+    assert refusal(raw)[0] == "parse_error"
+
+
+def test_a_nul_character_is_refused_with_its_path() -> None:
+    assert refusal(b'{"m": [{"content": "a\\u0000b"}]}') == ("nul_character", "m[0].content")
+    assert refusal(b'{"k\\u0000": 1}') == ("nul_character", "k\x00")
+
+
+def test_an_overlong_string_is_refused_with_its_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(strict_json, "MAX_STRING_CHARS", 10)
+    assert strict_json.loads(b'{"a": "0123456789"}') == {"a": "0123456789"}
+    assert refusal(b'{"a": ["0123456789x"]}') == ("too_large", "a[0]")

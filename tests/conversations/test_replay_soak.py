@@ -17,7 +17,14 @@ import pytest
 import redis
 
 from tests.fakes.provider_server import FakeProviderServer, Fault, RecordedRequest
-from tests.fakes.replay_soak import KEY, check_soak, create_runs, soak_plan, soak_providers
+from tests.fakes.replay_soak import (
+    KEY,
+    check_soak,
+    import_conversations,
+    soak_plan,
+    soak_providers,
+    start_runs,
+)
 from tests.fakes.replay_soak import start_worker as start_soak_worker
 from tests.fakes.request_audit import audit_requests
 from umfsite.celery import app as celery_app
@@ -72,7 +79,8 @@ def test_thirty_replays_under_faults_all_end_with_no_loss_and_no_early_retry(
             log=log,
         )
         try:
-            started = create_runs(owner=django_user_model.objects.create_user("soak"), count=30)
+            owner = django_user_model.objects.create_user("soak")
+            started = start_runs(import_conversations(owner=owner, count=30))
             wait_until_ended(started.values(), seconds=90)
         finally:
             worker.kill()

@@ -122,27 +122,36 @@ def start_worker(
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
 
 
-def create_runs(*, owner: Any, count: int) -> dict[str, str]:
-    """Import ``count`` tagged conversations and start one replay of each (every other one
-    ``each``, two turns; the rest ``last``; alternating providers). Returns tag -> run id.
-    The runs are enqueued when the transaction commits, all at once."""
+def import_conversations(*, owner: Any, count: int) -> dict[str, Any]:
+    """Import ``count`` small conversations, each with a tag of its own; tag -> conversation."""
     import uuid
 
+    from conversations import services
+
+    imported: dict[str, Any] = {}
+    for _ in range(count):
+        tag = f"soak-{uuid.uuid4().hex[:12]}"
+        _, stored = services.conversation_import(
+            owner=owner, format_id="umf", payload=soak_conversation(tag)
+        )
+        imported[tag] = stored[0].conversation
+    return imported
+
+
+def start_runs(conversations: dict[str, Any]) -> dict[str, str]:
+    """Start one replay of each conversation (every other pair ``each``, two turns; the
+    rest ``last``; providers alternating). Returns tag -> run id. The runs are enqueued
+    when the transaction commits, all at once."""
     from django.db import transaction
 
-    from conversations import services
     from conversations.services import replays
 
     started: dict[str, str] = {}
     with transaction.atomic():
-        for number in range(count):
-            tag = f"soak-{uuid.uuid4().hex[:12]}"
-            _, imported = services.conversation_import(
-                owner=owner, format_id="umf", payload=soak_conversation(tag)
-            )
+        for number, (tag, conversation) in enumerate(conversations.items()):
             run = replays.replay_start(
-                owner=owner,
-                conversation=imported[0].conversation,
+                owner=conversation.owner,
+                conversation=conversation,
                 provider=("soak-openai", "soak-anthropic")[number % 2],
                 model="fake-1",
                 mode=("each", "last")[(number // 2) % 2],
@@ -216,6 +225,8 @@ def failure_reason(error: str) -> str:
     """A failed run's reason, in short: the HTTP status, or the kind of failure."""
     if error.startswith("gave up"):
         return "gave up after the last attempt"
+    if "not its wire format" in error:
+        return "malformed answer"
     status = re.search(r"\(HTTP (\d+)\)", error)
     if status:
         return f"HTTP {status.group(1)}"

@@ -107,9 +107,9 @@ def _wait(run_ids: object, timeout: float) -> None:
 
 
 def _print(args: argparse.Namespace, report: object, elapsed: float) -> None:
-    from tests.fakes.replay_soak import SoakReport
+    from tests.fakes import replay_soak
 
-    assert isinstance(report, SoakReport)
+    assert isinstance(report, replay_soak.SoakReport)
     audit = report.audit
     failed = sum(report.failed.values())
     print(
@@ -134,6 +134,11 @@ def _print(args: argparse.Namespace, report: object, elapsed: float) -> None:
         f"retries: {audit.retries}, of which {len(audit.waits)} after a retry-after: "
         f"{sum(waited >= asked for waited, asked in audit.waits)} waited at least as asked"
         + (f" (least margin {margin:+.2f} s, shortest wait {shortest:.2f} s)" if margin else "")
+    )
+    long_waits = [asked for _, asked in audit.waits if asked > replay_soak.MAX_COUNTDOWN]
+    print(
+        f"  {len(long_waits)} of them asked for longer than a worker's longest countdown "
+        f"({replay_soak.MAX_COUNTDOWN} s): served by deferring again until due"
     )
     print(f"wall time, from the first run started to the last ended: {elapsed:.1f} s")
     print("violations: " + (str(len(report.violations)) if report.violations else "none"))

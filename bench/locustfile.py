@@ -5,7 +5,7 @@ import (one conversation at a time through the API, and files through background
 Requests are named by page type (``list``, ``conversation``, ``search``, ``export``,
 ``import``, ``import file``) so the report gives a p95 for each. Any answer other than the
 expected status is a failure whose message starts with ``HTTP <status>``, so server errors
-can be told from the rest. Reads LOAD_USERNAME, LOAD_PASSWORD and LOAD_TOKEN.
+can be told from the rest. Reads LOAD_USERNAME, LOAD_PASSWORD, LOAD_TOKEN and LOAD_IMPORTERS.
 """
 
 from __future__ import annotations
@@ -29,9 +29,12 @@ EXPORT_FORMATS = ["openai-chat", "anthropic", "gemini", "umf", "sharegpt"]
 
 
 def check(response: Any, expected: int = 200) -> None:
-    """Mark the request failed, naming the status, unless it is ``expected``."""
+    """Mark the request failed, naming the status, unless it is ``expected`` (and not the
+    login page that a lost session ends on)."""
     if response.status_code != expected:
         response.failure(f"HTTP {response.status_code}")
+    elif "/accounts/login/" in response.url:
+        response.failure("sent to the login page")
     else:
         response.success()
 
@@ -39,18 +42,19 @@ def check(response: Any, expected: int = 200) -> None:
 class Browser(HttpUser):
     """Someone reading the archive in a browser (session login)."""
 
-    weight = 9
     wait_time = between(1, 3)
 
     def on_start(self) -> None:
         self.client.get("/accounts/login/", name="login")
         csrf = self.client.cookies.get("csrftoken", "")
-        self.client.post(
+        with self.client.post(
             "/accounts/login/",
             {"username": USERNAME, "password": PASSWORD, "csrfmiddlewaretoken": csrf},
             headers={"referer": f"{self.host}/accounts/login/"},
             name="login",
-        )
+            catch_response=True,
+        ) as response:
+            check(response)  # a refused login stays on the login page
         self.seen: list[str] = []
 
     def _list(self, path: str, name: str) -> None:
@@ -88,9 +92,10 @@ class Browser(HttpUser):
 
 
 class Importer(HttpUser):
-    """A script importing logged conversations through the API (token auth)."""
+    """A script importing logged conversations through the API (token auth). There are
+    LOAD_IMPORTERS of them (5 by default); every other user is a :class:`Browser`."""
 
-    weight = 1
+    fixed_count = int(os.environ.get("LOAD_IMPORTERS", "5"))
     wait_time = between(1, 3)
 
     def on_start(self) -> None:

@@ -9,8 +9,9 @@ for the background imports.
 Fills the database umf_bench_soak_load (bench/pages.py's archive: --conversations of 20
 messages each, COPY-loaded; --reuse keeps one filled by an earlier run) and uses Redis
 database 6 (BENCH_BROKER_URL). Prints p50/p95 per page type, the failures by status and
-the machine's load average. Goals (exit 1 when one is missed): p95 of the list (and its
-search) and of the conversation page under 300 ms; 0 server errors, 0 failed requests.
+the machine's load average. Goals (exit 1 when one is missed): p95 of the list and of
+the conversation page under 300 ms (a search's p95 is printed against the same bar); 0 server
+errors, 0 failed requests.
 """
 
 from __future__ import annotations
@@ -33,7 +34,10 @@ DATABASE = "umf_bench_soak_load"
 BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/6")
 USERNAME, PASSWORD = "load", "load-password-2f9c"
 GOAL_MS = 300.0
-GATED = ("list", "search", "conversation")
+# The issue's goal names the list and the conversation page; a search (the list page with
+# ?q=) is printed against the same bar but does not fail the run.
+GATED = ("list", "conversation")
+WATCHED = ("search",)
 
 
 def main() -> int:
@@ -46,6 +50,8 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--web-workers", type=int, default=3, help="gunicorn processes")
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn process")
+    parser.add_argument("--worker-class", default="gthread", help="gunicorn's (sync to compare)")
+    parser.add_argument("--keep-alive", type=int, default=5, help="seconds (gunicorn's)")
     args = parser.parse_args()
     token = prepare_database(args)
     output = Path(tempfile.mkdtemp(prefix="umf-load-"))
@@ -145,8 +151,8 @@ def start_web(
     log = (output / "gunicorn.log").open("wb")
     command = [sys.executable, "-m", "gunicorn", "umfsite.wsgi:application"]
     command += ["--bind", f"127.0.0.1:{args.port}", "--workers", str(args.web_workers)]
-    command += ["--worker-class", "gthread", "--threads", str(args.threads)]
-    command += ["--keep-alive", "5", "--timeout", "60"]
+    command += ["--worker-class", args.worker_class, "--threads", str(args.threads)]
+    command += ["--keep-alive", str(args.keep_alive), "--timeout", "60"]
     return subprocess.Popen(command, cwd=ROOT, env=environment, stdout=log, stderr=log)
 
 
@@ -198,8 +204,11 @@ def report(
             f"{name:<14}{row['Request Count']:>10}{row['Failure Count']:>8}"
             f"{row['50%']:>9}{row['95%']:>9}{row['99%']:>9}"
         )
-        if name in GATED and float(row["95%"] or 0) >= GOAL_MS:
+        slow = float(row["95%"] or 0) >= GOAL_MS
+        if name in GATED and slow:
             missed.append(f"{name} p95 {row['95%']} ms >= {GOAL_MS:.0f} ms")
+        if name in WATCHED and slow:
+            print(f"  note: {name} p95 {row['95%']} ms is over {GOAL_MS:.0f} ms (not a goal)")
     rate = float(total.get("Requests/s") or 0)
     server_errors = sum(
         int(failure["Occurrences"])
@@ -214,6 +223,11 @@ def report(
         missed.append(f"{server_errors} server error(s)")
     if failed > server_errors:
         missed.append(f"{failed - server_errors} other failed request(s)")
+    print(
+        f"gunicorn: {args.web_workers} x {args.worker_class}"
+        + (f" x {args.threads} threads" if args.worker_class == "gthread" else "")
+        + f", keep-alive {args.keep_alive} s"
+    )
     print(
         f"users: {args.users}  duration: {args.duration} s  throughput: {rate:.1f} requests/s  "
         f"server errors: {server_errors}  failed requests: {failed}"

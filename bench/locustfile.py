@@ -5,7 +5,8 @@ import (one conversation at a time through the API, and files through background
 Requests are named by page type (``list``, ``conversation``, ``search``, ``export``,
 ``import``, ``import file``) so the report gives a p95 for each. Any answer other than the
 expected status is a failure whose message starts with ``HTTP <status>``, so server errors
-can be told from the rest. Reads LOAD_USERNAME, LOAD_PASSWORD, LOAD_TOKEN and LOAD_IMPORTERS.
+can be told from the rest. Reads LOAD_USERNAME, LOAD_PASSWORD, LOAD_TOKEN, LOAD_SESSIONS
+and LOAD_IMPORTERS.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import random
 import re
 import uuid
 from typing import Any
+from urllib.parse import urlsplit
 
 import orjson
 from locust import HttpUser, between, task
@@ -22,6 +24,8 @@ from locust import HttpUser, between, task
 USERNAME = os.environ.get("LOAD_USERNAME", "load")
 PASSWORD = os.environ.get("LOAD_PASSWORD", "load-password")
 TOKEN = os.environ.get("LOAD_TOKEN", "")
+# Session keys of people already logged in, one per browser; without them, each logs in.
+SESSIONS = [key for key in os.environ.get("LOAD_SESSIONS", "").split(",") if key]
 LINK = re.compile(r'href="/conversations/([0-9a-f-]{36})/"')
 # Words of the filled archive (bench/pages.py's vocabulary): searches find something.
 SEARCHES = ["umbrella", "invoice carrier", "postgres index", "weather paris", "retry timeout"]
@@ -31,7 +35,9 @@ EXPORT_FORMATS = ["openai-chat", "anthropic", "gemini", "umf", "sharegpt"]
 def check(response: Any, expected: int = 200) -> None:
     """Mark the request failed, naming the status, unless it is ``expected`` (and not the
     login page that a lost session ends on)."""
-    if response.status_code != expected:
+    if response.status_code == 0:  # no answer at all: say why
+        response.failure(f"no answer: {response.error!r}")
+    elif response.status_code != expected:
         response.failure(f"HTTP {response.status_code}")
     elif "/accounts/login/" in response.url:
         response.failure("sent to the login page")
@@ -45,6 +51,13 @@ class Browser(HttpUser):
     wait_time = between(1, 3)
 
     def on_start(self) -> None:
+        self.seen: list[str] = []
+        if SESSIONS:
+            # Already logged in (bench/load.py): the session cookie is all a browser sends.
+            self.client.cookies.set(
+                "sessionid", SESSIONS.pop(), domain=urlsplit(self.host).hostname
+            )
+            return
         self.client.get("/accounts/login/", name="login")
         csrf = self.client.cookies.get("csrftoken", "")
         with self.client.post(
@@ -55,7 +68,6 @@ class Browser(HttpUser):
             catch_response=True,
         ) as response:
             check(response)  # a refused login stays on the login page
-        self.seen: list[str] = []
 
     def _list(self, path: str, name: str) -> None:
         with self.client.get(path, name=name, catch_response=True) as response:

@@ -63,8 +63,10 @@ def main() -> int:
     processes = [start_worker(environment, output), start_web(args, environment, output)]
     try:
         wait_for_web(args.port)
+        sessions = logged_in_sessions(args.users)
+        warm_up(args, sessions[0])
         load_before = os.getloadavg()
-        run_locust(args, token, logged_in_sessions(args.users), output)
+        run_locust(args, token, sessions, output)
         load_after = os.getloadavg()
     finally:
         for process in processes:
@@ -184,6 +186,28 @@ def wait_for_web(port: int) -> None:
         except OSError:
             time.sleep(0.5)
     sys.exit("gunicorn did not answer within 60 s")
+
+
+def warm_up(args: argparse.Namespace, session: str) -> None:
+    """Every server thread answers the list and a conversation once before the clock
+    starts: its database connection open, its templates compiled, as on a running site."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.conf import settings
+
+    base = f"http://127.0.0.1:{args.port}"
+
+    def get(path: str) -> str:
+        request = urllib.request.Request(base + path)
+        request.add_header("cookie", f"{settings.SESSION_COOKIE_NAME}={session}")
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return str(response.read().decode())
+
+    found = re.search(r'href="(/conversations/[0-9a-f-]{36}/)"', get("/"))
+    paths = ["/", "/?q=umbrella"] + ([found.group(1)] if found else [])
+    threads = args.web_workers * args.threads
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(get, [path for path in paths for _ in range(2 * threads)]))
 
 
 def run_locust(args: argparse.Namespace, token: str, sessions: list[str], output: Path) -> None:

@@ -49,6 +49,9 @@ def main() -> int:
     parser.add_argument("--spawn-rate", type=float, default=10, help="users started a second")
     parser.add_argument("--duration", type=int, default=300, help="seconds")
     parser.add_argument("--conversations", type=int, default=20_000)
+    parser.add_argument(
+        "--search-weight", type=int, default=2, help="searches per 3 lists, 4 reads, 1 export"
+    )
     parser.add_argument("--reuse", action="store_true", help="keep an already filled database")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--web-workers", type=int, default=3, help="gunicorn processes")
@@ -219,6 +222,7 @@ def run_locust(args: argparse.Namespace, token: str, sessions: list[str], output
         "LOAD_TOKEN": token,
         "LOAD_SESSIONS": ",".join(sessions),
         "LOAD_IMPORTERS": str(max(args.users // 10, 1)),
+        "LOAD_SEARCH_WEIGHT": str(args.search_weight),
     }
     command = [sys.executable, "-m", "locust", "-f", str(ROOT / "bench" / "locustfile.py")]
     command += ["--headless", "--users", str(args.users), "--spawn-rate", str(args.spawn_rate)]

@@ -5,8 +5,8 @@ import (one conversation at a time through the API, and files through background
 Requests are named by page type (``list``, ``conversation``, ``search``, ``export``,
 ``import``, ``import file``) so the report gives a p95 for each. Any answer other than the
 expected status is a failure whose message starts with ``HTTP <status>``, so server errors
-can be told from the rest. Reads LOAD_USERNAME, LOAD_PASSWORD, LOAD_TOKEN, LOAD_SESSIONS
-and LOAD_IMPORTERS.
+can be told from the rest. Reads LOAD_USERNAME, LOAD_PASSWORD, LOAD_TOKEN, LOAD_SESSIONS,
+LOAD_IMPORTERS and LOAD_SEARCH_WEIGHT.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ SESSIONS = [key for key in os.environ.get("LOAD_SESSIONS", "").split(",") if key
 LINK = re.compile(r'href="/conversations/([0-9a-f-]{36})/"')
 # Words of the filled archive (bench/pages.py's vocabulary): searches find something.
 SEARCHES = ["umbrella", "invoice carrier", "postgres index", "weather paris", "retry timeout"]
+# How often a browser searches, against 3 list pages, 4 conversations and 1 export.
+SEARCH_WEIGHT = int(os.environ.get("LOAD_SEARCH_WEIGHT", "2"))
 EXPORT_FORMATS = ["openai-chat", "anthropic", "gemini", "umf", "sharegpt"]
 
 
@@ -87,7 +89,7 @@ class Browser(HttpUser):
         ) as response:
             check(response)
 
-    @task(2)
+    @task(SEARCH_WEIGHT)
     def search(self) -> None:
         self._list(f"/?q={random.choice(SEARCHES).replace(' ', '+')}", "search")
 

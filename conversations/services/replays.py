@@ -118,20 +118,32 @@ class Outcome:
     retry_in: float | None = None
 
 
-def retry_delay(attempt: int, retry_after: float | None) -> float:
+def retry_wait(attempt: int, retry_after: float | None) -> float:
     """The one retry policy: exponential backoff with jitter, never sooner than the
-    provider's ``retry-after``, never later than ``REPLAY_MAX_COUNTDOWN`` (which stays
-    well under the broker's visibility timeout)."""
+    provider's ``retry-after``."""
     backoff = min(2.0 ** max(attempt - 1, 0), 60.0) * random.uniform(0.8, 1.2)
-    delay = max(backoff, retry_after or 0.0)
-    return float(min(delay, settings.REPLAY_MAX_COUNTDOWN))
+    return float(max(backoff, retry_after or 0.0))
+
+
+def retry_delay(attempt: int, retry_after: float | None) -> float:
+    """The task's countdown for :func:`retry_wait`, never later than
+    ``REPLAY_MAX_COUNTDOWN`` (which stays well under the broker's visibility timeout). A
+    longer wait is served in hops: the run records ``next_attempt_at`` and is not claimed
+    before it (see :func:`_claim`)."""
+    return _countdown(retry_wait(attempt, retry_after))
+
+
+def _countdown(wait: float) -> float:
+    return float(min(max(wait, 0.0), settings.REPLAY_MAX_COUNTDOWN))
 
 
 def _claim(run_id: uuid.UUID) -> bool:
-    """Take the run for this worker: queued, or running with an expired lease."""
+    """Take the run for this worker: queued and due (its retry time, if any, has come),
+    or running with an expired lease."""
     now = timezone.now()
     lease = now + timedelta(seconds=settings.REPLAY_LEASE_SECONDS)
-    claimable = Q(status=Status.QUEUED) | Q(status=Status.RUNNING, lease_expires_at__lt=now)
+    due = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
+    claimable = (Q(status=Status.QUEUED) & due) | Q(status=Status.RUNNING, lease_expires_at__lt=now)
     updated = models.ReplayRun.objects.filter(claimable, pk=run_id).update(
         status=Status.RUNNING,
         lease_expires_at=lease,
@@ -176,6 +188,10 @@ def _not_claimed(run_id: uuid.UUID) -> Outcome:
     run = models.ReplayRun.objects.filter(pk=run_id).first()
     if run is None or run.status in (Status.SUCCEEDED, Status.FAILED):
         return Outcome("nothing to do: the run is finished or gone")
+    if run.status == Status.QUEUED and run.next_attempt_at is not None:
+        # A wait longer than one countdown (a long retry-after): defer again until due.
+        remaining = (run.next_attempt_at - timezone.now()).total_seconds()
+        return Outcome("not due yet", retry_in=_countdown(remaining))
     # Another worker holds a live lease: look again when it runs out.
     remaining = (
         (run.lease_expires_at - timezone.now()).total_seconds() if run.lease_expires_at else 0
@@ -237,16 +253,17 @@ def _provider_failed(
         return _fail(run, reason)
     if run.attempts >= settings.REPLAY_MAX_ATTEMPTS:
         return _fail(run, f"gave up after {run.attempts} attempts; last error: {reason}")
-    delay = retry_delay(run.attempts, error.retry_after)
-    # Back to queued so whoever runs next (the retry, or the reconciler) may claim it.
+    wait = retry_wait(run.attempts, error.retry_after)
+    # Back to queued so whoever runs next (the retry, or the reconciler) may claim it,
+    # but not before next_attempt_at, however many countdowns that takes.
     models.ReplayRun.objects.filter(pk=run.pk).update(
         status=Status.QUEUED,
         lease_expires_at=None,
         error=reason,
-        next_attempt_at=timezone.now() + timedelta(seconds=delay),
+        next_attempt_at=timezone.now() + timedelta(seconds=wait),
     )
-    logger.info("replay %s: transient failure, retry in %.1fs: %s", run.pk, delay, reason)
-    return Outcome(f"retrying: {reason}", retry_in=delay)
+    logger.info("replay %s: transient failure, retry in %.1fs: %s", run.pk, wait, reason)
+    return Outcome(f"retrying: {reason}", retry_in=_countdown(wait))
 
 
 def _fail(run: models.ReplayRun, reason: str) -> Outcome:
@@ -291,7 +308,7 @@ def replay_retry(*, run: models.ReplayRun) -> models.ReplayRun:
     with transaction.atomic():
         run.turns.filter(status=TurnStatus.FAILED).update(status=TurnStatus.PENDING, error="")
         models.ReplayRun.objects.filter(pk=run.pk, status=Status.FAILED).update(
-            status=Status.QUEUED, attempts=0, error="", finished_at=None
+            status=Status.QUEUED, attempts=0, error="", finished_at=None, next_attempt_at=None
         )
         transaction.on_commit(lambda: replay_run_execute.delay(str(run.pk)))
     run.refresh_from_db()

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from conversations import models
@@ -58,6 +59,11 @@ def run(run_id: uuid.UUID) -> models.ReplayRun:
     return models.ReplayRun.objects.get(pk=run_id)
 
 
+def time_passes(run_id: uuid.UUID) -> None:
+    """The retry's time comes (instead of sleeping until next_attempt_at)."""
+    models.ReplayRun.objects.filter(pk=run_id).update(next_attempt_at=timezone.now())
+
+
 def test_a_429_is_retried_no_sooner_than_retry_after(
     run_id: uuid.UUID, provider: FakeProviderServer
 ) -> None:
@@ -67,6 +73,7 @@ def test_a_429_is_retried_no_sooner_than_retry_after(
     assert first.retry_in is not None and first.retry_in >= 7
     assert run(run_id).status == "queued" and "429" in run(run_id).error
 
+    time_passes(run_id)
     second = replays.replay_execute(run_id=run_id)
     assert second.retry_in is None
     finished = run(run_id)
@@ -74,6 +81,28 @@ def test_a_429_is_retried_no_sooner_than_retry_after(
     assert finished.provider_calls == 3  # the 429, then one call per turn
     assert [t.attempts for t in finished.turns.order_by("index")] == [2, 1]
     assert len(provider.requests) == 3
+
+
+def test_a_retry_after_longer_than_one_countdown_is_honoured(
+    run_id: uuid.UUID, provider: FakeProviderServer, settings: Any
+) -> None:
+    settings.REPLAY_MAX_COUNTDOWN = 2
+    provider.script(Fault.rate_limited(retry_after="30"), Answer(text="one"), Answer(text="two"))
+    before = timezone.now()
+
+    first = replays.replay_execute(run_id=run_id)
+    assert first.retry_in == 2  # one countdown, well under the visibility timeout...
+    due = run(run_id).next_attempt_at
+    assert due is not None and (due - before).total_seconds() >= 30  # ...but the wait is 30 s
+
+    # The countdown ends long before retry-after: the run is deferred again, not called.
+    early = replays.replay_execute(run_id=run_id)
+    assert early.retry_in is not None and 0 < early.retry_in <= 2
+    assert run(run_id).status == "queued" and len(provider.requests) == 1
+
+    time_passes(run_id)
+    assert replays.replay_execute(run_id=run_id).retry_in is None
+    assert run(run_id).status == "succeeded" and len(provider.requests) == 3
 
 
 @pytest.mark.parametrize(
@@ -99,6 +128,7 @@ def test_transient_faults_are_retried(
 ) -> None:
     provider.script(fault)
     assert replays.replay_execute(run_id=run_id).retry_in is not None
+    time_passes(run_id)
     assert replays.replay_execute(run_id=run_id).retry_in is None
     assert run(run_id).status == "succeeded"
 
@@ -108,7 +138,10 @@ def test_attempts_are_capped(
 ) -> None:
     settings.REPLAY_MAX_ATTEMPTS = 3
     provider.fault_plan = RandomFaults(seed=1, rate=1.0, faults=[Fault.server_error()])
-    outcomes = [replays.replay_execute(run_id=run_id) for _ in range(5)]
+    outcomes = []
+    for _ in range(5):
+        outcomes.append(replays.replay_execute(run_id=run_id))
+        time_passes(run_id)
     failed = run(run_id)
     assert failed.status == "failed"
     assert "gave up after 3 attempts" in failed.error

@@ -34,6 +34,31 @@ class Fault:
     error_type: str | None = None
     seconds: float = 5.0
 
+    @property
+    def retryable(self) -> bool:
+        """Whether a client should try again after this fault (as the providers document
+        their errors): 408, 409, 429 (but a spend cap), 5xx, a hang, a cut or unfinished
+        stream, an error event; not 4xx nor an answer that is not JSON."""
+        if self.kind == "malformed_json":
+            return False
+        if self.kind != "status":
+            return True
+        if self.status == 429 and "insufficient_quota" in repr(self.body):
+            return False
+        return self.status in (408, 409, 429) or self.status >= 500
+
+    @property
+    def retry_after(self) -> float | None:
+        """The seconds this fault asks the client to wait (``retry-after-ms`` first, then
+        ``retry-after`` in seconds), or None."""
+        headers = dict(self.headers)
+        try:
+            if "retry-after-ms" in headers:
+                return float(headers["retry-after-ms"]) / 1000.0
+            return float(headers["retry-after"]) if "retry-after" in headers else None
+        except ValueError:  # an HTTP date: not used by the soak plans
+            return None
+
     @classmethod
     def http(cls, status: int, *, retry_after: str | None = None, body: Any = None) -> Fault:
         """Answer ``status`` with the provider's error body (or ``body``)."""

@@ -8,7 +8,8 @@ Usable from pytest, benchmarks and scripts alike (no fixtures needed)::
         config = ProviderConfig(allow_private_network=True, name="fake", kind="openai-chat",
                                 base_url=server.base_url("openai-chat"), api_key="sk-test")
         ...                        # first call: 429, second: "Hi"
-        server.requests            # what came in: path, headers, JSON body, outcome
+        server.requests            # what came in: path, headers, JSON body, outcome, fault
+        server.calls()             # the same, per call (a first try and its retries)
 
 Routes: ``/v1/chat/completions`` (and ``/chat/completions``), ``/v1/responses``,
 ``/v1/messages``, ``/v1beta/models/{model}:generateContent`` and
@@ -70,6 +71,10 @@ class RecordedRequest:
     model: str
     outcome: str = "answer"
     received_at: float = field(default_factory=time.monotonic)
+    # The fault injected into this request (None: answered), and a digest of its model and
+    # body (stream flags left out): a retry of the same call has the same key.
+    fault: Fault | None = None
+    key: str = ""
 
 
 class FakeProviderServer:
@@ -171,15 +176,25 @@ class FakeProviderServer:
         with self._lock:
             return list(self._log)
 
+    def calls(self) -> dict[str, list[RecordedRequest]]:
+        """The request log per call: the requests that carried the same model and body
+        (the first try and every retry of one turn), each list in arrival order."""
+        grouped: dict[str, list[RecordedRequest]] = {}
+        for request in self.requests:
+            grouped.setdefault(request.key, []).append(request)
+        return grouped
+
     def _record(self, request: RecordedRequest) -> Step:
         with self._lock:
             self._log.append(request)
-            if self._steps:
-                return self._steps.popleft()
-        step = self.responder(request) if self.responder is not None else None
+            step: Step | None = self._steps.popleft() if self._steps else None
+        if step is None and self.responder is not None:
+            step = self.responder(request)
         if step is None and self.fault_plan is not None:
             step = self.fault_plan.draw()
-        return step if step is not None else self.default_answer
+        step = step if step is not None else self.default_answer
+        request.fault = step if isinstance(step, Fault) else None
+        return step
 
 
 class _Server(ThreadingHTTPServer):
@@ -224,6 +239,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if not self._authorized(request):
             request.outcome = "unauthorized"
+            request.fault = Fault.unauthorized()
             self._fail(wire, request, Fault.unauthorized())
             return
         if isinstance(step, Fault):
@@ -251,7 +267,10 @@ class _Handler(BaseHTTPRequestHandler):
             stream = data.get("stream", True) is not False
         else:
             stream = data.get("stream") is True
+        stable = {k: v for k, v in data.items() if k not in ("stream", "stream_options")}
+        digest = hashlib.sha256(orjson.dumps([model, stable], option=orjson.OPT_SORT_KEYS))
         return RecordedRequest(
+            key=digest.hexdigest()[:24],
             method=self.command,
             path=split.path,
             query=query,
@@ -280,14 +299,12 @@ class _Handler(BaseHTTPRequestHandler):
         data = request.json if isinstance(request.json, dict) else {}
         options = data.get("stream_options")
         include_usage = isinstance(options, dict) and options.get("include_usage") is True
-        stable = {k: v for k, v in data.items() if k not in ("stream", "stream_options")}
-        digest = hashlib.sha256(orjson.dumps([request.model, stable], option=orjson.OPT_SORT_KEYS))
         return Call(
             provider=request.provider or "",
             model=request.model,
             stream=request.stream,
             include_usage=include_usage or request.provider != "openai-chat",
-            key=digest.hexdigest()[:24],
+            key=request.key,
         )
 
     def _answer(self, wire: Any, request: RecordedRequest, answer: Answer) -> None:

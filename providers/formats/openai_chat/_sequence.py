@@ -99,7 +99,7 @@ class _Assembler:
 
     def _claim_ids(self, entry: Entry) -> list[str]:
         # One request may not use a call id twice; a repeated one gets a fresh id.
-        calls = entry.wire.get("tool_calls", [])
+        calls = entry.wire.get("tool_calls") or []  # null is kept as written
         for call, (original, call_path) in zip(calls, entry.calls, strict=True):
             if call["id"] in self.call_ids:
                 call["id"] = self._fresh_id(original, call_path)

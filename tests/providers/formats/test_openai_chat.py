@@ -618,3 +618,16 @@ def test_any_mutation_is_read_exactly_or_refused_with_a_format_error(data: st.Da
     assert canonical(rendered.payload) == canonical(payload)
     request = render_request(stored(conversation))
     check_openai_chat_tool_pairing(request.payload)
+
+
+def test_an_assistant_message_with_null_tool_calls_renders_for_another_request() -> None:
+    # Found by the mutation test above: ``tool_calls: null`` is kept as written, and
+    # rendering for a request must read it as no calls (the orphan result gets a warning).
+    payload = [
+        {"role": "assistant", "tool_calls": None},
+        {"role": "tool", "tool_call_id": "call_1", "content": "18C"},
+    ]
+    conversation = stored(formats.get("openai-chat").parse(payload)[0].conversation)
+    rendered = render_request(conversation)
+    assert rendered.payload["messages"][0]["role"] == "assistant"
+    assert rendered.warnings

@@ -7,7 +7,7 @@ for the background imports.
         .venv/bin/python bench/load.py [--users 50] [--duration 300] [--reuse]
 
 Fills the database umf_bench_soak_load (bench/pages.py's archive: --conversations of 20
-messages each, COPY-loaded; --reuse keeps one filled by an earlier run) and uses Redis
+messages each, COPY-loaded; --reuse keeps one filled by an earlier run, migrated) and uses Redis
 database 6 (BENCH_BROKER_URL). Prints p50/p95 per page type, the failures by status and
 the machine's load average. Goals (exit 1 when one is missed): p95 of the list and of
 the conversation page under 300 ms (a search's p95 is printed against the same bar); 0 server
@@ -130,6 +130,14 @@ def _filled() -> bool:
     except psycopg.Error:
         return False
     django.setup()
+    if found is not None:
+        # An archive filled by an older version: bring its schema up to this one's.
+        from django.core.management import call_command
+        from django.db import connection
+
+        call_command("migrate", verbosity=0)
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
     return found is not None
 
 

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "umfsite.settings")
 DATABASE = "umf_bench_ingest"
 TURNS = 10  # user/assistant pairs per conversation
-BATCH = 100  # conversations a COPY holds (the importer's batch)
+BATCH = 250  # conversations a COPY holds (the importer's batch)
 
 
 def node(

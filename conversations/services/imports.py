@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 
 from conversations import models
 from conversations.records import Rows, add_messages, content_hash, warning_row
@@ -206,15 +205,18 @@ _IDENTITY_FIELDS = (
 
 def _index_stored(batch: _Batch, keys: Sequence[str], digests: Sequence[str]) -> None:
     """Fill ``batch`` with the owner's conversations that have one of these source keys
-    (in the batch's format) or content hashes: one query."""
-    query = Q(content_hash__in=digests)
+    (in the batch's format) or content hashes: two queries, each on its unique index (one
+    with OR between them makes PostgreSQL read the whole table)."""
+    mine = models.Conversation.objects.filter(owner=batch.owner).order_by()
+    mine = mine.only(*_IDENTITY_FIELDS)
     if keys:
-        query |= Q(source_format=batch.format_id, source_key__in=keys)
-    found = models.Conversation.objects.filter(query, owner=batch.owner).only(*_IDENTITY_FIELDS)
-    for stored in found:
+        for stored in mine.filter(source_format=batch.format_id, source_key__in=keys):
+            batch.by_key[str(stored.source_key)] = stored
+            batch.by_digest[stored.content_hash] = stored
+    for stored in mine.filter(content_hash__in=digests):
+        stored = batch.by_digest.setdefault(stored.content_hash, stored)
         if stored.source_format == batch.format_id and stored.source_key is not None:
-            batch.by_key[stored.source_key] = stored
-        batch.by_digest[stored.content_hash] = stored
+            batch.by_key.setdefault(stored.source_key, stored)
 
 
 def stored_unchanged(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import inspect
 import json
 import os
 import re
@@ -183,6 +184,15 @@ def litellm_converters() -> dict[str, Callable[[dict[str, Any]], Any]] | None:
 
     # As litellm.completion does before the provider's transform, a developer message
     # becomes a system one (main.py: translate_developer_role_to_system_role).
+    def developer_to_system(cfg: Any, messages: list[Any], model: str, provider: str) -> Any:
+        # LiteLLM >= 1.110 wants to know the model and provider (older ones take none).
+        parameters = inspect.signature(cfg.translate_developer_role_to_system_role).parameters
+        if "model" not in parameters:
+            return cfg.translate_developer_role_to_system_role(messages)
+        return cfg.translate_developer_role_to_system_role(
+            messages, model=model, custom_llm_provider=provider, api_base=None, model_info=None
+        )
+
     def split(payload: dict[str, Any]) -> tuple[str, list[Any], dict[str, Any]]:
         rest = {k: v for k, v in payload.items() if k not in ("model", "messages")}
         return payload["model"], payload["messages"], rest
@@ -190,21 +200,21 @@ def litellm_converters() -> dict[str, Callable[[dict[str, Any]], Any]] | None:
     def anthropic(payload: dict[str, Any]) -> Any:
         _, messages, params = split(payload)
         cfg, model = AnthropicConfig(), MODELS["anthropic"]
-        messages = cfg.translate_developer_role_to_system_role(messages)
+        messages = developer_to_system(cfg, messages, model, "anthropic")
         opt = cfg.map_openai_params(params, {}, model, drop_params=True)
         return cfg.transform_request(model, messages, opt, {}, {})
 
     def gemini(payload: dict[str, Any]) -> Any:
         _, messages, params = split(payload)
         cfg, model = GoogleAIStudioGeminiConfig(), MODELS["gemini"]
-        messages = cfg.translate_developer_role_to_system_role(messages)
+        messages = developer_to_system(cfg, messages, model, "gemini")
         opt = cfg.map_openai_params(params, {}, model, drop_params=True)
         return transform_request_body(messages, model, opt, "gemini", {}, None)
 
     def bedrock(payload: dict[str, Any]) -> Any:
         _, messages, params = split(payload)
         cfg, model = AmazonConverseConfig(), MODELS["bedrock-converse"]
-        messages = cfg.translate_developer_role_to_system_role(messages)
+        messages = developer_to_system(cfg, messages, model, "bedrock")
         opt = cfg.map_openai_params(params, {}, model, drop_params=True)
         return cfg._transform_request(model, messages, opt, {}, {})
 

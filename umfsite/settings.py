@@ -335,6 +335,12 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # httpx logs every provider call at INFO; a replay stores its request and answer
+    # already, so workers log those lines only when asked (UMF_HTTP_LOG_LEVEL=INFO).
+    "loggers": {
+        name: {"level": os.environ.get("UMF_HTTP_LOG_LEVEL", "WARNING")}
+        for name in ("httpx", "httpcore")
+    },
 }
 
 if not DEBUG:

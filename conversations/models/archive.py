@@ -206,7 +206,10 @@ class ContentBlock(models.Model):
     ``attachment`` instead of inline."""
 
     id = models.UUIDField(primary_key=True, default=uuid7, editable=False)
-    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="blocks")
+    # No index of its own: block_unique_index (message, index) serves lookups by message.
+    message = models.ForeignKey(
+        Message, on_delete=models.CASCADE, related_name="blocks", db_index=False
+    )
     index = models.PositiveIntegerField()
     type = models.CharField(max_length=20)
     text = models.TextField(blank=True, null=True)

@@ -7,6 +7,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     initial = True
 
     dependencies = [
@@ -15,366 +16,189 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name="Attachment",
+            name='Attachment',
             fields=[
-                ("sha256", models.CharField(max_length=64, primary_key=True, serialize=False)),
-                ("media_type", models.CharField(max_length=200)),
-                ("size", models.PositiveBigIntegerField()),
-                ("data", models.BinaryField()),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ('sha256', models.CharField(max_length=64, primary_key=True, serialize=False)),
+                ('media_type', models.CharField(max_length=200)),
+                ('size', models.PositiveBigIntegerField()),
+                ('data', models.BinaryField()),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
             ],
         ),
         migrations.CreateModel(
-            name="Conversation",
+            name='Conversation',
             fields=[
-                (
-                    "id",
-                    models.UUIDField(
-                        default=conversations.models.uuid7,
-                        editable=False,
-                        primary_key=True,
-                        serialize=False,
-                    ),
-                ),
-                ("title", models.CharField(blank=True, max_length=300)),
-                ("source_format", models.CharField(max_length=40)),
-                ("provider", models.CharField(blank=True, max_length=40)),
-                ("model", models.CharField(blank=True, max_length=200)),
-                ("content_hash", models.CharField(max_length=64)),
-                ("tool_choice", conversations.models.JSONField(blank=True, null=True)),
-                ("parameters", conversations.models.JSONField(blank=True, default=dict)),
-                ("metadata", conversations.models.JSONField(blank=True, default=dict)),
-                ("extra", conversations.models.JSONField(blank=True, default=dict)),
-                ("message_count", models.PositiveIntegerField(default=0)),
-                ("warning_count", models.PositiveIntegerField(default=0)),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
-                ("updated_at", models.DateTimeField(auto_now=True)),
-                (
-                    "forked_from",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="forks",
-                        to="conversations.conversation",
-                    ),
-                ),
-                (
-                    "owner",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="conversations",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
+                ('id', models.UUIDField(default=conversations.models.uuid7, editable=False, primary_key=True, serialize=False)),
+                ('title', models.CharField(blank=True, max_length=300)),
+                ('source_format', models.CharField(max_length=40)),
+                ('provider', models.CharField(blank=True, max_length=40)),
+                ('model', models.CharField(blank=True, max_length=200)),
+                ('content_hash', models.CharField(max_length=64)),
+                ('tool_choice', conversations.models.JSONField(blank=True, null=True)),
+                ('parameters', conversations.models.JSONField(blank=True, default=dict)),
+                ('metadata', conversations.models.JSONField(blank=True, default=dict)),
+                ('extra', conversations.models.JSONField(blank=True, default=dict)),
+                ('message_count', models.PositiveIntegerField(default=0)),
+                ('warning_count', models.PositiveIntegerField(default=0)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('updated_at', models.DateTimeField(auto_now=True)),
+                ('forked_from', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='forks', to='conversations.conversation')),
+                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='conversations', to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                "ordering": ["-created_at", "-id"],
+                'ordering': ['-created_at', '-id'],
             },
         ),
         migrations.CreateModel(
-            name="Message",
+            name='Message',
             fields=[
-                (
-                    "id",
-                    models.UUIDField(
-                        default=conversations.models.uuid7,
-                        editable=False,
-                        primary_key=True,
-                        serialize=False,
-                    ),
-                ),
-                ("position", models.PositiveIntegerField()),
-                ("role", models.CharField(max_length=20)),
-                ("name", models.CharField(blank=True, max_length=200, null=True)),
-                ("tool_call_id", models.CharField(blank=True, max_length=200, null=True)),
-                ("source_id", models.CharField(blank=True, max_length=200, null=True)),
-                ("source_parent_id", models.CharField(blank=True, max_length=200, null=True)),
-                ("model", models.CharField(blank=True, max_length=200, null=True)),
-                ("timestamp", models.DateTimeField(blank=True, null=True)),
-                ("finish_reason", models.CharField(blank=True, max_length=20, null=True)),
-                ("provider_finish_reason", models.CharField(blank=True, max_length=60, null=True)),
-                ("usage", conversations.models.JSONField(blank=True, null=True)),
-                ("reasoning", models.TextField(blank=True, null=True)),
-                ("reasoning_details", conversations.models.JSONField(blank=True, null=True)),
-                ("metadata", conversations.models.JSONField(blank=True, default=dict)),
-                ("extra", conversations.models.JSONField(blank=True, default=dict)),
-                ("search_text", models.TextField(blank=True)),
-                ("provider", models.CharField(blank=True, max_length=40)),
-                (
-                    "conversation",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="messages",
-                        to="conversations.conversation",
-                    ),
-                ),
-                (
-                    "parent",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="children",
-                        to="conversations.message",
-                    ),
-                ),
+                ('id', models.UUIDField(default=conversations.models.uuid7, editable=False, primary_key=True, serialize=False)),
+                ('position', models.PositiveIntegerField()),
+                ('role', models.CharField(max_length=20)),
+                ('name', models.CharField(blank=True, max_length=200, null=True)),
+                ('tool_call_id', models.CharField(blank=True, max_length=200, null=True)),
+                ('source_id', models.CharField(blank=True, max_length=200, null=True)),
+                ('source_parent_id', models.CharField(blank=True, max_length=200, null=True)),
+                ('model', models.CharField(blank=True, max_length=200, null=True)),
+                ('timestamp', models.DateTimeField(blank=True, null=True)),
+                ('finish_reason', models.CharField(blank=True, max_length=20, null=True)),
+                ('provider_finish_reason', models.CharField(blank=True, max_length=60, null=True)),
+                ('usage', conversations.models.JSONField(blank=True, null=True)),
+                ('reasoning', models.TextField(blank=True, null=True)),
+                ('reasoning_details', conversations.models.JSONField(blank=True, null=True)),
+                ('metadata', conversations.models.JSONField(blank=True, default=dict)),
+                ('extra', conversations.models.JSONField(blank=True, default=dict)),
+                ('search_text', models.TextField(blank=True)),
+                ('provider', models.CharField(blank=True, max_length=40)),
+                ('conversation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='messages', to='conversations.conversation')),
+                ('parent', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='children', to='conversations.message')),
             ],
             options={
-                "ordering": ["conversation", "position"],
+                'ordering': ['conversation', 'position'],
             },
         ),
         migrations.CreateModel(
-            name="DriftWarning",
+            name='DriftWarning',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("position", models.PositiveIntegerField(default=0)),
-                (
-                    "stage",
-                    models.CharField(
-                        choices=[("import", "Import"), ("record", "Record"), ("replay", "Replay")],
-                        max_length=10,
-                    ),
-                ),
-                ("category", models.CharField(max_length=40)),
-                ("severity", models.CharField(max_length=10)),
-                ("text", models.TextField()),
-                ("field", models.CharField(blank=True, max_length=300, null=True)),
-                ("original_value", conversations.models.JSONField(blank=True, null=True)),
-                ("transformed_value", conversations.models.JSONField(blank=True, null=True)),
-                ("source", models.CharField(blank=True, max_length=100, null=True)),
-                ("details", conversations.models.JSONField(blank=True, null=True)),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
-                (
-                    "conversation",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="warnings",
-                        to="conversations.conversation",
-                    ),
-                ),
-                (
-                    "message",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="warnings",
-                        to="conversations.message",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('position', models.PositiveIntegerField(default=0)),
+                ('stage', models.CharField(choices=[('import', 'Import'), ('record', 'Record'), ('replay', 'Replay')], max_length=10)),
+                ('category', models.CharField(max_length=40)),
+                ('severity', models.CharField(max_length=10)),
+                ('text', models.TextField()),
+                ('field', models.CharField(blank=True, max_length=300, null=True)),
+                ('original_value', conversations.models.JSONField(blank=True, null=True)),
+                ('transformed_value', conversations.models.JSONField(blank=True, null=True)),
+                ('source', models.CharField(blank=True, max_length=100, null=True)),
+                ('details', conversations.models.JSONField(blank=True, null=True)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('conversation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='warnings', to='conversations.conversation')),
+                ('message', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='warnings', to='conversations.message')),
             ],
             options={
-                "ordering": ["conversation", "stage", "position"],
+                'ordering': ['conversation', 'stage', 'position'],
             },
         ),
         migrations.CreateModel(
-            name="ContentBlock",
+            name='ContentBlock',
             fields=[
-                (
-                    "id",
-                    models.UUIDField(
-                        default=conversations.models.uuid7,
-                        editable=False,
-                        primary_key=True,
-                        serialize=False,
-                    ),
-                ),
-                ("index", models.PositiveIntegerField()),
-                ("type", models.CharField(max_length=20)),
-                ("text", models.TextField(blank=True, null=True)),
-                ("payload", conversations.models.JSONField(blank=True, default=dict)),
-                (
-                    "attachment",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="blocks",
-                        to="conversations.attachment",
-                    ),
-                ),
-                (
-                    "message",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="blocks",
-                        to="conversations.message",
-                    ),
-                ),
+                ('id', models.UUIDField(default=conversations.models.uuid7, editable=False, primary_key=True, serialize=False)),
+                ('index', models.PositiveIntegerField()),
+                ('type', models.CharField(max_length=20)),
+                ('text', models.TextField(blank=True, null=True)),
+                ('payload', conversations.models.JSONField(blank=True, default=dict)),
+                ('attachment', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='blocks', to='conversations.attachment')),
+                ('message', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='blocks', to='conversations.message')),
             ],
             options={
-                "ordering": ["message", "index"],
+                'ordering': ['message', 'index'],
             },
         ),
         migrations.CreateModel(
-            name="Provenance",
+            name='Provenance',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("frontend", models.CharField(blank=True, max_length=40)),
-                ("backend", models.CharField(blank=True, max_length=40)),
-                ("middleware", conversations.models.JSONField(blank=True, default=list)),
-                ("router", models.CharField(blank=True, max_length=100)),
-                ("model", models.CharField(blank=True, max_length=200)),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
-                (
-                    "conversation",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="provenance",
-                        to="conversations.conversation",
-                    ),
-                ),
-                (
-                    "message",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="provenance",
-                        to="conversations.message",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('frontend', models.CharField(blank=True, max_length=40)),
+                ('backend', models.CharField(blank=True, max_length=40)),
+                ('middleware', conversations.models.JSONField(blank=True, default=list)),
+                ('router', models.CharField(blank=True, max_length=100)),
+                ('model', models.CharField(blank=True, max_length=200)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('conversation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='provenance', to='conversations.conversation')),
+                ('message', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='provenance', to='conversations.message')),
             ],
         ),
         migrations.CreateModel(
-            name="ToolCall",
+            name='ToolCall',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("call_id", models.CharField(max_length=200)),
-                ("name", models.CharField(max_length=200)),
-                ("arguments", conversations.models.JSONField(blank=True, null=True)),
-                ("is_error", models.BooleanField(null=True)),
-                (
-                    "block",
-                    models.OneToOneField(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="tool_call",
-                        to="conversations.contentblock",
-                    ),
-                ),
-                (
-                    "conversation",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="tool_calls",
-                        to="conversations.conversation",
-                    ),
-                ),
-                (
-                    "message",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="tool_calls",
-                        to="conversations.message",
-                    ),
-                ),
-                (
-                    "result_block",
-                    models.OneToOneField(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="answered_call",
-                        to="conversations.contentblock",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('call_id', models.CharField(max_length=200)),
+                ('name', models.CharField(max_length=200)),
+                ('arguments', conversations.models.JSONField(blank=True, null=True)),
+                ('is_error', models.BooleanField(null=True)),
+                ('block', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='tool_call', to='conversations.contentblock')),
+                ('conversation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tool_calls', to='conversations.conversation')),
+                ('message', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tool_calls', to='conversations.message')),
+                ('result_block', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='answered_call', to='conversations.contentblock')),
             ],
         ),
         migrations.CreateModel(
-            name="ToolDefinition",
+            name='ToolDefinition',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("position", models.PositiveIntegerField()),
-                ("name", models.CharField(max_length=200)),
-                ("description", models.TextField(blank=True, null=True)),
-                ("parameters", conversations.models.JSONField(blank=True, null=True)),
-                ("extra", conversations.models.JSONField(blank=True, default=dict)),
-                (
-                    "conversation",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="tool_definitions",
-                        to="conversations.conversation",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('position', models.PositiveIntegerField()),
+                ('name', models.CharField(max_length=200)),
+                ('description', models.TextField(blank=True, null=True)),
+                ('parameters', conversations.models.JSONField(blank=True, null=True)),
+                ('extra', conversations.models.JSONField(blank=True, default=dict)),
+                ('conversation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tool_definitions', to='conversations.conversation')),
             ],
             options={
-                "ordering": ["conversation", "position"],
+                'ordering': ['conversation', 'position'],
             },
         ),
         migrations.AddIndex(
-            model_name="conversation",
-            index=models.Index(
-                fields=["owner", "-created_at", "id"], name="conversation_owner_recent"
-            ),
+            model_name='conversation',
+            index=models.Index(fields=['owner', '-created_at', 'id'], name='conversation_owner_recent'),
         ),
         migrations.AddIndex(
-            model_name="conversation",
-            index=models.Index(fields=["owner", "source_format"], name="conversation_owner_format"),
+            model_name='conversation',
+            index=models.Index(fields=['owner', 'source_format'], name='conversation_owner_format'),
         ),
         migrations.AddIndex(
-            model_name="conversation",
-            index=models.Index(fields=["owner", "model"], name="conversation_owner_model"),
+            model_name='conversation',
+            index=models.Index(fields=['owner', 'model'], name='conversation_owner_model'),
         ),
         migrations.AddConstraint(
-            model_name="conversation",
-            constraint=models.UniqueConstraint(
-                fields=("owner", "content_hash"), name="conversation_unique_import_per_owner"
-            ),
+            model_name='conversation',
+            constraint=models.UniqueConstraint(fields=('owner', 'content_hash'), name='conversation_unique_import_per_owner'),
         ),
         migrations.AddConstraint(
-            model_name="message",
-            constraint=models.UniqueConstraint(
-                fields=("conversation", "position"), name="message_unique_position"
-            ),
+            model_name='message',
+            constraint=models.UniqueConstraint(fields=('conversation', 'position'), name='message_unique_position'),
         ),
         migrations.AddIndex(
-            model_name="driftwarning",
-            index=models.Index(fields=["category"], name="warning_category"),
+            model_name='driftwarning',
+            index=models.Index(fields=['category'], name='warning_category'),
         ),
         migrations.AddConstraint(
-            model_name="contentblock",
-            constraint=models.UniqueConstraint(
-                fields=("message", "index"), name="block_unique_index"
-            ),
+            model_name='contentblock',
+            constraint=models.UniqueConstraint(fields=('message', 'index'), name='block_unique_index'),
         ),
         migrations.AddIndex(
-            model_name="toolcall",
-            index=models.Index(fields=["name"], name="toolcall_name"),
+            model_name='toolcall',
+            index=models.Index(fields=['name'], name='toolcall_name'),
         ),
         migrations.AddIndex(
-            model_name="toolcall",
-            index=models.Index(fields=["conversation", "call_id"], name="toolcall_conversation_id"),
+            model_name='toolcall',
+            index=models.Index(fields=['conversation', 'call_id'], name='toolcall_conversation_id'),
         ),
         migrations.AddIndex(
-            model_name="tooldefinition",
-            index=models.Index(fields=["name"], name="tooldef_name"),
+            model_name='tooldefinition',
+            index=models.Index(fields=['name'], name='tooldef_name'),
         ),
         migrations.AddConstraint(
-            model_name="tooldefinition",
-            constraint=models.UniqueConstraint(
-                fields=("conversation", "position"), name="tooldef_unique_position"
-            ),
+            model_name='tooldefinition',
+            constraint=models.UniqueConstraint(fields=('conversation', 'position'), name='tooldef_unique_position'),
         ),
     ]

@@ -4,21 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("conversations", "0003_replays_and_import_jobs"),
+        ('conversations', '0003_replays_and_import_jobs'),
     ]
 
     operations = [
         migrations.RemoveConstraint(
-            model_name="message",
-            name="message_unique_position",
+            model_name='message',
+            name='message_unique_position',
         ),
         migrations.AddConstraint(
-            model_name="message",
-            constraint=models.UniqueConstraint(
-                condition=models.Q(("replay_run__isnull", True)),
-                fields=("conversation", "position"),
-                name="message_unique_position",
-            ),
+            model_name='message',
+            constraint=models.UniqueConstraint(condition=models.Q(('replay_run__isnull', True)), fields=('conversation', 'position'), name='message_unique_position'),
         ),
     ]

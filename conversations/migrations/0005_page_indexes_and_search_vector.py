@@ -20,7 +20,8 @@ def move_search_index(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(f"DROP INDEX IF EXISTS {OLD_INDEX}")
         schema_editor.execute(
-            f"CREATE INDEX IF NOT EXISTS {INDEX} ON conversations_message USING gin (search_vector)"
+            f"CREATE INDEX IF NOT EXISTS {INDEX} ON conversations_message "
+            "USING gin (search_vector)"
         )
 
 
@@ -34,51 +35,37 @@ def restore_search_index(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("conversations", "0004_message_position_per_thread"),
+        ('conversations', '0004_message_position_per_thread'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.RemoveIndex(
-            model_name="conversation",
-            name="conversation_owner_recent",
+            model_name='conversation',
+            name='conversation_owner_recent',
         ),
         migrations.AddField(
-            model_name="message",
-            name="search_vector",
-            field=models.GeneratedField(
-                db_persist=True,
-                expression=conversations.models.archive.MessageSearchVector(
-                    "search_text", config="english"
-                ),
-                output_field=django.contrib.postgres.search.SearchVectorField(null=True),
-            ),
+            model_name='message',
+            name='search_vector',
+            field=models.GeneratedField(db_persist=True, expression=conversations.models.archive.MessageSearchVector('search_text', config='english'), output_field=django.contrib.postgres.search.SearchVectorField(null=True)),
         ),
         migrations.AddIndex(
-            model_name="conversation",
-            index=models.Index(
-                fields=["owner", "-created_at", "-id"], name="conversation_owner_newest"
-            ),
+            model_name='conversation',
+            index=models.Index(fields=['owner', '-created_at', '-id'], name='conversation_owner_newest'),
         ),
         migrations.AddIndex(
-            model_name="conversation",
-            index=models.Index(
-                fields=["owner", "-message_count", "-created_at"], name="conversation_owner_size"
-            ),
+            model_name='conversation',
+            index=models.Index(fields=['owner', '-message_count', '-created_at'], name='conversation_owner_size'),
         ),
         migrations.AddIndex(
-            model_name="conversation",
-            index=models.Index(
-                fields=["owner", "-warning_count", "-created_at"],
-                name="conversation_owner_warnings",
-            ),
+            model_name='conversation',
+            index=models.Index(fields=['owner', '-warning_count', '-created_at'], name='conversation_owner_warnings'),
         ),
         migrations.AddIndex(
-            model_name="conversation",
-            index=models.Index(
-                fields=["owner", "title", "-created_at"], name="conversation_owner_title"
-            ),
+            model_name='conversation',
+            index=models.Index(fields=['owner', 'title', '-created_at'], name='conversation_owner_title'),
         ),
         migrations.RunPython(move_search_index, restore_search_index),
     ]

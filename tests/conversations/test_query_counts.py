@@ -62,5 +62,5 @@ def test_list_queries_do_not_grow_with_the_number_of_conversations(api: APIClien
     for index in range(12):
         import_one(api, conversation(2, f"b{index}"))
     assert queries(api, "/api/v1/conversations") == few == 2
-    # a search first looks in the index (selectors._search_filter)
+    # a search first looks in the index (selectors.listing._search_filter)
     assert queries(api, "/api/v1/conversations?q=turn&tool=lookup") == 3

@@ -7,21 +7,21 @@ from typing import Any
 
 import pytest
 
-from conversations import selectors
+from conversations.selectors import listing
 from tests.conversations.pages_helpers import store
 
 pytestmark = pytest.mark.django_db
 
 
 def found(owner: Any, query: str) -> list[str]:
-    return [row.title for row in selectors.conversation_list(owner=owner, query=query)]
+    return [row.title for row in listing.conversation_list(owner=owner, query=query)]
 
 
-@pytest.mark.parametrize("probe", [selectors.SEARCH_PROBE, 1])
+@pytest.mark.parametrize("probe", [listing.SEARCH_PROBE, 1])
 def test_both_ways_find_the_same_conversations(
     alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch, probe: int
 ) -> None:
-    monkeypatch.setattr(selectors, "SEARCH_PROBE", probe)
+    monkeypatch.setattr(listing, "SEARCH_PROBE", probe)
     for index in range(3):
         text = f"the umbrella number {index}" if index != 1 else "a sunny day"
         store(alice, [{"role": "user", "content": text}], title=f"chat {index}")

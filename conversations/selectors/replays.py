@@ -1,0 +1,55 @@
+"""Replay runs as the pages show them: one run, a conversation's latest runs, and the
+turn-by-turn comparison of an original with its replay."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+
+from conversations import models
+from conversations.selectors.thread import THREAD_COLUMNS
+
+
+def replay_run_get(*, owner: User, run_id: Any, conversation_id: Any) -> models.ReplayRun:
+    """The owner's run of that conversation (``DoesNotExist`` otherwise)."""
+    return models.ReplayRun.objects.select_related("conversation").get(
+        owner=owner, pk=run_id, conversation_id=conversation_id
+    )
+
+
+def replay_runs_of(*, conversation: models.Conversation, limit: int = 20) -> list[Any]:
+    """The latest runs of a conversation, newest first."""
+    return list(models.ReplayRun.objects.filter(conversation=conversation)[:limit])
+
+
+@dataclass
+class ComparedTurn:
+    turn: models.ReplayTurn
+    original: dict[str, Any] | None
+    replay: dict[str, Any] | None
+
+
+def replay_comparison(*, run: models.ReplayRun) -> list[ComparedTurn]:
+    """Each turn of a run with its original and its replayed message (dicts with
+    ``blocks``), in three queries: turns, messages, blocks."""
+    turns = list(run.turns.order_by("index"))
+    ids = [i for t in turns for i in (t.original_message_id, t.message_id) if i is not None]
+    messages = {
+        row["id"]: {**row, "blocks": []}
+        for row in models.Message.objects.filter(pk__in=ids).values(*THREAD_COLUMNS)
+    }
+    blocks = models.ContentBlock.objects.filter(message_id__in=list(messages)).order_by(
+        "message_id", "index"
+    )
+    for message_id, block_type, text, payload in blocks.values_list(
+        "message_id", "type", "text", "payload"
+    ):
+        # ``detached``: shown apart from the thread, so no result is paired with a call.
+        block = {**payload, "type": block_type, "text": text, "detached": True}
+        messages[message_id]["blocks"].append(block)
+    return [
+        ComparedTurn(t, messages.get(t.original_message_id), messages.get(t.message_id))
+        for t in turns
+    ]

@@ -1,0 +1,96 @@
+"""The ``gemini`` format: exact same-format round trips of every fixture (directly, through
+storage, and validated against the SDK), and how strict that SDK validation is.
+
+Conversions from other formats are in ``test_gemini_convert.py``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from providers.formats.gemini import render
+from tests.providers.formats.gemini._helpers import (
+    FIXTURE_NAMES,
+    canonical,
+    load,
+    read,
+    request_of,
+    response_of,
+    stored,
+)
+from tests.providers.sdk.gemini import validate_gemini_request, validate_gemini_response
+
+# --------------------------------------------------------------------------- round trips
+
+
+def test_at_least_six_realistic_fixtures() -> None:
+    assert len(FIXTURE_NAMES) >= 6
+
+
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+def test_fixture_round_trips_exactly(name: str) -> None:
+    payload = load(name)
+    rendered = render(read(copy.deepcopy(payload)))
+    assert rendered.payload == payload
+    assert rendered.warnings == []
+
+
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+def test_fixture_round_trips_through_storage(name: str) -> None:
+    payload = load(name)
+    rendered = render(stored(read(payload)))
+    assert canonical(rendered.payload) == canonical(payload)
+    assert rendered.warnings == []
+
+
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+def test_fixture_round_trip_validates_against_the_sdk(name: str) -> None:
+    rendered = render(read(load(name))).payload
+    request, response = request_of(rendered), response_of(rendered)
+    assert request is not None or response is not None
+    if request is not None:
+        validate_gemini_request(request)
+    if response is not None:
+        validate_gemini_response(response)
+
+
+WRONG_REQUESTS = {
+    "snake_case key": {"contents": [{"role": "user", "parts": [{"function_call": {"name": "f"}}]}]},
+    "unknown part key": {"contents": [{"role": "user", "parts": [{"text": "x", "foo": 1}]}]},
+    "model in the body": {"contents": [], "model": "gemini-2.5-flash"},
+    "unknown enum": {"contents": [], "toolConfig": {"functionCallingConfig": {"mode": "AUTOO"}}},
+    "Vertex-only field": {
+        "contents": [],
+        "safetySettings": [
+            {
+                "category": "HARM_CATEGORY_HARASSMENT",
+                "threshold": "BLOCK_NONE",
+                "method": "SEVERITY",
+            }
+        ],
+    },
+    "not base64": {
+        "contents": [{"parts": [{"inlineData": {"mimeType": "image/png", "data": "not base64!"}}]}]
+    },
+    "JSON Schema in parameters": {
+        "contents": [],
+        "tools": [{"functionDeclarations": [{"name": "f", "parameters": {"$defs": {}}}]}],
+    },
+}
+
+
+@pytest.mark.parametrize("payload", WRONG_REQUESTS.values(), ids=list(WRONG_REQUESTS))
+def test_sdk_validation_is_strict(payload: Any) -> None:
+    with pytest.raises((AssertionError, ValueError, UserWarning)):
+        validate_gemini_request(payload)
+
+
+def test_every_fixture_records_its_shape() -> None:
+    shapes = {name: read(load(name)).extra["gemini"]["$shape"] for name in FIXTURE_NAMES}
+    assert shapes["bare_contents"] == "messages"
+    assert shapes["bare_response_function_call"] == "response"
+    assert shapes["thinking_exchange"] == "exchange"
+    assert shapes["tool_loop_parallel"] == "request"

@@ -1,0 +1,259 @@
+"""``openai-chat`` edge-case payload shapes written back exactly and rendered as valid
+requests, and a mutation fuzzer that checks any payload is read exactly or refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from providers import formats
+from providers.formats.base import FormatError
+from providers.formats.openai_chat import render_request
+from tests.providers.formats.openai_chat._helpers import (
+    _CALL,
+    _USER,
+    FIXTURES,
+    OPENAI_CHAT,
+    assert_round_trips,
+    canonical,
+    parse_one,
+    stored,
+)
+from tests.providers.sdk_validation import (
+    check_openai_chat_tool_pairing,
+    validate_openai_chat_request,
+)
+
+# --------------------------------------------------------------------------- exact shapes
+
+
+EDGE_PAYLOADS: dict[str, Any] = {
+    "content absent": [
+        {"role": "assistant", "tool_calls": [_CALL]},
+        {"role": "tool", "tool_call_id": "call_1"},
+    ],
+    "content null without calls": [{"role": "user", "content": None}],
+    "content empty list": [{"role": "user", "content": []}],
+    "one text part": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}],
+    "empty string beside calls": [{"role": "assistant", "content": "", "tool_calls": [_CALL]}],
+    "tool content null": [{"role": "tool", "tool_call_id": "x", "content": None}],
+    "tool content parts": [
+        {"role": "tool", "tool_call_id": "x", "content": [{"type": "text", "text": "a"}]}
+    ],
+    "tool name": [{"role": "tool", "tool_call_id": "x", "content": "a", "name": "f"}],
+    "nulls everywhere": {
+        "model": None,
+        "messages": [{"role": "user", "content": "x", "name": None}],
+        "temperature": None,
+        "stop": None,
+        "tools": None,
+        "tool_choice": None,
+        "max_tokens": None,
+    },
+    "integers for floats": {
+        "model": "m",
+        "messages": [_USER],
+        "temperature": 1,
+        "top_p": 0,
+        "presence_penalty": -1,
+    },
+    "floats stay floats": {"model": "m", "messages": [_USER], "temperature": 1.0, "top_p": 0.5},
+    "both token limits": {
+        "model": "m",
+        "messages": [_USER],
+        "max_tokens": 5,
+        "max_completion_tokens": 6,
+    },
+    "stop list and empty list": {"model": "m", "messages": [_USER], "stop": []},
+    "empty tools and tool_calls": {
+        "model": "m",
+        "messages": [{"role": "assistant", "content": "a", "tool_calls": []}],
+        "tools": [],
+    },
+    "request without model": {"messages": [_USER]},
+    "data uri with parameters": [
+        {
+            "role": "user",
+            "content": [
+                {"type": "image_url", "image_url": {"url": "data:image/png;name=a.png;base64,iVBO"}}
+            ],
+        }
+    ],
+    "data uri without media type": [
+        {
+            "role": "user",
+            "content": [
+                {"type": "image_url", "image_url": {"url": "data:;base64,iVBO", "detail": None}}
+            ],
+        }
+    ],
+    "bare base64 file data": [
+        {
+            "role": "user",
+            "content": [{"type": "file", "file": {"file_data": "JVBERi0x", "filename": "a.pdf"}}],
+        }
+    ],
+    "file data and id": [
+        {
+            "role": "user",
+            "content": [
+                {
+                    "type": "file",
+                    "file": {"file_data": "data:application/pdf;base64,JVBE", "file_id": "file-1"},
+                }
+            ],
+        }
+    ],
+    "audio formats": [
+        {
+            "role": "user",
+            "content": [
+                {"type": "input_audio", "input_audio": {"data": "AAAA", "format": "mp3"}},
+                {
+                    "type": "input_audio",
+                    "input_audio": {"data": "AAAA", "format": "mpeg", "rate": 8000},
+                },
+            ],
+        }
+    ],
+    "unknown part and call fields": [
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "a", "prompt_cache_breakpoint": {"mode": "explicit"}}
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": [{"type": "text", "text": "b"}, {"type": "refusal", "refusal": "no"}],
+            "tool_calls": [
+                {"id": "c", "function": {"name": "f", "arguments": " {} ", "x": 1}, "index": 0}
+            ],
+            "reasoning_content": "vendor extension",
+        },
+    ],
+    "annotations with parts stay verbatim": [
+        {
+            "role": "assistant",
+            "content": [{"type": "text", "text": "a"}],
+            "annotations": [{"type": "url_citation"}],
+        }
+    ],
+    "function choice and custom choice": {
+        "model": "m",
+        "messages": [_USER],
+        "tools": [{"type": "function", "function": {"name": "f", "description": None}, "extra": 1}],
+        "tool_choice": {"type": "function", "function": {"name": "f"}},
+    },
+    "custom tool choice": {
+        "model": "m",
+        "messages": [_USER],
+        "tools": [{"type": "custom", "custom": {"name": "g"}}],
+        "tool_choice": {"type": "custom", "custom": {"name": "g"}},
+    },
+    "several choices and a null finish reason": {
+        "object": "chat.completion",
+        "id": None,
+        "usage": None,
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": "a"}, "finish_reason": None},
+            {
+                "index": 1,
+                "message": {"role": "assistant", "content": "b"},
+                "finish_reason": "length",
+            },
+        ],
+    },
+    "response without object or usage": {
+        "choices": [{"message": {"role": "assistant", "content": "a"}}]
+    },
+    "legacy function without a call": [{"role": "function", "name": "f", "content": None}],
+}
+
+
+@pytest.mark.parametrize("payload", EDGE_PAYLOADS.values(), ids=EDGE_PAYLOADS.keys())
+def test_edge_shapes_round_trip_exactly(payload: Any) -> None:
+    assert_round_trips(payload)
+
+
+@pytest.mark.parametrize("payload", EDGE_PAYLOADS.values(), ids=EDGE_PAYLOADS.keys())
+def test_edge_shapes_still_render_requests_openai_accepts(payload: Any) -> None:
+    request = render_request(stored(parse_one(payload))).payload
+    validate_openai_chat_request(request)
+    check_openai_chat_tool_pairing(request)
+
+
+# --------------------------------------------------------------------------- fuzzing
+
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**63 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+_SEEDS = [orjson.loads(path.read_bytes()) for path in FIXTURES] + list(EDGE_PAYLOADS.values())
+
+
+def _nodes(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path to a value inside a JSON document."""
+    found = [path]
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            found += _nodes(inner, (*path, key))
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            found += _nodes(inner, (*path, index))
+    return found
+
+
+def _mutate(document: Any, path: tuple[Any, ...], replacement: Any, delete: bool) -> Any:
+    if not path:
+        return replacement
+    copy = orjson.loads(orjson.dumps(document))
+    parent = copy
+    for step in path[:-1]:
+        parent = parent[step]
+    if delete:
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = replacement
+    return copy
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_mutation_is_read_exactly_or_refused_with_a_format_error(data: st.DataObject) -> None:
+    seed = data.draw(st.sampled_from(_SEEDS))
+    path = data.draw(st.sampled_from(_nodes(seed)))
+    delete = bool(path) and data.draw(st.booleans())
+    payload = _mutate(seed, path, data.draw(_JSON), delete)
+    try:
+        conversation = parse_one(payload)
+    except FormatError:
+        return
+    rendered = OPENAI_CHAT.render(stored(conversation))
+    assert canonical(rendered.payload) == canonical(payload)
+    request = render_request(stored(conversation))
+    check_openai_chat_tool_pairing(request.payload)
+
+
+def test_an_assistant_message_with_null_tool_calls_renders_for_another_request() -> None:
+    # Found by the mutation test above: ``tool_calls: null`` is kept as written, and
+    # rendering for a request must read it as no calls (the orphan result gets a warning).
+    payload = [
+        {"role": "assistant", "tool_calls": None},
+        {"role": "tool", "tool_call_id": "call_1", "content": "18C"},
+    ]
+    conversation = stored(formats.get("openai-chat").parse(payload)[0].conversation)
+    rendered = render_request(conversation)
+    assert rendered.payload["messages"][0]["role"] == "assistant"
+    assert rendered.warnings

@@ -1,6 +1,6 @@
 """The ``chatml`` format: reading ChatML text and writing it back byte for byte.
 
-Conversions from other formats are in ``test_chatml_convert.py``.
+Conversions from other formats are in ``chatml/test_convert_*.py``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The ``cohere`` format: reading Cohere v2 chat payloads and writing them back exactly.
 
-Conversions from other formats are in ``test_cohere_conversions.py``.
+Conversions from other formats are in ``cohere/``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The ``gemini`` renderer fed whole conversations imported from the ``openai-chat`` and
 ``anthropic`` fixtures: the exact request and the exact drift warnings.
 
-One rule at a time is in ``test_gemini_convert_rules.py``; every block in every role, random
+One rule at a time is in ``gemini/test_convert_*.py``; every block in every role, random
 conversations and every other format's fixtures in ``test_gemini_convert_any.py``. The
 helpers here are shared by both.
 """

@@ -1,6 +1,6 @@
 """The ``mistral`` format: reading Mistral chat payloads and writing them back exactly.
 
-Conversions from other formats are in ``test_mistral_conversions.py``.
+Conversions from other formats are in ``mistral/``.
 """
 
 from __future__ import annotations

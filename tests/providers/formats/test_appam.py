@@ -25,7 +25,7 @@ from providers.umf import (
     ToolResultBlock,
     Usage,
 )
-from tests.providers.formats.test_seed_formats import (
+from tests.providers.formats.seed_formats._helpers import (
     FIXTURES,
     assert_round_trips,
     check_mutation,

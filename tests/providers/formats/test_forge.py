@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from providers import formats
 from providers.formats.base import FormatError
 from providers.umf import Conversation, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
-from tests.providers.formats.test_seed_formats import (
+from tests.providers.formats.seed_formats._helpers import (
     FIXTURES,
     assert_round_trips,
     check_mutation,

@@ -14,10 +14,9 @@ from providers.umf import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from tests.providers.formats.test_seed_formats import (
+from tests.providers.formats.seed_formats._conversion_sources import anthropic_import, openai_import
+from tests.providers.formats.seed_formats._helpers import (
     PNG,
-    anthropic_import,
-    openai_import,
     parse_one,
     render_checked,
     summary,

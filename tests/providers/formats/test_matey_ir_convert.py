@@ -18,10 +18,9 @@ from providers.umf import (
     Tool,
     ToolChoice,
 )
-from tests.providers.formats.test_seed_formats import (
+from tests.providers.formats.seed_formats._conversion_sources import anthropic_import, openai_import
+from tests.providers.formats.seed_formats._helpers import (
     PNG,
-    anthropic_import,
-    openai_import,
     render_checked,
     summary,
 )

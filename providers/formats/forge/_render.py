@@ -120,7 +120,10 @@ def render_message(message: Message, index: int, state: _Render) -> list[Wire]:
     blocks = _with_call_result(message)
     results = [(i, b) for i, b in enumerate(blocks) if isinstance(b, ToolResultBlock)]
     if role == "tool" and len(results) == 1 and len(blocks) == 1:
-        return [_wire(message, "tool", _tool_text(results[0][1], path, state))]
+        # The result is the message's own block, or stands for its plain content.
+        own = blocks[0] is message.content[0] if message.content else False
+        result_path = item(at(path, "content"), 0) if own else path
+        return [_wire(message, "tool", _tool_text(results[0][1], result_path, state))]
     numbered = [(i, b) for i, b in enumerate(blocks) if not isinstance(b, ToolResultBlock)]
     others = [block for _, block in numbered]
     _remember_calls(others, state)

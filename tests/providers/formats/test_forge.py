@@ -273,3 +273,21 @@ def test_any_mutation_is_read_exactly_or_refused_with_a_format_error(data: st.Da
 @given(text=st.text(alphabet=st.sampled_from(list('[]<>/!\n tool_name{}"CDATA&;')), max_size=60))
 def test_any_assistant_text_is_read_and_written_back(text: str) -> None:
     assert_round_trips("forge", assistant(text))
+
+
+def test_a_dropped_part_of_a_tool_result_is_warned_at_its_own_path() -> None:
+    # Found by the seed-formats property test: the warning named messages[0].content[1],
+    # a block the message does not have, so the loss looked silent.
+    image = {
+        "type": "image",
+        "source": {"type": "base64", "media_type": "image/png", "data": "AA=="},
+    }
+    result = ToolResultBlock.model_validate(
+        {"tool_use_id": "t1", "content": [{"type": "text", "text": "a"}, image]}
+    )
+    conversation = Conversation.model_validate(
+        {"messages": [{"role": "tool", "content": [result]}]}
+    )
+    rendered = formats.get("forge").render(conversation)
+    fields = {w.field for w in rendered.warnings if w.category == "content-dropped"}
+    assert fields == {"messages[0].content[0].content[1]"}

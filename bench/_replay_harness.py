@@ -52,6 +52,7 @@ def database_url() -> str:
 def _recreate(name: str) -> None:
     import psycopg
     from django.conf import settings
+    from psycopg import sql
 
     database = settings.DATABASES["default"]
     with psycopg.connect(
@@ -62,5 +63,6 @@ def _recreate(name: str) -> None:
         dbname="postgres",
         autocommit=True,
     ) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        connection.execute(f'CREATE DATABASE "{name}"')
+        identifier = sql.Identifier(name)
+        connection.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(identifier))
+        connection.execute(sql.SQL("CREATE DATABASE {}").format(identifier))

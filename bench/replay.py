@@ -26,13 +26,11 @@ import subprocess
 import sys
 import time
 import uuid
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "umfsite.settings")
-os.environ.setdefault("UMF_RATE_REPLAYS", "1000000/min")
+import _replay_harness
+
+ROOT = _replay_harness.ROOT
 BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/12")
 # Dropped and created again by every run: name one of your own when benchmarks share a server.
 DATABASE = os.environ.get("BENCH_DATABASE", "umf_bench_replay")
@@ -60,37 +58,8 @@ def main() -> None:
     parser.add_argument("--floor", action="store_true", help="sleep-only tasks (see above)")
     args = parser.parse_args()
 
-    import django
-    from django.conf import settings
-
-    if "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
-        sys.exit("set DATABASE_URL to a PostgreSQL server")
-    settings.DATABASES["default"]["NAME"] = DATABASE
-    django.setup()
-    _recreate_database()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+    _replay_harness.setup_database(DATABASE)
     run_benchmark(args)
-
-
-def _recreate_database() -> None:
-    import psycopg
-    from django.conf import settings
-    from psycopg import sql
-
-    database = settings.DATABASES["default"]
-    with psycopg.connect(
-        host=database["HOST"],
-        port=database["PORT"] or 5432,
-        user=database["USER"],
-        password=database["PASSWORD"] or None,
-        dbname="postgres",
-        autocommit=True,
-    ) as connection:
-        name = sql.Identifier(DATABASE)
-        connection.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(name))
-        connection.execute(sql.SQL("CREATE DATABASE {}").format(name))
 
 
 def run_benchmark(args: argparse.Namespace) -> None:

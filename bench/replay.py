@@ -26,9 +26,12 @@ import subprocess
 import sys
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
-import _replay_harness
+# --floor workers import this file as ``bench.replay``: the harness beside it must be found.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _replay_harness  # noqa: E402
 
 ROOT = _replay_harness.ROOT
 BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/12")

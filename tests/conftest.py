@@ -53,3 +53,13 @@ def api(alice: Any) -> APIClient:
 @pytest.fixture
 def bob_api(bob: Any) -> APIClient:
     return token_client(bob)
+
+
+@pytest.fixture(params=["sql", "orm"])
+def statements(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run a test twice: with the hand-written PostgreSQL statements of
+    ``conversations.pgsql`` and with the ORM version other databases use."""
+    from conversations import pgsql
+
+    monkeypatch.setattr(pgsql, "USE_SQL", request.param == "sql")
+    return str(request.param)

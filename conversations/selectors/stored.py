@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef
 
-from conversations import models
+from conversations import models, pgsql
 from conversations.records import MESSAGE_COLUMNS, block_data, message_data, warning_from_row
 from providers.umf import Conversation, DriftWarning
 
@@ -32,39 +33,19 @@ class StoredConversation:
 
 
 def conversation_umf(*, conversation: models.Conversation) -> StoredConversation:
-    """Load a stored conversation back into UMF, in five queries whatever its length.
+    """Load a stored conversation back into UMF, in five queries whatever its length (on
+    PostgreSQL four of them go in one round trip; the fifth, for media bytes, only when
+    there are attachments).
 
     This is the thread as it was imported; the branches replays added are not part of it.
     Rows are fetched as plain values and validated into UMF in one pydantic call: building
     a model instance per row would cost more than the queries.
     """
-    columns = [column for column, _ in MESSAGE_COLUMNS]
-    messages = list(
-        models.Message.objects.filter(conversation=conversation, replay_run__isnull=True)
-        .order_by("position")
-        .values_list("id", *columns)
-    )
-    blocks = list(
-        models.ContentBlock.objects.filter(
-            message__conversation=conversation, message__replay_run__isnull=True
-        )
-        # Grouped by message below: only the order within a message matters.
-        .order_by("index")
-        .values_list("message_id", "type", "text", "payload", "attachment_id")
-    )
+    if pgsql.enabled():
+        messages, blocks, tools, warnings = _rows_sql(conversation)
+    else:
+        messages, blocks, tools, warnings = _rows_orm(conversation)
     attachments = _attachment_bytes({row[4] for row in blocks if row[4]})
-    # Explicit orders: the models' default ones start with the conversation, a foreign key,
-    # which orders by the conversation's own ordering through a join.
-    tools = list(
-        models.ToolDefinition.objects.filter(conversation=conversation)
-        .order_by("position")
-        .values("name", "description", "parameters", "extra")
-    )
-    warnings = list(
-        models.DriftWarning.objects.filter(
-            conversation=conversation, replay_run__isnull=True
-        ).order_by("stage", "position")
-    )
     blocks_by_message: dict[Any, list[dict[str, Any]]] = defaultdict(list)
     for message_id, block_type, text, payload, attachment_id in blocks:
         data = attachments.get(attachment_id) if attachment_id else None
@@ -89,6 +70,86 @@ def conversation_umf(*, conversation: models.Conversation) -> StoredConversation
         Conversation.model_validate(document),
         import_warnings,
         [row[0] for row in messages],
+    )
+
+
+Rows = tuple[list[Any], list[Any], list[dict[str, Any]], list[models.DriftWarning]]
+
+
+def _rows_orm(conversation: models.Conversation) -> Rows:
+    """The rows :func:`conversation_umf` reads, in four queries: its messages (id, then
+    ``MESSAGE_COLUMNS``), their blocks, its tools and its warnings."""
+    columns = [column for column, _ in MESSAGE_COLUMNS]
+    messages = list(
+        models.Message.objects.filter(conversation=conversation, replay_run__isnull=True)
+        .order_by("position")
+        .values_list("id", *columns)
+    )
+    blocks = list(
+        models.ContentBlock.objects.filter(
+            message__conversation=conversation, message__replay_run__isnull=True
+        )
+        # Grouped by message by the caller: only the order within a message matters.
+        .order_by("index")
+        .values_list(*_BLOCK_COLUMNS)
+    )
+    # Explicit orders: the models' default ones start with the conversation, a foreign key,
+    # which orders by the conversation's own ordering through a join.
+    tools = list(
+        models.ToolDefinition.objects.filter(conversation=conversation)
+        .order_by("position")
+        .values(*_TOOL_COLUMNS)
+    )
+    warnings = list(
+        models.DriftWarning.objects.filter(
+            conversation=conversation, replay_run__isnull=True
+        ).order_by("stage", "position")
+    )
+    return messages, blocks, tools, warnings
+
+
+_BLOCK_COLUMNS = ("message_id", "type", "text", "payload", "attachment_id")
+_TOOL_COLUMNS = ("name", "description", "parameters", "extra")
+
+
+@cache
+def _rows_statements() -> tuple[str, Any, Any, Any, Any]:
+    message_fields = [models.Message._meta.get_field("id")] + [
+        models.Message._meta.get_field(column) for column, _ in MESSAGE_COLUMNS
+    ]
+    block_fields = [models.ContentBlock._meta.get_field(name) for name in _BLOCK_COLUMNS]
+    tool_fields = [models.ToolDefinition._meta.get_field(name) for name in _TOOL_COLUMNS]
+    warning_fields = pgsql.fields_of(models.DriftWarning)
+    message, block = pgsql.table(models.Message), pgsql.table(models.ContentBlock)
+    position, index = pgsql.quote("position"), pgsql.quote("index")
+    sql = f"""
+        SELECT {pgsql.select_list(message_fields, "m")} FROM {message} m
+        WHERE m.conversation_id = %(id)s AND m.replay_run_id IS NULL ORDER BY m.{position};
+        SELECT {pgsql.select_list(block_fields, "b")} FROM {block} b
+        JOIN {message} m ON m.id = b.message_id
+        WHERE m.conversation_id = %(id)s AND m.replay_run_id IS NULL ORDER BY b.{index};
+        SELECT {pgsql.select_list(tool_fields, "t")} FROM {pgsql.table(models.ToolDefinition)} t
+        WHERE t.conversation_id = %(id)s ORDER BY t.{position};
+        SELECT {pgsql.select_list(warning_fields, "w")} FROM {pgsql.table(models.DriftWarning)} w
+        WHERE w.conversation_id = %(id)s AND w.replay_run_id IS NULL
+        ORDER BY w.stage, w.{position};
+    """
+    return sql, message_fields, block_fields, tool_fields, warning_fields
+
+
+def _rows_sql(conversation: models.Conversation) -> Rows:
+    """:func:`_rows_orm` as four statements sent together, in one round trip."""
+    sql, message_fields, block_fields, tool_fields, warning_fields = _rows_statements()
+    results = pgsql.fetch_sets(sql, {"id": conversation.pk})
+
+    def decoded(fields: Any, row: Any) -> list[Any]:
+        return [pgsql.decode(field, value) for field, value in zip(fields, row, strict=True)]
+
+    return (
+        [decoded(message_fields, row) for row in results[0]],
+        [decoded(block_fields, row) for row in results[1]],
+        [dict(zip(_TOOL_COLUMNS, decoded(tool_fields, row), strict=True)) for row in results[2]],
+        [pgsql.instance(models.DriftWarning, warning_fields, row) for row in results[3]],
     )
 
 

@@ -10,19 +10,12 @@ atomicity is unchanged.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-import orjson
 from django.db import connections, models
-from psycopg.types.json import Jsonb
 
-
-def _jsonb(value: Any) -> Any:
-    return None if value is None else Jsonb(value, dumps=_dumps)
-
-
-def _dumps(value: Any) -> str:
-    return orjson.dumps(value).decode()
+from conversations.pgsql import jsonb
 
 
 def _identity(value: Any) -> Any:
@@ -30,7 +23,12 @@ def _identity(value: Any) -> Any:
 
 
 def _adapter(field: models.Field[Any, Any]) -> Callable[[Any], Any]:
-    return _jsonb if isinstance(field, models.JSONField) else _identity
+    return jsonb if isinstance(field, models.JSONField) else _identity
+
+
+# Below this many rows in all, :func:`insert_tables` sends one INSERT per table, all in
+# one round trip; a COPY costs two round trips per table and more Python to set up.
+SMALL = 100
 
 
 def bulk_insert(model: type[models.Model], rows: Sequence[dict[str, Any]]) -> None:
@@ -38,6 +36,58 @@ def bulk_insert(model: type[models.Model], rows: Sequence[dict[str, Any]]) -> No
     their defaults). No ids come back: callers make them (uuid7) beforehand."""
     if not rows:
         return
+    plan = _plan(model, rows)
+    connection = connections["default"]
+    if connection.vendor != "postgresql":
+        model._default_manager.bulk_create(
+            [model(**{**plan.defaults, **row}) for row in rows], batch_size=500
+        )
+        return
+    with connection.cursor() as cursor:
+        raw_cursor = cursor.cursor  # the psycopg cursor under Django's wrapper
+        with raw_cursor.copy(f"COPY {plan.table} ({plan.columns}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(plan.values(row))
+
+
+def insert_tables(tables: Sequence[tuple[type[models.Model], Sequence[dict[str, Any]]]]) -> None:
+    """:func:`bulk_insert` into several tables, in order. A few rows in all (a replay's
+    answer: a message, its blocks, its provenance) go as one INSERT per table, sent
+    together in one round trip."""
+    connection = connections["default"]
+    if connection.vendor != "postgresql" or sum(len(rows) for _, rows in tables) > SMALL:
+        for model, rows in tables:
+            bulk_insert(model, rows)
+        return
+    statements: list[str] = []
+    params: list[Any] = []
+    for model, rows in tables:
+        if not rows:
+            continue
+        plan = _plan(model, rows)
+        placeholders = "(" + ", ".join(["%s"] * len(plan.steps)) + ")"
+        values = ", ".join([placeholders] * len(rows))
+        statements.append(f"INSERT INTO {plan.table} ({plan.columns}) VALUES {values}")
+        for row in rows:
+            params.extend(plan.values(row))
+    if statements:
+        with connection.cursor() as cursor:
+            cursor.execute("; ".join(statements), params)
+
+
+@dataclass
+class _Plan:
+    table: str
+    columns: str
+    # Per column: the row key, how its value is sent, its value when the row has none.
+    steps: list[tuple[str, Callable[[Any], Any], Any]]
+    defaults: dict[str, Any]
+
+    def values(self, row: dict[str, Any]) -> list[Any]:
+        return [adapt(row.get(name, default)) for name, adapt, default in self.steps]
+
+
+def _plan(model: type[models.Model], rows: Sequence[dict[str, Any]]) -> _Plan:
     # An auto-increment primary key is left to the database's sequence, a generated
     # column (``Message.search_vector``) to the database itself.
     fields = [
@@ -47,17 +97,10 @@ def bulk_insert(model: type[models.Model], rows: Sequence[dict[str, Any]]) -> No
         and not (isinstance(field, models.AutoField) and field.attname not in rows[0])
     ]
     defaults = {f.attname: f.get_default() for f in fields if f.has_default() or f.null}
-    connection = connections["default"]
-    if connection.vendor != "postgresql":
-        model._default_manager.bulk_create(
-            [model(**{**defaults, **row}) for row in rows], batch_size=500
-        )
-        return
-    columns = ", ".join(connection.ops.quote_name(str(field.column)) for field in fields)
-    table = connection.ops.quote_name(model._meta.db_table)
-    plan = [(field.attname, _adapter(field), defaults.get(field.attname)) for field in fields]
-    with connection.cursor() as cursor:
-        raw_cursor = cursor.cursor  # the psycopg cursor under Django's wrapper
-        with raw_cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row([adapt(row.get(name, default)) for name, adapt, default in plan])
+    quote = connections["default"].ops.quote_name
+    return _Plan(
+        table=quote(model._meta.db_table),
+        columns=", ".join(quote(str(field.column)) for field in fields),
+        steps=[(f.attname, _adapter(f), defaults.get(f.attname)) for f in fields],
+        defaults=defaults,
+    )

@@ -7,10 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
-from conversations import models
+from conversations import models, pgsql
 from conversations.records import Rows, add_messages, warning_row
 from conversations.services.storage import insert_rows
 from providers.clients.base import Exchange
@@ -64,9 +63,7 @@ def store_turn_answer(
         if finish_run:
             finish_run_succeeded(run, [*succeeded_before, answer.turn])
         else:
-            models.ReplayRun.objects.filter(pk=run.pk).update(
-                provider_calls=F("provider_calls") + 1
-            )
+            pgsql.update(models.ReplayRun, {"id": run.pk}, {"provider_calls": pgsql.Add(1)})
     return True
 
 
@@ -78,14 +75,18 @@ def finish_run_succeeded(run: models.ReplayRun, turns: Sequence[models.ReplayTur
         for key, value in (turn.usage or {}).items():
             if isinstance(value, int):
                 usage[key] = usage.get(key, 0) + value
-    models.ReplayRun.objects.filter(pk=run.pk).update(
-        status=models.ReplayRun.Status.SUCCEEDED,
-        error="",
-        usage=usage,
-        latency_ms=sum(turn.latency_ms or 0 for turn in turns),
-        provider_calls=F("provider_calls") + 1,
-        finished_at=timezone.now(),
-        lease_expires_at=None,
+    pgsql.update(
+        models.ReplayRun,
+        {"id": run.pk},
+        {
+            "status": models.ReplayRun.Status.SUCCEEDED,
+            "error": "",
+            "usage": usage,
+            "latency_ms": sum(turn.latency_ms or 0 for turn in turns),
+            "provider_calls": pgsql.Add(1),
+            "finished_at": timezone.now(),
+            "lease_expires_at": None,
+        },
     )
 
 
@@ -108,19 +109,21 @@ def _mark_succeeded(turn: models.ReplayTurn, exchange: Exchange, message_id: uui
         response.usage.model_dump(mode="json", exclude_none=True) if response.usage else None
     )
     turn.latency_ms = round(exchange.latency_ms)
-    updated = models.ReplayTurn.objects.filter(
-        pk=turn.pk, status=models.ReplayTurn.Status.PENDING
-    ).update(
-        status=turn.status,
-        attempts=F("attempts") + 1,
-        message_id=message_id,
-        request=exchange.request,
-        request_headers=exchange.headers,
-        response=exchange.raw_response,
-        usage=turn.usage,
-        finish_reason=response.finish_reason or "",
-        latency_ms=turn.latency_ms,
-        error="",
-        finished_at=timezone.now(),
+    updated = pgsql.update(
+        models.ReplayTurn,
+        {"id": turn.pk, "status": models.ReplayTurn.Status.PENDING},
+        {
+            "status": turn.status,
+            "attempts": pgsql.Add(1),
+            "message_id": message_id,
+            "request": exchange.request,
+            "request_headers": exchange.headers,
+            "response": exchange.raw_response,
+            "usage": turn.usage,
+            "finish_reason": response.finish_reason or "",
+            "latency_ms": turn.latency_ms,
+            "error": "",
+            "finished_at": timezone.now(),
+        },
     )
     return updated == 1

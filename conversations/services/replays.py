@@ -14,7 +14,8 @@ import logging
 import random
 import uuid
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
+from functools import cache
 from typing import Any
 
 from django.conf import settings
@@ -23,7 +24,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from conversations import models, selectors
+from conversations import models, pgsql, selectors
 from conversations.provider_settings import configured_providers, provider_client
 from conversations.services.replay_store import (
     TurnAnswer,
@@ -137,11 +138,15 @@ def _countdown(wait: float) -> float:
     return float(min(max(wait, 0.0), settings.REPLAY_MAX_COUNTDOWN))
 
 
-def _claim(run_id: uuid.UUID) -> bool:
+def _claim(run_id: uuid.UUID) -> list[models.ReplayTurn] | None:
     """Take the run for this worker: queued and due (its retry time, if any, has come),
-    or running with an expired lease."""
+    or running with an expired lease. Returns its turns in order, each with the run and
+    its conversation loaded (every run has a turn), or None when the run was not there
+    to take."""
     now = timezone.now()
     lease = now + timedelta(seconds=settings.REPLAY_LEASE_SECONDS)
+    if pgsql.enabled():
+        return _claim_sql(run_id, now, lease)
     due = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
     claimable = (Q(status=Status.QUEUED) & due) | Q(status=Status.RUNNING, lease_expires_at__lt=now)
     updated = models.ReplayRun.objects.filter(claimable, pk=run_id).update(
@@ -151,21 +156,78 @@ def _claim(run_id: uuid.UUID) -> bool:
         started_at=now,
         next_attempt_at=None,
     )
-    return updated == 1
+    if updated != 1:
+        return None
+    return list(
+        models.ReplayTurn.objects.filter(run_id=run_id)
+        .select_related("run__conversation")
+        .defer(*_TURN_DEFERRED)
+        .order_by("index")
+    )
+
+
+# What a worker never reads of a turn: the exchange it stored.
+_TURN_DEFERRED = ("request", "request_headers", "response")
+
+
+@cache
+def _claim_statement() -> tuple[str, Any, Any, Any]:
+    run_fields = pgsql.fields_of(models.ReplayRun)
+    conversation_fields = pgsql.fields_of(models.Conversation)
+    turn_fields = pgsql.fields_of(models.ReplayTurn, frozenset(_TURN_DEFERRED))
+    run_columns = ", ".join(pgsql.quote(field.column) for field in run_fields)
+    sql = f"""
+        WITH r AS (
+            UPDATE {pgsql.table(models.ReplayRun)}
+            SET status = %(running)s, lease_expires_at = %(lease)s,
+                attempts = attempts + 1, started_at = %(now)s, next_attempt_at = NULL
+            WHERE id = %(id)s AND (
+                (status = %(queued)s AND (next_attempt_at IS NULL OR next_attempt_at <= %(now)s))
+                OR (status = %(running)s AND lease_expires_at < %(now)s))
+            RETURNING {run_columns}
+        )
+        SELECT {pgsql.select_list(run_fields, "r")},
+               {pgsql.select_list(conversation_fields, "c")},
+               {pgsql.select_list(turn_fields, "t")}
+        FROM r
+        JOIN {pgsql.table(models.Conversation)} c ON c.id = r.conversation_id
+        JOIN {pgsql.table(models.ReplayTurn)} t ON t.run_id = r.id
+        ORDER BY t.{pgsql.quote("index")}
+    """
+    return sql, run_fields, conversation_fields, turn_fields
+
+
+def _claim_sql(run_id: uuid.UUID, now: datetime, lease: datetime) -> list[models.ReplayTurn] | None:
+    """:func:`_claim` in one statement: the same conditional UPDATE, and the turns, run and
+    conversation read in the same round trip."""
+    sql, run_fields, conversation_fields, turn_fields = _claim_statement()
+    params = {
+        "id": run_id,
+        "now": now,
+        "lease": lease,
+        "running": str(Status.RUNNING),
+        "queued": str(Status.QUEUED),
+    }
+    rows = pgsql.fetch(sql, params)
+    if not rows:
+        return None
+    split, end = len(run_fields), len(run_fields) + len(conversation_fields)
+    run = pgsql.instance(models.ReplayRun, run_fields, rows[0][:split])
+    run.conversation = pgsql.instance(models.Conversation, conversation_fields, rows[0][split:end])
+    turns = []
+    for row in rows:
+        turn = pgsql.instance(models.ReplayTurn, turn_fields, row[end:])
+        turn.run = run
+        turns.append(turn)
+    return turns
 
 
 def replay_execute(*, run_id: uuid.UUID) -> Outcome:
     """Run every pending turn of a run, once; see the module docstring."""
-    if not _claim(run_id):
+    turns = _claim(run_id)
+    if turns is None:
         return _not_claimed(run_id)
-    # The turns with their run and conversation, in one query (every run has a turn):
-    # the pending ones to call, the succeeded ones for the totals.
-    turns = list(
-        models.ReplayTurn.objects.filter(run_id=run_id)
-        .select_related("run__conversation")
-        .defer("request", "request_headers", "response")
-        .order_by("index")
-    )
+    # The pending turns to call, the succeeded ones for the totals.
     run = turns[0].run
     client = provider_client(run.provider)
     if client is None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from conversations import models
+from conversations import models, pgsql
 from conversations.records import Rows
-from conversations.services.bulk import bulk_insert
+from conversations.services.bulk import bulk_insert, insert_tables
 
 
 def insert_rows(rows: Rows, *, new_conversation: bool) -> None:
@@ -18,12 +18,17 @@ def insert_rows(rows: Rows, *, new_conversation: bool) -> None:
         models.Attachment.objects.bulk_create(
             rows.attachments.values(), ignore_conflicts=True, batch_size=500
         )
-    bulk_insert(models.Message, rows.messages)
-    bulk_insert(models.ContentBlock, rows.blocks)
     models.ToolDefinition.objects.bulk_create(rows.tools, batch_size=500)
-    bulk_insert(models.ToolCall, rows.tool_calls)
-    models.DriftWarning.objects.bulk_create(rows.warnings, batch_size=2000)
-    models.Provenance.objects.bulk_create(rows.provenance)
+    # The few (warnings, provenance) as rows too: a replay's answer writes one of each.
+    insert_tables(
+        [
+            (models.Message, rows.messages),
+            (models.ContentBlock, rows.blocks),
+            (models.ToolCall, rows.tool_calls),
+            (models.DriftWarning, pgsql.rows_of(rows.warnings)),
+            (models.Provenance, pgsql.rows_of(rows.provenance)),
+        ]
+    )
 
 
 def insert_many(many: list[Rows]) -> None:

@@ -170,14 +170,13 @@ def test_an_oversized_body_is_a_413_before_parsing(api: APIClient, settings: Any
 def test_a_failure_midway_leaves_nothing_behind(api: APIClient, monkeypatch: Any) -> None:
     from conversations.services import bulk, storage
 
-    real_bulk_insert = bulk.bulk_insert
+    def explode_on_tool_calls(tables: Any) -> None:
+        models_in_order = [model for model, _ in tables]
+        bulk.insert_tables(tables[: models_in_order.index(models.ToolCall)])
+        assert models.Message.objects.exists()  # messages and blocks were written
+        raise RuntimeError("disk full")
 
-    def explode_on_tool_calls(model: Any, rows: Any) -> None:
-        if model is models.ToolCall:  # after messages and blocks were written
-            raise RuntimeError("disk full")
-        real_bulk_insert(model, rows)
-
-    monkeypatch.setattr(storage, "bulk_insert", explode_on_tool_calls)
+    monkeypatch.setattr(storage, "insert_tables", explode_on_tool_calls)
     with pytest.raises(RuntimeError):
         import_payload(api, load_fixture(WEATHER))
     assert models.Conversation.objects.count() == 0

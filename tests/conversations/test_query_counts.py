@@ -47,13 +47,14 @@ def import_one(api: APIClient, payload: Any) -> str:
     return str(response.json()["conversations"][0]["id"])
 
 
-def test_detail_and_export_queries_do_not_grow_with_length(api: APIClient) -> None:
+def test_detail_and_export_queries_do_not_grow_with_length(api: APIClient, statements: str) -> None:
     small = import_one(api, conversation(1, "s"))
     large = import_one(api, conversation(60, "l"))
     for path in ["/api/v1/conversations/{pk}", "/api/v1/conversations/{pk}/export?format=umf"]:
         assert queries(api, path.format(pk=small)) == queries(api, path.format(pk=large))
-        # token lookup, the conversation, messages, blocks, tools, warnings
-        assert queries(api, path.format(pk=large)) == 6
+        # token lookup, the conversation, messages, blocks, tools, warnings (the last four
+        # sent together, in one round trip, by the hand-written statements)
+        assert queries(api, path.format(pk=large)) == (3 if statements == "sql" else 6)
 
 
 def test_list_queries_do_not_grow_with_the_number_of_conversations(api: APIClient) -> None:

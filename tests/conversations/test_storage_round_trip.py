@@ -19,7 +19,8 @@ CASES = [
     for path in sorted(directory.glob("*.json"))
 ]
 
-pytestmark = pytest.mark.django_db
+# Both ways of reading a conversation back (conversations.pgsql and the ORM).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("statements")]
 
 
 def canonical(value: object) -> bytes:

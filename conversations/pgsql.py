@@ -13,12 +13,16 @@ read or write: callers check :func:`enabled` and fall back. Tests run both.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import contextlib
+import sys
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 import orjson
+import psycopg
+from django.conf import settings
 from django.db import connection, models
 from django.db.models import F
 from psycopg.types.json import Jsonb
@@ -71,31 +75,75 @@ def instance(model: type[models.Model], fields: Sequence[Any], values: Sequence[
     return model.from_db(connection.alias, [field.attname for field in fields], decoded)
 
 
-def fetch(sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[tuple[Any, ...]]:
-    with connection.cursor() as cursor:
+Params = Sequence[Any] | dict[str, Any]
+
+
+def fetch(sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+    with _prepared_cursor() as cursor:
         cursor.execute(sql, params)
         return list(cursor.fetchall())
 
 
-def fetch_sets(
-    sql: str, params: Sequence[Any] | dict[str, Any] = ()
-) -> list[list[tuple[Any, ...]]]:
-    """The rows of each of several statements sent at once (``;``-separated): one round
-    trip instead of one per statement."""
-    results = []
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        while True:
-            results.append(list(cursor.fetchall()))
-            if not cursor.nextset():
-                return results
+def fetch_many(statements: Sequence[tuple[str, Params]]) -> list[list[tuple[Any, ...]]]:
+    """The rows of each of several statements, sent together (psycopg's pipeline mode):
+    one round trip instead of one per statement."""
+    with contextlib.ExitStack() as stack:
+        cursors = [stack.enter_context(_prepared_cursor()) for _ in statements]
+        with connection.connection.pipeline():
+            for cursor, (sql, params) in zip(cursors, statements, strict=True):
+                cursor.execute(sql, params)
+        return [list(cursor.fetchall()) for cursor in cursors]
 
 
-def execute(sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> int:
+def execute(sql: str, params: Params = ()) -> int:
     """Run a write; the number of rows it touched."""
-    with connection.cursor() as cursor:
+    with _prepared_cursor() as cursor:
         cursor.execute(sql, params)
         return int(cursor.rowcount)
+
+
+def execute_many(statements: Sequence[tuple[str, Sequence[Params]]]) -> None:
+    """Run each statement once per parameter set, all sent together in one round trip
+    (pipeline mode), each statement prepared."""
+    with contextlib.ExitStack() as stack:
+        cursors = [stack.enter_context(_prepared_cursor()) for _ in statements]
+        with connection.connection.pipeline():
+            for cursor, (sql, param_sets) in zip(cursors, statements, strict=True):
+                cursor.executemany(sql, param_sets)
+
+
+class _PreparingCursor(psycopg.Cursor[Any]):
+    """Parameters bound by the server, and the statement prepared on its first run on a
+    connection: PostgreSQL then skips planning it again (planning was most of the server's
+    time for these statements: ~0.2 ms each, against ~0.02 ms to execute them). Django
+    turns automatic preparing off for connection poolers; psycopg forgets what it prepared
+    when a pooler-style ``DISCARD ALL`` runs. ``UMF_PREPARED_STATEMENTS=false`` (settings)
+    turns it off, for a pooler that does not keep sessions (PgBouncer in transaction mode
+    before 1.21)."""
+
+    def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
+        kwargs["prepare"] = settings.UMF_PREPARED_STATEMENTS
+        return super().execute(query, params, **kwargs)
+
+
+@contextlib.contextmanager
+def _prepared_cursor() -> Iterator[Any]:
+    """A cursor of Django's connection (its transaction, its query log) that prepares."""
+    connection.ensure_connection()
+    if settings.UMF_PREPARED_STATEMENTS and connection.connection.prepare_threshold is None:
+        # Django turns psycopg's preparing off (None); with a threshold no statement
+        # reaches, only those that ask for it (prepare=True: these) are prepared. Django's
+        # own cursors bind on the client and never prepare.
+        connection.connection.prepare_threshold = sys.maxsize
+    raw = _PreparingCursor(connection.connection)
+    # Django's wrapper, as connection.cursor() gives: it logs and counts the statements.
+    wrapped = (
+        connection.make_debug_cursor(raw)  # type: ignore[arg-type]
+        if connection.queries_logged
+        else connection.make_cursor(raw)  # type: ignore[arg-type]
+    )
+    with wrapped as cursor:
+        yield cursor
 
 
 def rows_of(objs: Iterable[models.Model]) -> list[dict[str, Any]]:

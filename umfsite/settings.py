@@ -247,7 +247,11 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# The replay worker's hot statements are prepared once per connection (conversations.pgsql);
+# off for a pooler that does not keep sessions (PgBouncer in transaction mode before 1.21).
+UMF_PREPARED_STATEMENTS = env_bool("UMF_PREPARED_STATEMENTS", True)
+# Tasks a worker holds per thread (acknowledged late, so each stays in Redis until done).
+CELERY_WORKER_PREFETCH_MULTIPLIER = env_int("CELERY_PREFETCH_MULTIPLIER", 1)
 # Redis hands an unacknowledged task (its worker died) to another worker once it is older
 # than the visibility timeout; the sweeps that look for such tasks run about every
 # interval x throttle seconds, under a lock that a worker killed mid-sweep leaves behind

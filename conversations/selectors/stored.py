@@ -113,7 +113,7 @@ _TOOL_COLUMNS = ("name", "description", "parameters", "extra")
 
 
 @cache
-def _rows_statements() -> tuple[str, Any, Any, Any, Any]:
+def _rows_statements() -> tuple[tuple[str, ...], Any, Any, Any, Any]:
     message_fields = [models.Message._meta.get_field("id")] + [
         models.Message._meta.get_field(column) for column, _ in MESSAGE_COLUMNS
     ]
@@ -121,26 +121,27 @@ def _rows_statements() -> tuple[str, Any, Any, Any, Any]:
     tool_fields = [models.ToolDefinition._meta.get_field(name) for name in _TOOL_COLUMNS]
     warning_fields = pgsql.fields_of(models.DriftWarning)
     message, block = pgsql.table(models.Message), pgsql.table(models.ContentBlock)
+    tool, warning = pgsql.table(models.ToolDefinition), pgsql.table(models.DriftWarning)
     position, index = pgsql.quote("position"), pgsql.quote("index")
-    sql = f"""
-        SELECT {pgsql.select_list(message_fields, "m")} FROM {message} m
-        WHERE m.conversation_id = %(id)s AND m.replay_run_id IS NULL ORDER BY m.{position};
-        SELECT {pgsql.select_list(block_fields, "b")} FROM {block} b
+    statements = (
+        f"""SELECT {pgsql.select_list(message_fields, "m")} FROM {message} m
+        WHERE m.conversation_id = %s AND m.replay_run_id IS NULL ORDER BY m.{position}""",
+        f"""SELECT {pgsql.select_list(block_fields, "b")} FROM {block} b
         JOIN {message} m ON m.id = b.message_id
-        WHERE m.conversation_id = %(id)s AND m.replay_run_id IS NULL ORDER BY b.{index};
-        SELECT {pgsql.select_list(tool_fields, "t")} FROM {pgsql.table(models.ToolDefinition)} t
-        WHERE t.conversation_id = %(id)s ORDER BY t.{position};
-        SELECT {pgsql.select_list(warning_fields, "w")} FROM {pgsql.table(models.DriftWarning)} w
-        WHERE w.conversation_id = %(id)s AND w.replay_run_id IS NULL
-        ORDER BY w.stage, w.{position};
-    """
-    return sql, message_fields, block_fields, tool_fields, warning_fields
+        WHERE m.conversation_id = %s AND m.replay_run_id IS NULL ORDER BY b.{index}""",
+        f"""SELECT {pgsql.select_list(tool_fields, "t")} FROM {tool} t
+        WHERE t.conversation_id = %s ORDER BY t.{position}""",
+        f"""SELECT {pgsql.select_list(warning_fields, "w")} FROM {warning} w
+        WHERE w.conversation_id = %s AND w.replay_run_id IS NULL
+        ORDER BY w.stage, w.{position}""",
+    )
+    return statements, message_fields, block_fields, tool_fields, warning_fields
 
 
 def _rows_sql(conversation: models.Conversation) -> Rows:
-    """:func:`_rows_orm` as four statements sent together, in one round trip."""
-    sql, message_fields, block_fields, tool_fields, warning_fields = _rows_statements()
-    results = pgsql.fetch_sets(sql, {"id": conversation.pk})
+    """:func:`_rows_orm` as four prepared statements sent together, in one round trip."""
+    statements, message_fields, block_fields, tool_fields, warning_fields = _rows_statements()
+    results = pgsql.fetch_many([(sql, [conversation.pk]) for sql in statements])
 
     def decoded(fields: Any, row: Any) -> list[Any]:
         return [pgsql.decode(field, value) for field, value in zip(fields, row, strict=True)]

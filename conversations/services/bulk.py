@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import connections, models
 
+from conversations import pgsql
 from conversations.pgsql import jsonb
 
 
@@ -26,8 +27,8 @@ def _adapter(field: models.Field[Any, Any]) -> Callable[[Any], Any]:
     return jsonb if isinstance(field, models.JSONField) else _identity
 
 
-# Below this many rows in all, :func:`insert_tables` sends one INSERT per table, all in
-# one round trip; a COPY costs two round trips per table and more Python to set up.
+# Below this many rows in all, :func:`insert_tables` sends prepared INSERTs, all in one
+# round trip; a COPY costs two round trips per table and more Python to set up.
 SMALL = 100
 
 
@@ -52,27 +53,21 @@ def bulk_insert(model: type[models.Model], rows: Sequence[dict[str, Any]]) -> No
 
 def insert_tables(tables: Sequence[tuple[type[models.Model], Sequence[dict[str, Any]]]]) -> None:
     """:func:`bulk_insert` into several tables, in order. A few rows in all (a replay's
-    answer: a message, its blocks, its provenance) go as one INSERT per table, sent
-    together in one round trip."""
-    connection = connections["default"]
-    if connection.vendor != "postgresql" or sum(len(rows) for _, rows in tables) > SMALL:
+    answer: a message, its blocks, its provenance) go as one prepared INSERT per table,
+    run for each row, all sent together in one round trip."""
+    if not pgsql.enabled() or sum(len(rows) for _, rows in tables) > SMALL:
         for model, rows in tables:
             bulk_insert(model, rows)
         return
-    statements: list[str] = []
-    params: list[Any] = []
+    statements = []
     for model, rows in tables:
-        if not rows:
-            continue
-        plan = _plan(model, rows)
-        placeholders = "(" + ", ".join(["%s"] * len(plan.steps)) + ")"
-        values = ", ".join([placeholders] * len(rows))
-        statements.append(f"INSERT INTO {plan.table} ({plan.columns}) VALUES {values}")
-        for row in rows:
-            params.extend(plan.values(row))
+        if rows:
+            plan = _plan(model, rows)
+            placeholders = ", ".join(["%s"] * len(plan.steps))
+            sql = f"INSERT INTO {plan.table} ({plan.columns}) VALUES ({placeholders})"
+            statements.append((sql, [plan.values(row) for row in rows]))
     if statements:
-        with connection.cursor() as cursor:
-            cursor.execute("; ".join(statements), params)
+        pgsql.execute_many(statements)
 
 
 @dataclass

@@ -54,7 +54,7 @@ def test_detail_and_export_queries_do_not_grow_with_length(api: APIClient, state
         assert queries(api, path.format(pk=small)) == queries(api, path.format(pk=large))
         # token lookup, the conversation, messages, blocks, tools, warnings (the last four
         # sent together, in one round trip, by the hand-written statements)
-        assert queries(api, path.format(pk=large)) == (3 if statements == "sql" else 6)
+        assert queries(api, path.format(pk=large)) == 6
 
 
 def test_list_queries_do_not_grow_with_the_number_of_conversations(api: APIClient) -> None:

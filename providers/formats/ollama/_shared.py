@@ -6,7 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, cast
 
-from providers.formats._common import extra_of, hint, own_extra, require_mapping, with_hints
+from providers.formats._common import (
+    hint,
+    hinted_extra,
+    own_extra,
+    require_mapping,
+)
 from providers.formats.base import Drift, FormatError
 from providers.umf import JSON, Extra, FinishReason
 
@@ -53,7 +58,7 @@ def item(path: str, index: int) -> str:
 
 def make_extra(fields: Mapping[str, Any], **hints: Any) -> Extra:
     """``extra`` holding this format's unknown ``fields`` and its ``$`` hints."""
-    return extra_of(FORMAT_ID, with_hints(fields, **hints))
+    return hinted_extra(FORMAT_ID, fields, **hints)
 
 
 def get_hint(extra: Extra, key: str, default: Any = None) -> Any:

@@ -142,6 +142,20 @@ def parse_arguments(raw: str) -> tuple[JSON, bool]:
         return {}, False
 
 
+# JSON's own whitespace, then the brace that opens an object.
+_OBJECT_START = re.compile(r"[ \t\n\r]*\{")
+
+
+def parse_object(text: str) -> dict[str, Any] | None:
+    """The JSON object ``text`` holds, or None (not JSON, or JSON that is not an object)."""
+    # Plain text (most tool results) cannot hold an object: it skips the decoder and the
+    # exception that the decoder would raise.
+    if _OBJECT_START.match(text) is None:
+        return None
+    decoded, ok = parse_arguments(text)
+    return decoded if ok and isinstance(decoded, dict) else None
+
+
 def dump_arguments(value: JSON) -> str:
     """The compact JSON string of tool arguments (what providers send)."""
     return orjson.dumps(value).decode()

@@ -56,6 +56,24 @@ def own_extra(extra: Extra, format_id: str) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if not k.startswith("$")}
 
 
+def foreign_fields(extra: Extra, format_id: str) -> list[tuple[str, dict[str, Any]]]:
+    """``(namespace, fields)`` for every other format's provider fields on a value, by
+    namespace; fields that hold nothing (null, empty) are left out, and so are namespaces
+    left with nothing. A renderer notes each one: they do not travel to ``format_id``."""
+    found = []
+    for namespace in sorted(extra):
+        if namespace == format_id:
+            continue
+        fields = {
+            k: v
+            for k, v in extra[namespace].items()
+            if not k.startswith("$") and v not in (None, [], {})
+        }
+        if fields:
+            found.append((namespace, fields))
+    return found
+
+
 def hint(extra: Extra, format_id: str, key: str, default: Any = None) -> Any:
     """A layout hint (``$key``) that ``format_id`` left on a value."""
     fields = extra.get(format_id)

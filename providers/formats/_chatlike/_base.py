@@ -11,6 +11,7 @@ from typing import Any
 from providers.formats._common import (
     ToolIdMap,
     extra_of,
+    foreign_fields,
     hint,
     own_extra,
     with_hints,
@@ -97,16 +98,14 @@ class Context:
 
 def report_foreign_extra(extra: Extra, path: str, ctx: Context) -> None:
     """One ``field-unknown`` note per other format's (non-empty) fields on a value."""
-    for namespace in sorted(extra):
-        fields = {k: v for k, v in own_extra(extra, namespace).items() if v not in (None, [], {})}
-        if namespace != ctx.ns.format_id and fields:
-            ctx.drift.add(
-                "field-unknown",
-                f"{namespace} fields have no {ctx.label} equivalent and are not sent",
-                field=at(path, f"extra.{namespace}"),
-                original=fields,
-                severity="info",
-            )
+    for namespace, fields in foreign_fields(extra, ctx.ns.format_id):
+        ctx.drift.add(
+            "field-unknown",
+            f"{namespace} fields have no {ctx.label} equivalent and are not sent",
+            field=at(path, f"extra.{namespace}"),
+            original=fields,
+            severity="info",
+        )
 
 
 def describe(block: Block) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from providers.formats._common import hint, hinted_extra, own_extra
+from providers.formats._common import foreign_fields, hint, hinted_extra, own_extra
 from providers.formats.base import Drift, FormatError
 from providers.umf import JSON, Conversation, Extra, Message, main_path
 
@@ -81,16 +81,14 @@ class RenderContext:
 
 def report_foreign_extra(extra: Extra, path: str, ctx: RenderContext) -> None:
     """One ``field-unknown`` note per other format's (non-empty) fields on a value."""
-    for namespace in sorted(extra):
-        fields = {k: v for k, v in own_extra(extra, namespace).items() if v not in (None, [], {})}
-        if namespace != FORMAT_ID and fields:
-            ctx.drift.add(
-                "field-unknown",
-                f"{namespace} fields have no Appam equivalent",
-                field=at(path, f"extra.{namespace}"),
-                original=fields,
-                severity="info",
-            )
+    for namespace, fields in foreign_fields(extra, FORMAT_ID):
+        ctx.drift.add(
+            "field-unknown",
+            f"{namespace} fields have no Appam equivalent",
+            field=at(path, f"extra.{namespace}"),
+            original=fields,
+            severity="info",
+        )
 
 
 def thread(conversation: Conversation, ctx: RenderContext) -> list[tuple[int, Message]]:

@@ -31,7 +31,7 @@ from typing import Any
 
 # --floor workers import this file as ``bench.replay``: the harness beside it must be found.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _replay_harness  # noqa: E402
+import _replay_harness
 
 ROOT = _replay_harness.ROOT
 BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/12")

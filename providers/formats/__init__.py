@@ -10,6 +10,7 @@ import importlib
 import pkgutil
 from dataclasses import dataclass
 
+from providers.formats._gc import collector_paused
 from providers.formats.base import (
     Capabilities,
     Format,
@@ -153,8 +154,9 @@ def parse(format_id: str, payload: JSON) -> Parsed:
     The conversations are left exactly as the payload describes them (so that rendering
     them back gives the payload again); ``Parsed.format`` says which format read them.
     """
-    fmt = detect(payload) if format_id == "auto" else get(format_id)
-    return Parsed(fmt, fmt.parse(payload))
+    with collector_paused():
+        fmt = detect(payload) if format_id == "auto" else get(format_id)
+        return Parsed(fmt, fmt.parse(payload))
 
 
 @dataclass
@@ -168,7 +170,8 @@ class Converted:
 def convert(source_id: str, target_id: str, payload: JSON) -> Converted:
     """Parse in one format and render in another; warnings cover both steps."""
     target = get(target_id)
-    parsed = parse(source_id, payload)
-    rendered = target.render_all([item.conversation for item in parsed.items])
+    with collector_paused():  # see providers.formats._gc: the collector only slows this
+        parsed = parse(source_id, payload)
+        rendered = target.render_all([item.conversation for item in parsed.items])
     parse_warnings = [warning for item in parsed.items for warning in item.warnings]
     return Converted(parsed.format, target, rendered.payload, parse_warnings + rendered.warnings)

@@ -7,7 +7,7 @@ import base64
 import binascii
 import hashlib
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import orjson
@@ -16,10 +16,31 @@ from providers.formats.base import Drift, FormatError
 from providers.umf import JSON, Extra, ThinkingBlock
 
 
-def unknown_fields(source: Mapping[str, Any], known: Iterable[str]) -> dict[str, Any]:
+def unknown_fields(source: Mapping[str, Any], known: Collection[str]) -> dict[str, Any]:
     """The entries of ``source`` whose keys are not in ``known``, verbatim."""
-    known_set = set(known)
-    return {key: value for key, value in source.items() if key not in known_set}
+    # ``known`` is a handful of names: looking them up in the tuple as given is cheaper
+    # than building a set on every call (this runs for every message and block).
+    return {key: value for key, value in source.items() if key not in known}
+
+
+def split(
+    source: Mapping[str, Any], mapped: Collection[str], handled: Collection[str] = ()
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``(mapped fields that hold a value, every other field verbatim)``.
+
+    A mapped field given as ``null`` stays with the others: UMF cannot say "present but
+    null", so the null travels verbatim in ``extra`` and comes back as it was. ``handled``
+    fields are left out of both (the caller reads them itself).
+    """
+    # One pass, looking names up in the small tuples as given: this runs for every message.
+    fields: dict[str, Any] = {}
+    rest: dict[str, Any] = {}
+    for key, value in source.items():
+        if key in mapped and value is not None:
+            fields[key] = value
+        elif key not in handled:
+            rest[key] = value
+    return fields, rest
 
 
 def extra_of(format_id: str, fields: Mapping[str, Any]) -> Extra:
@@ -28,20 +49,51 @@ def extra_of(format_id: str, fields: Mapping[str, Any]) -> Extra:
 
 
 def own_extra(extra: Extra, format_id: str) -> dict[str, Any]:
-    """The provider fields (not ``$`` hints) kept under ``format_id``."""
-    return {k: v for k, v in extra.get(format_id, {}).items() if not k.startswith("$")}
+    """The provider fields (not ``$`` hints) kept under ``format_id``, as a new dict."""
+    fields = extra.get(format_id)
+    if not fields:
+        return {}
+    return {k: v for k, v in fields.items() if not k.startswith("$")}
+
+
+def foreign_fields(extra: Extra, format_id: str) -> list[tuple[str, dict[str, Any]]]:
+    """``(namespace, fields)`` for every other format's provider fields on a value, by
+    namespace; fields that hold nothing (null, empty) are left out, and so are namespaces
+    left with nothing. A renderer notes each one: they do not travel to ``format_id``."""
+    found = []
+    for namespace in sorted(extra):
+        if namespace == format_id:
+            continue
+        fields = {
+            k: v
+            for k, v in extra[namespace].items()
+            if not k.startswith("$") and v not in (None, [], {})
+        }
+        if fields:
+            found.append((namespace, fields))
+    return found
 
 
 def hint(extra: Extra, format_id: str, key: str, default: Any = None) -> Any:
     """A layout hint (``$key``) that ``format_id`` left on a value."""
-    return extra.get(format_id, {}).get(f"${key}", default)
+    fields = extra.get(format_id)
+    return default if fields is None else fields.get("$" + key, default)
 
 
 def with_hints(fields: Mapping[str, Any], **hints: Any) -> dict[str, Any]:
     """``fields`` plus ``$``-prefixed hints, skipping hints that are None."""
     merged = dict(fields)
-    merged.update({f"${key}": value for key, value in hints.items() if value is not None})
+    for key, value in hints.items():
+        if value is not None:
+            merged["$" + key] = value
     return merged
+
+
+def hinted_extra(format_id: str, fields: Mapping[str, Any], **hints: Any) -> Extra:
+    """``extra`` holding ``format_id``'s verbatim ``fields`` and its ``$`` layout hints
+    (hints given as None are left out), or ``{}`` when there is neither."""
+    merged = with_hints(fields, **hints)  # a new dict already: no second copy
+    return {format_id: merged} if merged else {}
 
 
 def require_mapping(value: JSON, field: str) -> dict[str, Any]:
@@ -106,6 +158,20 @@ def parse_arguments(raw: str) -> tuple[JSON, bool]:
         return orjson.loads(raw), True
     except orjson.JSONDecodeError:
         return {}, False
+
+
+# JSON's own whitespace, then the brace that opens an object.
+_OBJECT_START = re.compile(r"[ \t\n\r]*\{")
+
+
+def parse_object(text: str) -> dict[str, Any] | None:
+    """The JSON object ``text`` holds, or None (not JSON, or JSON that is not an object)."""
+    # Plain text (most tool results) cannot hold an object: it skips the decoder and the
+    # exception that the decoder would raise.
+    if _OBJECT_START.match(text) is None:
+        return None
+    decoded, ok = parse_arguments(text)
+    return decoded if ok and isinstance(decoded, dict) else None
 
 
 def dump_arguments(value: JSON) -> str:

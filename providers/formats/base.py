@@ -44,6 +44,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Literal
 
+from providers.formats._gc import collector_paused
 from providers.umf import JSON, Conversation, DriftWarning, Severity, WarningCategory
 
 
@@ -168,11 +169,12 @@ class Format:
     def render_all(self, conversations: Sequence[Conversation]) -> Rendered:
         """Render several conversations as this format holds them: one file for formats
         that hold many, else a list with one payload per conversation."""
-        if self.render_many is not None:
-            return self.render_many(conversations)
-        payloads, warnings = [], []
-        for conversation in conversations:
-            rendered = self.render(conversation)
-            payloads.append(rendered.payload)
-            warnings.extend(rendered.warnings)
+        with collector_paused():  # see providers.formats._gc
+            if self.render_many is not None:
+                return self.render_many(conversations)
+            payloads, warnings = [], []
+            for conversation in conversations:
+                rendered = self.render(conversation)
+                payloads.append(rendered.payload)
+                warnings.extend(rendered.warnings)
         return Rendered(payloads[0] if len(payloads) == 1 else payloads, warnings)

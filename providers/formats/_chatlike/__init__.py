@@ -26,6 +26,8 @@
   ================================================  ========================================
 """
 
+from providers.formats._common import split
+
 from ._base import (
     CallIds,
     Context,
@@ -38,7 +40,6 @@ from ._base import (
     mark_error,
     report_foreign_extra,
     require,
-    split,
 )
 from ._content import (
     content_hint,

@@ -4,11 +4,18 @@ formats share."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from providers.formats._common import ToolIdMap, extra_of, hint, own_extra, with_hints
+from providers.formats._common import (
+    ToolIdMap,
+    extra_of,
+    foreign_fields,
+    hint,
+    own_extra,
+    with_hints,
+)
 from providers.formats.base import Drift, FormatError
 from providers.umf import JSON, Block, Extra, MediaSource
 
@@ -23,20 +30,6 @@ def at(base: str, key: str) -> str:
 def item(base: str, index: int) -> str:
     """The path of element ``index`` of the list at ``base``."""
     return f"{base}[{index}]"
-
-
-def split(
-    source: Mapping[str, Any], mapped: Iterable[str], handled: Iterable[str] = ()
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``(mapped fields that hold a value, every other field verbatim)``.
-
-    A mapped field given as ``null`` stays with the others: UMF cannot say "present but
-    null", so the null travels verbatim in ``extra``. ``handled`` fields are in neither.
-    """
-    mapped_set, handled_set = set(mapped), set(handled)
-    fields = {k: v for k, v in source.items() if k in mapped_set and v is not None}
-    rest = {k: v for k, v in source.items() if k not in handled_set and k not in fields}
-    return fields, rest
 
 
 def is_int(value: JSON) -> bool:
@@ -105,16 +98,14 @@ class Context:
 
 def report_foreign_extra(extra: Extra, path: str, ctx: Context) -> None:
     """One ``field-unknown`` note per other format's (non-empty) fields on a value."""
-    for namespace in sorted(extra):
-        fields = {k: v for k, v in own_extra(extra, namespace).items() if v not in (None, [], {})}
-        if namespace != ctx.ns.format_id and fields:
-            ctx.drift.add(
-                "field-unknown",
-                f"{namespace} fields have no {ctx.label} equivalent and are not sent",
-                field=at(path, f"extra.{namespace}"),
-                original=fields,
-                severity="info",
-            )
+    for namespace, fields in foreign_fields(extra, ctx.ns.format_id):
+        ctx.drift.add(
+            "field-unknown",
+            f"{namespace} fields have no {ctx.label} equivalent and are not sent",
+            field=at(path, f"extra.{namespace}"),
+            original=fields,
+            severity="info",
+        )
 
 
 def describe(block: Block) -> dict[str, Any]:

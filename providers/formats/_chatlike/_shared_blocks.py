@@ -7,7 +7,7 @@ import binascii
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import data_uri, parse_data_uri, require_mapping, require_str
+from providers.formats._common import data_uri, parse_data_uri, require_mapping, require_str, split
 from providers.umf import (
     Block,
     Conversation,
@@ -20,7 +20,7 @@ from providers.umf import (
     main_path,
 )
 
-from ._base import Context, Namespace, at, describe, item, report_foreign_extra, split
+from ._base import Context, Namespace, at, describe, item, report_foreign_extra
 from ._turns import Turn
 
 _EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._common import (
+    foreign_fields,
     hint,
     own_extra,
     parse_arguments,
@@ -93,16 +94,14 @@ def render_block(block: Block, path: str, ctx: Context) -> dict[str, Any] | None
 def warn_foreign_extra(extra: Extra, path: str, ctx: Context) -> None:
     """One ``field-unknown`` note per other format's fields: they do not travel. Fields
     that hold nothing (null, empty) are not worth a note."""
-    for namespace in sorted(extra):
-        fields = {k: v for k, v in own_extra(extra, namespace).items() if v not in (None, [], {})}
-        if namespace != FORMAT_ID and fields:
-            ctx.drift.add(
-                "field-unknown",
-                f"{namespace} fields have no Anthropic equivalent and are not sent",
-                field=f"{path}.extra.{namespace}" if path else f"extra.{namespace}",
-                original=fields,
-                severity="info",
-            )
+    for namespace, fields in foreign_fields(extra, FORMAT_ID):
+        ctx.drift.add(
+            "field-unknown",
+            f"{namespace} fields have no Anthropic equivalent and are not sent",
+            field=f"{path}.extra.{namespace}" if path else f"extra.{namespace}",
+            original=fields,
+            severity="info",
+        )
 
 
 def is_blank_text(body: dict[str, Any]) -> bool:

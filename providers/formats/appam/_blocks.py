@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from providers.formats._common import require_list, require_mapping, require_str
+from providers.formats._common import require_list, require_mapping, require_str, split
 from providers.formats.base import FormatError
 from providers.umf import (
     JSON,
@@ -27,7 +27,7 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._shared import FORMAT_ID, at, item, make_extra, require_bool, split
+from ._shared import FORMAT_ID, at, item, make_extra, require_bool
 
 BLOCK_TYPES = ("text", "image", "document", "tool_use", "tool_result", "thinking")
 SourceKind = Literal["base64", "url", "text", "file"]

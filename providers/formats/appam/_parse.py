@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import require_list, require_mapping, require_str
+from providers.formats._common import require_list, require_mapping, require_str, split
 from providers.formats.base import FormatError
 from providers.umf import JSON, Conversation, FinishReason, Message, Usage
 
 from ._blocks import parse_blocks
-from ._shared import ROLES, at, item, make_extra, parse_timestamp, split
+from ._shared import ROLES, at, item, make_extra, parse_timestamp
 
 _MESSAGE_FIELDS = ("id", "timestamp", "reasoning", "reasoning_details")
 # Appam's StopReason (snake_case) -> UMF finish reason.

@@ -22,6 +22,7 @@ from providers.formats._common import (
     require_list,
     require_mapping,
     require_str,
+    split,
     unknown_fields,
 )
 from providers.formats.base import FormatError
@@ -35,7 +36,7 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._shared import ROLES, at, item, make_extra, split
+from ._shared import ROLES, at, item, make_extra
 
 RESULT_ROLES = ("tool_result", "tool")
 # Content each role has when it has no text: what the renderer writes by default.

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._common import (
+    foreign_fields,
     hint,
     is_base64,
     own_extra,
@@ -80,16 +81,14 @@ def merge_fields(body: dict[str, Any], fields: dict[str, Any]) -> None:
 
 def warn_foreign_extra(extra: Extra, path: str, ctx: Context) -> None:
     """One ``field-unknown`` note per other format's fields (that hold something)."""
-    for namespace in sorted(extra):
-        fields = {k: v for k, v in own_extra(extra, namespace).items() if v not in (None, [], {})}
-        if namespace != FORMAT_ID and fields:
-            ctx.drift.add(
-                "field-unknown",
-                f"{namespace} fields have no Gemini equivalent and are not sent",
-                field=f"{path}.extra.{namespace}" if path else f"extra.{namespace}",
-                original=fields,
-                severity="info",
-            )
+    for namespace, fields in foreign_fields(extra, FORMAT_ID):
+        ctx.drift.add(
+            "field-unknown",
+            f"{namespace} fields have no Gemini equivalent and are not sent",
+            field=f"{path}.extra.{namespace}" if path else f"extra.{namespace}",
+            original=fields,
+            severity="info",
+        )
 
 
 def _text(block: Any, path: str, ctx: Context) -> dict[str, Any]:

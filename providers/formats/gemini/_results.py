@@ -14,14 +14,14 @@ from typing import Any
 
 import orjson
 
-from providers.formats._common import dump_arguments, parse_arguments
+from providers.formats._common import dump_arguments, parse_object
 
 
 def response_object(text: str, is_error: bool | None) -> tuple[dict[str, Any], bool]:
     """``(response, wrapped)``: the object to send for a result's text, and whether the
     text had to be wrapped (it was not a JSON object, or it reports an error)."""
-    decoded, ok = parse_arguments(text)
-    value: Any = decoded if ok and isinstance(decoded, dict) else text
+    decoded = parse_object(text)
+    value: Any = text if decoded is None else decoded
     if isinstance(value, dict) and not is_error:
         return value, False
     return {"error" if is_error else "output": value}, True

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import require_list, require_mapping, require_str
+from providers.formats._common import require_list, require_mapping, require_str, split
 from providers.formats.base import FormatError
 from providers.umf import (
     JSON,
@@ -25,14 +25,7 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._shared import (
-    ROLES,
-    at,
-    item,
-    make_extra,
-    require_bool,
-    split,
-)
+from ._shared import ROLES, at, item, make_extra, require_bool
 
 BLOCK_TYPES = ("text", "image", "tool_use", "tool_result")
 Wire = dict[str, Any]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import require_list, require_mapping
+from providers.formats._common import require_list, require_mapping, split
 from providers.formats.base import FormatError
 from providers.umf import JSON, Conversation, Message
 
@@ -39,7 +39,7 @@ from ._request import (
     render_tools,
 )
 from ._response import parse_response, render_response
-from ._shared import FORMAT_ID, RenderContext, get_hint, item, make_extra, put_fields, split, thread
+from ._shared import FORMAT_ID, RenderContext, get_hint, item, make_extra, put_fields, thread
 from ._stream import parse_stream, render_stream
 
 REQUEST_KEYS = ("messages", "tools", "toolChoice", "parameters", "metadata", "stream", "streamMode")

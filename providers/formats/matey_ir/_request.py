@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import require_list, require_mapping, require_str
+from providers.formats._common import require_list, require_mapping, require_str, split
 from providers.formats.base import FormatError
 from providers.umf import JSON, Conversation, Parameters, Tool, ToolChoice
 
@@ -27,7 +27,6 @@ from ._shared import (
     report_foreign_extra,
     require_int,
     require_number,
-    split,
 )
 
 FLOAT_PARAMETERS = {

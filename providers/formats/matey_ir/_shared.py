@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import orjson
 
-from providers.formats._common import extra_of, hint, own_extra, with_hints
+from providers.formats._common import foreign_fields, hint, hinted_extra, own_extra
 from providers.formats.base import Drift, FormatError
 from providers.umf import JSON, Conversation, Extra, Message, main_path
 
@@ -28,20 +28,9 @@ def item(base: str, index: int) -> str:
     return f"{base}[{index}]"
 
 
-def split(
-    source: Mapping[str, Any], mapped: Iterable[str], handled: Iterable[str] = ()
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``(mapped fields holding a value, every other field verbatim)``. A mapped field
-    given as null stays with the others, so the explicit null comes back as it was."""
-    mapped_set, handled_set = set(mapped), set(handled)
-    fields = {k: v for k, v in source.items() if k in mapped_set and v is not None}
-    rest = {k: v for k, v in source.items() if k not in handled_set and k not in fields}
-    return fields, rest
-
-
 def make_extra(fields: Mapping[str, Any], **hints: Any) -> Extra:
     """``extra`` holding this format's unknown ``fields`` and its ``$`` layout hints."""
-    return extra_of(FORMAT_ID, with_hints(fields, **hints))
+    return hinted_extra(FORMAT_ID, fields, **hints)
 
 
 def get_hint(extra: Extra, key: str, default: Any = None) -> Any:
@@ -67,16 +56,14 @@ class RenderContext:
 
 def report_foreign_extra(extra: Extra, path: str, ctx: RenderContext) -> None:
     """One ``field-unknown`` note per other format's (non-empty) fields on a value."""
-    for namespace in sorted(extra):
-        fields = {k: v for k, v in own_extra(extra, namespace).items() if v not in (None, [], {})}
-        if namespace != FORMAT_ID and fields:
-            ctx.drift.add(
-                "field-unknown",
-                f"{namespace} fields have no ai.matey IR equivalent",
-                field=at(path, f"extra.{namespace}"),
-                original=fields,
-                severity="info",
-            )
+    for namespace, fields in foreign_fields(extra, FORMAT_ID):
+        ctx.drift.add(
+            "field-unknown",
+            f"{namespace} fields have no ai.matey IR equivalent",
+            field=at(path, f"extra.{namespace}"),
+            original=fields,
+            severity="info",
+        )
 
 
 def thread(conversation: Conversation, ctx: RenderContext) -> list[tuple[int, Message]]:

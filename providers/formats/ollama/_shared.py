@@ -6,7 +6,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, cast
 
-from providers.formats._common import extra_of, hint, own_extra, require_mapping, with_hints
+from providers.formats._common import (
+    foreign_fields,
+    hint,
+    hinted_extra,
+    own_extra,
+    require_mapping,
+)
 from providers.formats.base import Drift, FormatError
 from providers.umf import JSON, Extra, FinishReason
 
@@ -53,7 +59,7 @@ def item(path: str, index: int) -> str:
 
 def make_extra(fields: Mapping[str, Any], **hints: Any) -> Extra:
     """``extra`` holding this format's unknown ``fields`` and its ``$`` hints."""
-    return extra_of(FORMAT_ID, with_hints(fields, **hints))
+    return hinted_extra(FORMAT_ID, fields, **hints)
 
 
 def get_hint(extra: Extra, key: str, default: Any = None) -> Any:
@@ -86,16 +92,14 @@ def is_number(value: JSON) -> bool:
 def warn_foreign_extra(extra: Extra, path: str, drift: Drift) -> None:
     """One ``field-unknown`` note per other format's fields on a value: they belong to
     that format and never travel into an Ollama request. Empty fields are not worth one."""
-    for namespace in sorted(extra):
-        kept = {k: v for k, v in own_extra(extra, namespace).items() if v not in (None, [], {})}
-        if namespace != FORMAT_ID and kept:
-            drift.add(
-                "field-unknown",
-                f"{namespace} fields have no Ollama equivalent and are not sent",
-                field=join(path, f"extra.{namespace}"),
-                original=kept,
-                severity="info",
-            )
+    for namespace, kept in foreign_fields(extra, FORMAT_ID):
+        drift.add(
+            "field-unknown",
+            f"{namespace} fields have no Ollama equivalent and are not sent",
+            field=join(path, f"extra.{namespace}"),
+            original=kept,
+            severity="info",
+        )
 
 
 class Fields:

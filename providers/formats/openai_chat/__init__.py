@@ -56,7 +56,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from providers.formats import register
-from providers.formats._common import require_mapping, unknown_fields
+from providers.formats._common import require_mapping, split, unknown_fields
 from providers.formats.base import Capabilities, Drift, Format, FormatError, ParseResult, Rendered
 from providers.umf import JSON, Conversation, Message, main_path
 
@@ -85,7 +85,6 @@ from ._shared import (
     make_extra,
     put_fields,
     report_foreign_extra,
-    split,
 )
 
 __all__ = ["DEFAULT_MODEL", "FORMAT", "FORMAT_ID", "detect", "parse", "render", "render_request"]

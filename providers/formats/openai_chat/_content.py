@@ -19,6 +19,7 @@ from providers.formats._common import (
     parse_data_uri,
     require_mapping,
     require_str,
+    split,
     unknown_fields,
 )
 from providers.formats.base import FormatError
@@ -34,7 +35,7 @@ from providers.umf import (
     TextBlock,
 )
 
-from ._shared import RenderContext, at, get_hint, make_extra, put_fields, split
+from ._shared import RenderContext, at, get_hint, make_extra, put_fields
 
 PART_TYPES = ("text", "image_url", "input_audio", "file", "refusal")
 

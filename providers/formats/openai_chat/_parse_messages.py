@@ -20,6 +20,7 @@ from providers.formats._common import (
     require_list,
     require_mapping,
     require_str,
+    split,
     unknown_fields,
 )
 from providers.formats.base import Drift, FormatError
@@ -36,7 +37,7 @@ from providers.umf import (
 )
 
 from ._content import parse_custom_input, parse_part
-from ._shared import at, item, make_extra, split
+from ._shared import at, item, make_extra
 
 ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 _ASSISTANT_FIELDS = ("name", "refusal", "audio", "tool_calls", "function_call")

@@ -13,12 +13,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from providers.formats._common import require_list, require_mapping, require_str, with_hints
+from providers.formats._common import require_list, require_mapping, require_str, split, with_hints
 from providers.formats.base import FormatError
 from providers.umf import JSON, FinishReason, Message, Usage
 
 from ._parse_messages import ParseState, parse_message
-from ._shared import FORMAT_ID, at, get_hint, is_int, item, split
+from ._shared import FORMAT_ID, at, get_hint, is_int, item
 
 _FINISH_REASONS: dict[str, FinishReason] = {
     "stop": "stop",

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from providers.formats._common import ToolIdMap, extra_of, hint, own_extra, with_hints
+from providers.formats._common import ToolIdMap, hint, hinted_extra, own_extra
 from providers.formats.base import Drift, FormatError
 from providers.umf import JSON, Extra
 
@@ -30,25 +30,10 @@ def item(base: str, index: int) -> str:
     return f"{base}[{index}]"
 
 
-def split(
-    source: Mapping[str, Any], mapped: Iterable[str], handled: Iterable[str] = ()
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``(mapped fields that hold a value, every other field verbatim)``.
-
-    A mapped field given as ``null`` stays with the others: UMF cannot say "present but
-    null", so the null travels verbatim in ``extra`` and comes back as it was. ``handled``
-    fields are left out of both (the caller reads them itself).
-    """
-    mapped_set, handled_set = set(mapped), set(handled)
-    fields = {k: v for k, v in source.items() if k in mapped_set and v is not None}
-    rest = {k: v for k, v in source.items() if k not in handled_set and k not in fields}
-    return fields, rest
-
-
 def make_extra(fields: Mapping[str, Any], **hints: Any) -> Extra:
     """``extra`` holding this format's unknown ``fields`` and its ``$`` layout hints
     (hints given as None are left out)."""
-    return extra_of(FORMAT_ID, with_hints(fields, **hints))
+    return hinted_extra(FORMAT_ID, fields, **hints)
 
 
 def get_hint(extra: Extra, key: str, default: Any = None) -> Any:

@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from providers.formats import register
+from providers.formats._common import split
 from providers.formats.base import Capabilities, Format, FormatError, ParseResult, Rendered
 from providers.umf import JSON, Conversation, Message, TextBlock, main_path
 
@@ -54,7 +55,6 @@ from ._shared import (
     plain,
     put_fields,
     report_foreign_extra,
-    split,
     unmapped,
 )
 

@@ -16,7 +16,7 @@ import mimetypes
 from collections.abc import Callable
 from typing import Any
 
-from providers.formats._common import data_uri, parse_data_uri, require_str
+from providers.formats._common import data_uri, parse_data_uri, require_str, split
 from providers.formats.base import FormatError
 from providers.umf import (
     JSON,
@@ -39,7 +39,6 @@ from ._shared import (
     make_extra,
     plain,
     put_fields,
-    split,
 )
 
 PART_TYPES = ("input_text", "output_text", "refusal", "input_image", "input_file")

@@ -15,12 +15,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from providers.formats._common import require_mapping
+from providers.formats._common import require_mapping, split
 from providers.formats.base import FormatError
 from providers.umf import JSON, FinishReason, Message, ToolUseBlock, Usage
 
 from ._parse_items import ItemReader
-from ._shared import add_hints, at, get_hint, is_int, is_number, plain, split
+from ._shared import add_hints, at, get_hint, is_int, is_number, plain
 
 _INCOMPLETE: dict[str, FinishReason] = {
     "max_output_tokens": "length",

@@ -10,7 +10,7 @@ import importlib
 import pkgutil
 from dataclasses import dataclass
 
-from providers.formats._gc import collector_paused
+from providers.formats._gc import collector_paused, payload_size
 from providers.formats.base import (
     Capabilities,
     Format,
@@ -154,7 +154,7 @@ def parse(format_id: str, payload: JSON) -> Parsed:
     The conversations are left exactly as the payload describes them (so that rendering
     them back gives the payload again); ``Parsed.format`` says which format read them.
     """
-    with collector_paused():
+    with collector_paused(payload_size(payload)):
         fmt = detect(payload) if format_id == "auto" else get(format_id)
         return Parsed(fmt, fmt.parse(payload))
 
@@ -170,7 +170,8 @@ class Converted:
 def convert(source_id: str, target_id: str, payload: JSON) -> Converted:
     """Parse in one format and render in another; warnings cover both steps."""
     target = get(target_id)
-    with collector_paused():  # see providers.formats._gc: the collector only slows this
+    # See providers.formats._gc: on a large conversation the collector only slows this.
+    with collector_paused(payload_size(payload)):
         parsed = parse(source_id, payload)
         rendered = target.render_all([item.conversation for item in parsed.items])
     parse_warnings = [warning for item in parsed.items for warning in item.warnings]

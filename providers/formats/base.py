@@ -169,7 +169,8 @@ class Format:
     def render_all(self, conversations: Sequence[Conversation]) -> Rendered:
         """Render several conversations as this format holds them: one file for formats
         that hold many, else a list with one payload per conversation."""
-        with collector_paused():  # see providers.formats._gc
+        # See providers.formats._gc: the collector only slows a large conversion.
+        with collector_paused(sum(len(conversation.messages) for conversation in conversations)):
             if self.render_many is not None:
                 return self.render_many(conversations)
             payloads, warnings = [], []

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from providers import formats
-from providers.formats._gc import collector_paused
+from providers.formats._gc import PAUSE_FROM, collector_paused, payload_size
 
 
 @pytest.fixture(autouse=True)
@@ -23,7 +23,7 @@ def _collector_enabled() -> Iterator[None]:
 
 
 def test_nested_pauses_restore_the_collector_when_the_outermost_ends() -> None:
-    with collector_paused():
+    with collector_paused():  # the default size pauses
         assert not gc.isenabled()
         with collector_paused():
             assert not gc.isenabled()
@@ -60,6 +60,35 @@ def test_overlapping_pauses_of_two_threads_end_with_the_last_one() -> None:
     release.set()
     thread.join(timeout=10)
     assert gc.isenabled()
+
+
+def test_a_small_conversion_leaves_the_collector_running() -> None:
+    # A worker's threads convert small requests all the time: they must not keep it off.
+    with collector_paused(PAUSE_FROM - 1):
+        assert gc.isenabled()
+    assert payload_size({"model": "m", "messages": [{}] * 3, "tools": [{}]}) == 3
+    assert payload_size([{}] * 7) == 7
+    assert payload_size("text") == 0
+
+
+def test_convert_pauses_the_collector_for_a_large_conversation_only() -> None:
+    seen: list[bool] = []
+    real_render = formats.get("anthropic").render
+
+    def spy(conversation: object) -> object:
+        seen.append(gc.isenabled())
+        return real_render(conversation)  # type: ignore[arg-type]
+
+    target = formats.get("anthropic")
+    for count in (1, PAUSE_FROM):
+        messages = [{"role": "user", "content": f"Hi {i}"} for i in range(count)]
+        object.__setattr__(target, "render", spy)
+        try:
+            formats.convert("openai-chat", "anthropic", {"model": "gpt-4o", "messages": messages})
+        finally:
+            object.__setattr__(target, "render", real_render)
+        assert gc.isenabled()
+    assert seen == [True, False]
 
 
 def test_convert_leaves_the_collector_as_it_found_it() -> None:

@@ -102,14 +102,18 @@ def execute(sql: str, params: Params = ()) -> int:
         return int(cursor.rowcount)
 
 
-def execute_many(statements: Sequence[tuple[str, Sequence[Params]]]) -> None:
+def execute_many(statements: Sequence[tuple[str, Sequence[Params]]]) -> list[int]:
     """Run each statement once per parameter set, all sent together in one round trip
-    (pipeline mode), each statement prepared."""
+    (pipeline mode), each statement prepared; the rows each statement touched."""
     with contextlib.ExitStack() as stack:
         cursors = [stack.enter_context(_prepared_cursor()) for _ in statements]
         with connection.connection.pipeline():
             for cursor, (sql, param_sets) in zip(cursors, statements, strict=True):
-                cursor.executemany(sql, param_sets)
+                if len(param_sets) == 1:
+                    cursor.execute(sql, param_sets[0])
+                else:
+                    cursor.executemany(sql, param_sets)
+        return [int(cursor.rowcount) for cursor in cursors]
 
 
 class _PreparingCursor(psycopg.Cursor[Any]):
@@ -178,6 +182,13 @@ def update(model: type[models.Model], where: dict[str, Any], values: dict[str, A
             for name, value in values.items()
         }
         return model._default_manager.filter(**where).update(**assignments)
+    return execute(*update_statement(model, where, values))
+
+
+def update_statement(
+    model: type[models.Model], where: dict[str, Any], values: dict[str, Any]
+) -> tuple[str, list[Any]]:
+    """The SQL and parameters of :func:`update` (hand-written statements only)."""
     sets, params = [], []
     for name, value in values.items():
         field = _field(model, name)
@@ -194,7 +205,7 @@ def update(model: type[models.Model], where: dict[str, Any], values: dict[str, A
         conditions.append(f"{quote(field.column)} = %s")
         params.append(param(field, value))
     sql = f"UPDATE {table(model)} SET {', '.join(sets)} WHERE {' AND '.join(conditions)}"
-    return execute(sql, params)
+    return sql, params
 
 
 def jsonb(value: Any) -> Any:

@@ -59,6 +59,16 @@ def insert_tables(tables: Sequence[tuple[type[models.Model], Sequence[dict[str, 
         for model, rows in tables:
             bulk_insert(model, rows)
         return
+    statements = insert_statements(tables)
+    if statements:
+        pgsql.execute_many(statements)
+
+
+def insert_statements(
+    tables: Sequence[tuple[type[models.Model], Sequence[dict[str, Any]]]],
+) -> list[tuple[str, list[list[Any]]]]:
+    """The prepared INSERT of each table with rows, and its parameters, row by row, for
+    :func:`~conversations.pgsql.execute_many` (PostgreSQL)."""
     statements = []
     for model, rows in tables:
         if rows:
@@ -66,8 +76,7 @@ def insert_tables(tables: Sequence[tuple[type[models.Model], Sequence[dict[str, 
             placeholders = ", ".join(["%s"] * len(plan.steps))
             sql = f"INSERT INTO {plan.table} ({plan.columns}) VALUES ({placeholders})"
             statements.append((sql, [plan.values(row) for row in rows]))
-    if statements:
-        pgsql.execute_many(statements)
+    return statements
 
 
 @dataclass

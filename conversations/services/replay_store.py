@@ -5,13 +5,16 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
+from django.db.models import Model
 from django.utils import timezone
 
 from conversations import models, pgsql
 from conversations.records import Rows, add_messages, warning_row
-from conversations.services.storage import insert_rows
+from conversations.services.bulk import insert_statements
+from conversations.services.storage import insert_rows, row_tables
 from providers.clients.base import Exchange
 
 
@@ -52,42 +55,80 @@ def store_turn_answer(
             model=message.model or run.model,
         )
     )
-    with transaction.atomic():
-        # First, so that nothing is written when another delivery stored the turn; the row
-        # lock it takes holds a concurrent delivery until this commits (which then finds
-        # the turn succeeded). The message it points to is inserted next: foreign keys are
-        # checked at commit.
-        if not _mark_succeeded(answer.turn, exchange, message_id):
-            return False
-        insert_rows(rows, new_conversation=False)
-        if finish_run:
-            finish_run_succeeded(run, [*succeeded_before, answer.turn])
-        else:
-            pgsql.update(models.ReplayRun, {"id": run.pk}, {"provider_calls": pgsql.Add(1)})
+    turns = [*succeeded_before, answer.turn]
+    # Each write as (model, where, values): run one by one through the ORM, or all in one
+    # round trip by the hand-written statements.
+    mark = _mark_succeeded(answer.turn, exchange, message_id)
+    close = _run_finished(run, turns) if finish_run else _call_counted(run)
+    try:
+        with transaction.atomic():
+            if pgsql.enabled() and not rows.attachments and not rows.tools:
+                _write_together(mark, rows, close)
+            else:
+                _write_one_by_one(mark, rows, close)
+    except _StoredBefore:
+        return False
     return True
+
+
+Update = tuple[type[Model], dict[str, Any], dict[str, Any]]
+
+
+class _StoredBefore(Exception):
+    """The turn was no longer pending: another delivery stored it (rolls back)."""
+
+
+def _write_one_by_one(mark: Update, rows: Rows, close: Update) -> None:
+    # The turn first, so that nothing is written when another delivery stored it; the row
+    # lock it takes holds a concurrent delivery until this commits (which then finds the
+    # turn succeeded). The message it points to is inserted next: foreign keys are checked
+    # at commit.
+    if pgsql.update(*mark) != 1:
+        raise _StoredBefore
+    insert_rows(rows, new_conversation=False)
+    pgsql.update(*close)
+
+
+def _write_together(mark: Update, rows: Rows, close: Update) -> None:
+    """The same writes in the same order, sent together (one round trip); when the turn
+    turns out to be no longer pending, the transaction is rolled back instead."""
+    mark_sql, mark_params = pgsql.update_statement(*mark)
+    close_sql, close_params = pgsql.update_statement(*close)
+    statements = [
+        (mark_sql, [mark_params]),
+        *insert_statements(row_tables(rows)),
+        (close_sql, [close_params]),
+    ]
+    if pgsql.execute_many(statements)[0] != 1:
+        raise _StoredBefore
 
 
 def finish_run_succeeded(run: models.ReplayRun, turns: Sequence[models.ReplayTurn]) -> None:
     """Mark a run succeeded with its totals over ``turns`` (all its turns, succeeded),
     counting the call just stored."""
+    pgsql.update(*_run_finished(run, turns))
+
+
+def _run_finished(run: models.ReplayRun, turns: Sequence[models.ReplayTurn]) -> Update:
     usage: dict[str, int] = {}
     for turn in turns:
         for key, value in (turn.usage or {}).items():
             if isinstance(value, int):
                 usage[key] = usage.get(key, 0) + value
-    pgsql.update(
-        models.ReplayRun,
-        {"id": run.pk},
-        {
-            "status": models.ReplayRun.Status.SUCCEEDED,
-            "error": "",
-            "usage": usage,
-            "latency_ms": sum(turn.latency_ms or 0 for turn in turns),
-            "provider_calls": pgsql.Add(1),
-            "finished_at": timezone.now(),
-            "lease_expires_at": None,
-        },
-    )
+    values = {
+        "status": models.ReplayRun.Status.SUCCEEDED,
+        "error": "",
+        "usage": usage,
+        "latency_ms": sum(turn.latency_ms or 0 for turn in turns),
+        "provider_calls": pgsql.Add(1),
+        "finished_at": timezone.now(),
+        "lease_expires_at": None,
+    }
+    return models.ReplayRun, {"id": run.pk}, values
+
+
+def _call_counted(run: models.ReplayRun) -> Update:
+    return models.ReplayRun, {"id": run.pk}, {"provider_calls": pgsql.Add(1)}
 
 
 def _add_warnings(
@@ -100,30 +141,27 @@ def _add_warnings(
         rows.warnings.append(row)
 
 
-def _mark_succeeded(turn: models.ReplayTurn, exchange: Exchange, message_id: uuid.UUID) -> bool:
-    """Flip the turn from pending to succeeded with what the call gave (a conditional
-    UPDATE); False when it was no longer pending. ``turn`` gets the usage and latency."""
+def _mark_succeeded(turn: models.ReplayTurn, exchange: Exchange, message_id: uuid.UUID) -> Update:
+    """The conditional UPDATE that flips the turn from pending to succeeded with what the
+    call gave (it touches no row when the turn was no longer pending). ``turn`` gets the
+    usage and latency."""
     response = exchange.response
     turn.status = models.ReplayTurn.Status.SUCCEEDED
     turn.usage = (
         response.usage.model_dump(mode="json", exclude_none=True) if response.usage else None
     )
     turn.latency_ms = round(exchange.latency_ms)
-    updated = pgsql.update(
-        models.ReplayTurn,
-        {"id": turn.pk, "status": models.ReplayTurn.Status.PENDING},
-        {
-            "status": turn.status,
-            "attempts": pgsql.Add(1),
-            "message_id": message_id,
-            "request": exchange.request,
-            "request_headers": exchange.headers,
-            "response": exchange.raw_response,
-            "usage": turn.usage,
-            "finish_reason": response.finish_reason or "",
-            "latency_ms": turn.latency_ms,
-            "error": "",
-            "finished_at": timezone.now(),
-        },
-    )
-    return updated == 1
+    values = {
+        "status": turn.status,
+        "attempts": pgsql.Add(1),
+        "message_id": message_id,
+        "request": exchange.request,
+        "request_headers": exchange.headers,
+        "response": exchange.raw_response,
+        "usage": turn.usage,
+        "finish_reason": response.finish_reason or "",
+        "latency_ms": turn.latency_ms,
+        "error": "",
+        "finished_at": timezone.now(),
+    }
+    return models.ReplayTurn, {"id": turn.pk, "status": models.ReplayTurn.Status.PENDING}, values

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.db.models import Model
+
 from conversations import models, pgsql
 from conversations.records import Rows
 from conversations.services.bulk import bulk_insert, insert_tables
@@ -19,16 +23,20 @@ def insert_rows(rows: Rows, *, new_conversation: bool) -> None:
             rows.attachments.values(), ignore_conflicts=True, batch_size=500
         )
     models.ToolDefinition.objects.bulk_create(rows.tools, batch_size=500)
-    # The few (warnings, provenance) as rows too: a replay's answer writes one of each.
-    insert_tables(
-        [
-            (models.Message, rows.messages),
-            (models.ContentBlock, rows.blocks),
-            (models.ToolCall, rows.tool_calls),
-            (models.DriftWarning, pgsql.rows_of(rows.warnings)),
-            (models.Provenance, pgsql.rows_of(rows.provenance)),
-        ]
-    )
+    insert_tables(row_tables(rows))
+
+
+def row_tables(rows: Rows) -> list[tuple[type[Model], list[dict[str, Any]]]]:
+    """The rows of ``rows`` by table, in insert order (not the conversation, attachments
+    or tools). The few (warnings, provenance) as rows too: a replay's answer writes one of
+    each, and they go with the others."""
+    return [
+        (models.Message, rows.messages),
+        (models.ContentBlock, rows.blocks),
+        (models.ToolCall, rows.tool_calls),
+        (models.DriftWarning, pgsql.rows_of(rows.warnings)),
+        (models.Provenance, pgsql.rows_of(rows.provenance)),
+    ]
 
 
 def insert_many(many: list[Rows]) -> None:

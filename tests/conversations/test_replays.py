@@ -116,6 +116,38 @@ def test_a_redelivered_task_never_calls_the_provider_again(
     assert models.Message.objects.filter(replay_run_id=run["id"]).count() == 2
 
 
+def test_a_turn_another_delivery_stored_meanwhile_is_not_written_twice(
+    api: APIClient, alice: Any, weather: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # While this delivery waits for the provider, another one (its lease taken over)
+    # stores the turn: this one's answer is rolled back, message, blocks and provenance.
+    run = replays.replay_start(
+        owner=alice,
+        conversation=models.Conversation.objects.get(pk=weather),
+        provider="echo",
+        model="echo-1",
+    )
+    echo = replays.provider_client("echo")
+    assert echo is not None
+
+    class Overtaken:
+        def complete(self, *args: Any, **kwargs: Any) -> Any:
+            exchange = echo.complete(*args, **kwargs)
+            models.ReplayTurn.objects.filter(run=run).update(status="succeeded")
+            return exchange
+
+    monkeypatch.setattr(replays, "provider_client", lambda name: Overtaken())
+    messages, provenance = models.Message.objects.count(), models.Provenance.objects.count()
+
+    outcome = replays.replay_execute(run_id=run.pk)
+
+    assert outcome.summary == "turn 0 was stored by another delivery"
+    assert models.Message.objects.count() == messages
+    assert models.Provenance.objects.count() == provenance
+    assert models.ContentBlock.objects.filter(message__replay_run=run).count() == 0
+    assert models.ReplayTurn.objects.get(run=run).message_id is None
+
+
 @pytest.mark.parametrize(
     ("body", "status", "field"),
     [

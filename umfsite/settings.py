@@ -250,6 +250,14 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # The replay worker's hot statements are prepared once per connection (conversations.pgsql);
 # off for a pooler that does not keep sessions (PgBouncer in transaction mode before 1.21).
 UMF_PREPARED_STATEMENTS = env_bool("UMF_PREPARED_STATEMENTS", True)
+if UMF_PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # Plan those statements once: PostgreSQL otherwise plans each of the first five runs
+    # of a prepared statement again (a connection of a worker's pool runs each a handful
+    # of times), and they look rows up by key, where a generic plan is the plan. Only
+    # prepared statements are affected: Django's own bind their values on the client.
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
+        "-c plan_cache_mode=force_generic_plan"
+    )
 # Tasks a worker holds per thread (acknowledged late, so each stays in Redis until done).
 CELERY_WORKER_PREFETCH_MULTIPLIER = env_int("CELERY_PREFETCH_MULTIPLIER", 1)
 # Redis hands an unacknowledged task (its worker died) to another worker once it is older

@@ -236,13 +236,13 @@ class HttpClient:
 
     def _parse(self, raw: JSON) -> tuple[Response, list[DriftWarning]]:
         """The answer payload as a UMF response, through the format's own parser."""
-        body = orjson.dumps(raw).decode()
         try:
             results = formats.get(self.format_id).parse(raw)
         except (FormatError, ValueError) as error:
-            raise malformed(self.label, str(error), body) from None
+            raise malformed(self.label, str(error), orjson.dumps(raw).decode()) from None
         messages = results[0].conversation.messages if results else []
         if not messages or messages[-1].role != "assistant":
+            body = orjson.dumps(raw).decode()  # for the error only: not on every answer
             raise malformed(self.label, "no assistant message in the answer", body)
         message = messages[-1]
         response = Response(

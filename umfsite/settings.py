@@ -255,9 +255,10 @@ if UMF_PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"].endswith("postgres
     # of a prepared statement again (a connection of a worker's pool runs each a handful
     # of times), and they look rows up by key, where a generic plan is the plan. Only
     # prepared statements are affected: Django's own bind their values on the client.
-    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
-        "-c plan_cache_mode=force_generic_plan"
-    )
+    # Added to what DATABASE_URL may already pass (``?options=-c search_path=...``).
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options["options"] = f"{_options.get('options', '')} -c plan_cache_mode=force_generic_plan"
+    _options["options"] = _options["options"].strip()
 # Tasks a worker holds per thread (acknowledged late, so each stays in Redis until done).
 CELERY_WORKER_PREFETCH_MULTIPLIER = env_int("CELERY_PREFETCH_MULTIPLIER", 1)
 # Redis hands an unacknowledged task (its worker died) to another worker once it is older

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -85,14 +85,10 @@ def fetch(sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
 
 
 def fetch_many(statements: Sequence[tuple[str, Params]]) -> list[list[tuple[Any, ...]]]:
-    """The rows of each of several statements, sent together (psycopg's pipeline mode):
-    one round trip instead of one per statement."""
-    with contextlib.ExitStack() as stack:
-        cursors = [stack.enter_context(_prepared_cursor()) for _ in statements]
-        with connection.connection.pipeline():
-            for cursor, (sql, params) in zip(cursors, statements, strict=True):
-                cursor.execute(sql, params)
-        return [list(cursor.fetchall()) for cursor in cursors]
+    """The rows of each of several statements, sent together: one round trip instead of
+    one per statement."""
+    cursors = _pipelined([(sql, [params]) for sql, params in statements])
+    return [rows for rows, _ in cursors]
 
 
 def execute(sql: str, params: Params = ()) -> int:
@@ -103,8 +99,16 @@ def execute(sql: str, params: Params = ()) -> int:
 
 
 def execute_many(statements: Sequence[tuple[str, Sequence[Params]]]) -> list[int]:
-    """Run each statement once per parameter set, all sent together in one round trip
-    (pipeline mode), each statement prepared; the rows each statement touched."""
+    """Run each statement once per parameter set, all sent together in one round trip;
+    the rows each statement touched."""
+    return [rowcount for _, rowcount in _pipelined(statements)]
+
+
+def _pipelined(
+    statements: Sequence[tuple[str, Sequence[Params]]],
+) -> list[tuple[list[tuple[Any, ...]], int]]:
+    """Each statement run once per parameter set, prepared, all sent in psycopg's pipeline
+    mode; per statement, the rows it returned (if any) and the rows it touched."""
     with contextlib.ExitStack() as stack:
         cursors = [stack.enter_context(_prepared_cursor()) for _ in statements]
         with connection.connection.pipeline():
@@ -113,7 +117,10 @@ def execute_many(statements: Sequence[tuple[str, Sequence[Params]]]) -> list[int
                     cursor.execute(sql, param_sets[0])
                 else:
                     cursor.executemany(sql, param_sets)
-        return [int(cursor.rowcount) for cursor in cursors]
+        return [
+            (list(cursor.fetchall()) if cursor.description else [], int(cursor.rowcount))
+            for cursor in cursors
+        ]
 
 
 class _PreparingCursor(psycopg.Cursor[Any]):
@@ -148,22 +155,6 @@ def _prepared_cursor() -> Iterator[Any]:
     )
     with wrapped as cursor:
         yield cursor
-
-
-def rows_of(objs: Iterable[models.Model]) -> list[dict[str, Any]]:
-    """New model instances as rows for :func:`~conversations.services.bulk.bulk_insert`,
-    their fields' ``pre_save`` applied as ``save`` would (``auto_now_add`` included)."""
-    rows = []
-    for obj in objs:
-        fields = fields_of(type(obj))
-        rows.append(
-            {
-                field.attname: field.pre_save(obj, True)
-                for field in fields
-                if not (isinstance(field, models.AutoField) and getattr(obj, field.attname) is None)
-            }
-        )
-    return rows
 
 
 @dataclass(frozen=True)
@@ -217,9 +208,18 @@ def _dumps(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
+def adapter(field: Any) -> Any:
+    """How a value is sent for ``field``'s column: JSON as ``jsonb``, the rest as it is."""
+    return jsonb if isinstance(field, models.JSONField) else _as_is
+
+
 def param(field: Any, value: Any) -> Any:
     """A value as psycopg should send it for ``field``'s column."""
-    return jsonb(value) if isinstance(field, models.JSONField) else value
+    return adapter(field)(value)
+
+
+def _as_is(value: Any) -> Any:
+    return value
 
 
 def _field(model: type[models.Model], name: str) -> Any:

@@ -9,23 +9,13 @@ atomicity is unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import connections, models
 
 from conversations import pgsql
-from conversations.pgsql import jsonb
-
-
-def _identity(value: Any) -> Any:
-    return value
-
-
-def _adapter(field: models.Field[Any, Any]) -> Callable[[Any], Any]:
-    return jsonb if isinstance(field, models.JSONField) else _identity
-
 
 # Below this many rows in all, :func:`insert_tables` sends prepared INSERTs, all in one
 # round trip; a COPY costs two round trips per table and more Python to set up.
@@ -79,6 +69,22 @@ def insert_statements(
     return statements
 
 
+def rows_of(objs: Iterable[models.Model]) -> list[dict[str, Any]]:
+    """New model instances as rows for :func:`bulk_insert`,
+    their fields' ``pre_save`` applied as ``save`` would (``auto_now_add`` included)."""
+    rows = []
+    for obj in objs:
+        fields = pgsql.fields_of(type(obj))
+        rows.append(
+            {
+                field.attname: field.pre_save(obj, True)
+                for field in fields
+                if not (isinstance(field, models.AutoField) and getattr(obj, field.attname) is None)
+            }
+        )
+    return rows
+
+
 @dataclass
 class _Plan:
     table: str
@@ -96,15 +102,14 @@ def _plan(model: type[models.Model], rows: Sequence[dict[str, Any]]) -> _Plan:
     # column (``Message.search_vector``) to the database itself.
     fields = [
         field
-        for field in model._meta.concrete_fields
-        if not field.generated
-        and not (isinstance(field, models.AutoField) and field.attname not in rows[0])
+        for field in pgsql.fields_of(model)
+        if not (isinstance(field, models.AutoField) and field.attname not in rows[0])
     ]
     defaults = {f.attname: f.get_default() for f in fields if f.has_default() or f.null}
     quote = connections["default"].ops.quote_name
     return _Plan(
         table=quote(model._meta.db_table),
         columns=", ".join(quote(str(field.column)) for field in fields),
-        steps=[(f.attname, _adapter(f), defaults.get(f.attname)) for f in fields],
+        steps=[(f.attname, pgsql.adapter(f), defaults.get(f.attname)) for f in fields],
         defaults=defaults,
     )

@@ -6,9 +6,9 @@ from typing import Any
 
 from django.db.models import Model
 
-from conversations import models, pgsql
+from conversations import models
 from conversations.records import Rows
-from conversations.services.bulk import bulk_insert, insert_tables
+from conversations.services.bulk import bulk_insert, insert_tables, rows_of
 
 
 def insert_rows(rows: Rows, *, new_conversation: bool) -> None:
@@ -34,8 +34,8 @@ def row_tables(rows: Rows) -> list[tuple[type[Model], list[dict[str, Any]]]]:
         (models.Message, rows.messages),
         (models.ContentBlock, rows.blocks),
         (models.ToolCall, rows.tool_calls),
-        (models.DriftWarning, pgsql.rows_of(rows.warnings)),
-        (models.Provenance, pgsql.rows_of(rows.provenance)),
+        (models.DriftWarning, rows_of(rows.warnings)),
+        (models.Provenance, rows_of(rows.provenance)),
     ]
 
 

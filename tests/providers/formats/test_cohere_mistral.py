@@ -13,7 +13,6 @@ from typing import Any
 
 import orjson
 import pytest
-from hypothesis import strategies as st
 
 from providers import formats
 from providers.umf import (
@@ -160,46 +159,6 @@ ROLES = ("system", "developer", "user", "assistant", "tool")
 
 
 # --------------------------------------------------------------------------- fuzzing
-
-JSON_VALUES = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(-(2**63), 2**63 - 1)
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=8),
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
-    ),
-    max_leaves=8,
-)
-
-
-def nodes(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every path to a value inside a JSON document."""
-    found = [path]
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            found += nodes(inner, (*path, key))
-    elif isinstance(value, list):
-        for index, inner in enumerate(value):
-            found += nodes(inner, (*path, index))
-    return found
-
-
-def mutate(document: Any, path: tuple[Any, ...], replacement: Any, delete: bool) -> Any:
-    """A copy of ``document`` with the value at ``path`` replaced or deleted."""
-    if not path:
-        return replacement
-    copy = orjson.loads(orjson.dumps(document))
-    parent = copy
-    for step in path[:-1]:
-        parent = parent[step]
-    if delete:
-        del parent[path[-1]]
-    else:
-        parent[path[-1]] = replacement
-    return copy
-
 
 # --------------------------------------------------------------------------- cohere <-> mistral
 

@@ -27,14 +27,12 @@ from providers.umf import (
     ToolUseBlock,
     Usage,
 )
+from tests.providers.formats._mutations import draw_mutation
 from tests.providers.formats.test_cohere_mistral import (
-    JSON_VALUES,
     canonical,
     fixtures_of,
     foreign_fixtures,
     load,
-    mutate,
-    nodes,
     stored,
 )
 from tests.providers.sdk.mistral import (
@@ -479,10 +477,7 @@ _SEEDS = [load(path) for path in FIXTURES] + list(EDGE_PAYLOADS.values())
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_any_mutation_is_read_exactly_or_refused_with_a_format_error(data: st.DataObject) -> None:
-    seed = data.draw(st.sampled_from(_SEEDS))
-    path = data.draw(st.sampled_from(nodes(seed)))
-    delete = bool(path) and data.draw(st.booleans())
-    payload = mutate(seed, path, data.draw(JSON_VALUES), delete)
+    payload = draw_mutation(data, _SEEDS)
     try:
         [item] = MISTRAL.parse(payload)
     except FormatError:

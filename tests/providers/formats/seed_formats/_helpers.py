@@ -30,6 +30,7 @@ from providers.umf import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from tests.providers.formats._mutations import draw_mutation
 from tests.providers.sdk import appam, art, forge, matey_ir
 
 FIXTURES = Path(__file__).parents[3] / "fixtures"
@@ -161,52 +162,11 @@ def _case_id(case: Any) -> str:
 
 # --------------------------------------------------------------------------- mutations
 
-_JSON = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(-(2**63), 2**63 - 1)
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=8),
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
-    ),
-    max_leaves=8,
-)
-
-
-def _nodes(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every path to a value inside a JSON document."""
-    found = [path]
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            found += _nodes(inner, (*path, key))
-    elif isinstance(value, list):
-        for index, inner in enumerate(value):
-            found += _nodes(inner, (*path, index))
-    return found
-
-
-def _mutate(document: Any, path: tuple[Any, ...], replacement: Any, delete: bool) -> Any:
-    if not path:
-        return replacement
-    copy = json.loads(json.dumps(document))
-    parent = copy
-    for step in path[:-1]:
-        parent = parent[step]
-    if delete:
-        del parent[path[-1]]
-    else:
-        parent[path[-1]] = replacement
-    return copy
-
 
 def check_mutation(format_id: str, seeds: list[Any], data: st.DataObject) -> None:
     """A mutated payload is either read and written back exactly, or refused with a
     :class:`FormatError` (never another exception)."""
-    seed = data.draw(st.sampled_from(seeds))
-    path = data.draw(st.sampled_from(_nodes(seed)))
-    delete = bool(path) and data.draw(st.booleans())
-    payload = _mutate(seed, path, data.draw(_JSON), delete)
+    payload = draw_mutation(data, seeds)
     try:
         conversation = parse_one(format_id, payload)
     except FormatError:

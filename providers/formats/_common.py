@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from providers.formats.base import Drift, FormatError
-from providers.umf import JSON, Extra, ThinkingBlock
+from providers.umf import JSON, Extra, Message, ThinkingBlock
 
 
 def unknown_fields(source: Mapping[str, Any], known: Collection[str]) -> dict[str, Any]:
@@ -235,3 +235,16 @@ class ToolIdMap:
         self._map[original] = new
         self._used.add(new)
         return new
+
+
+def wire_finish_reason(
+    message: Message, wire: Mapping[str, str], *, keep_unknown: bool = False
+) -> str | None:
+    """The finish reason to write for ``message``: the provider's own value as it was read
+    (an empty string too), else the wire name of the normalised one (``wire``: UMF name ->
+    wire name; one it lacks is left out, or written as it is with ``keep_unknown``)."""
+    if message.provider_finish_reason is not None:
+        return message.provider_finish_reason
+    if message.finish_reason is None:
+        return None
+    return wire.get(message.finish_reason, message.finish_reason if keep_unknown else None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._common import wire_finish_reason
 from providers.formats.base import Rendered
 from providers.umf import JSON, Block, Conversation, Message, ToolResultBlock, Usage
 
@@ -120,9 +121,7 @@ def _answer_fields(answer: Message) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if answer.usage is not None:
         out["usage"] = _usage(answer.usage)
-    stop_reason = answer.provider_finish_reason or _WIRE_STOP_REASONS.get(
-        answer.finish_reason or ""
-    )
+    stop_reason = wire_finish_reason(answer, _WIRE_STOP_REASONS)
     if stop_reason is not None:
         out["stop_reason"] = stop_reason
     if answer.model is not None:

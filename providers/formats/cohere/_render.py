@@ -17,6 +17,7 @@ from providers.formats._chatlike import (
     write_parameters,
     write_tool,
 )
+from providers.formats._common import wire_finish_reason
 from providers.formats.base import Rendered
 from providers.umf import JSON, Conversation, Message, Usage
 
@@ -121,7 +122,7 @@ def _response(message: Message, wire: dict[str, Any]) -> dict[str, Any]:
     out = dict(NS.hint(message.extra, "response", {}))
     if message.id is not None:
         out["id"] = message.id
-    finish = message.provider_finish_reason or WIRE_FINISH_REASONS.get(message.finish_reason or "")
+    finish = wire_finish_reason(message, WIRE_FINISH_REASONS)
     if finish is not None:
         out["finish_reason"] = finish
     out["message"] = wire

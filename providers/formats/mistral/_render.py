@@ -17,6 +17,7 @@ from providers.formats._chatlike import (
     write_parameters,
     write_tool,
 )
+from providers.formats._common import wire_finish_reason
 from providers.formats.base import Rendered
 from providers.umf import JSON, Conversation, Message, ToolChoice, Usage
 
@@ -127,7 +128,7 @@ def _response(message: Message, wire: dict[str, Any]) -> dict[str, Any]:
         wire = {k: v for k, v in wire.items() if k != "role"}
     choice = dict(NS.hint(message.extra, "choice", {"index": 0}))
     choice["message"] = wire
-    finish = message.provider_finish_reason or WIRE_FINISH_REASONS.get(message.finish_reason or "")
+    finish = wire_finish_reason(message, WIRE_FINISH_REASONS)
     if finish is not None:
         choice["finish_reason"] = finish
     response["choices"] = [choice, *NS.hint(message.extra, "other_choices", [])]

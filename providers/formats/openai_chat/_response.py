@@ -13,7 +13,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from providers.formats._common import require_list, require_mapping, require_str, split, with_hints
+from providers.formats._common import (
+    require_list,
+    require_mapping,
+    require_str,
+    split,
+    wire_finish_reason,
+    with_hints,
+)
 from providers.formats.base import FormatError
 from providers.umf import JSON, FinishReason, Message, Usage
 
@@ -134,7 +141,7 @@ def render_response(message: Message, wire: dict[str, Any]) -> dict[str, Any]:
         response["usage"] = render_usage(message.usage)
     choice = dict(get_hint(message.extra, "choice", {"index": 0}))
     choice["message"] = wire
-    finish = message.provider_finish_reason or _WIRE_FINISH_REASONS.get(message.finish_reason or "")
+    finish = wire_finish_reason(message, _WIRE_FINISH_REASONS)
     if finish is not None:
         choice["finish_reason"] = finish
     response["choices"] = [choice, *get_hint(message.extra, "other_choices", [])]

@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 
 from providers.formats._archive import put_back, report_foreign_fields
-from providers.formats._common import own_extra
+from providers.formats._common import own_extra, wire_finish_reason
 from providers.formats.base import Drift
 from providers.umf import (
     JSON,
@@ -160,9 +160,7 @@ def _message(message: Message, index: int, ctx: Context, *, output: bool) -> dic
     out: dict[str, Any] = {"role": role, "parts": _parts(message, index, ctx)}
     if message.name is not None:
         out["name"] = message.name
-    reason = message.provider_finish_reason or _WIRE_FINISH.get(
-        message.finish_reason or "", message.finish_reason
-    )
+    reason = wire_finish_reason(message, _WIRE_FINISH, keep_unknown=True)
     if reason is not None and (output or ctx.faithful):
         out["finish_reason"] = reason
     return {**out, **{k: v for k, v in fields_of(message).items() if k != UNMAPPED}}

@@ -241,6 +241,9 @@ SPECTACULAR_SETTINGS = {
 # Celery: with no broker configured, tasks run in-process (the embedded default).
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+if CELERY_BROKER_URL.startswith("redis://"):
+    # kombu's Redis transport, sharing one client per channel (see umfsite/broker.py).
+    CELERY_BROKER_TRANSPORT = "umfsite.broker:Transport"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

@@ -6,11 +6,10 @@ from __future__ import annotations
 from datetime import datetime, time, timedelta
 from typing import Any
 
-import orjson
 from django import forms
 from django.utils import timezone
 
-from conversations import models, selectors
+from conversations import models, selectors, strict_json
 from conversations.provider_settings import configured_providers
 from providers import formats
 
@@ -19,6 +18,12 @@ def _set_choices(form: forms.Form, name: str, choices: list[tuple[str, str]]) ->
     field = form.fields[name]
     assert isinstance(field, forms.ChoiceField)
     field.choices = choices
+
+
+def _json_problem(error: strict_json.JsonError) -> str:
+    if error.code == "parse_error":
+        return f"not valid JSON: {error.message.removeprefix('malformed JSON: ')}"
+    return error.message  # it names the place: "duplicate key at messages[0].role"
 
 
 def _format_choices(*, auto: bool) -> list[tuple[str, str]]:
@@ -85,11 +90,20 @@ class PasteImportForm(forms.Form):
         """JSON, or the raw text for a text format (ChatML, fine-tuning JSONL)."""
         raw = self.cleaned_data["payload"]
         try:
-            return orjson.loads(raw)
-        except orjson.JSONDecodeError as error:
-            if self.data.get("format") in {"chatml", "openai-finetune"}:
+            # The API's rules: no duplicate key, no NUL, no integer beyond 64 bits...
+            return strict_json.loads(raw.encode())
+        except strict_json.JsonError as error:
+            if error.code == "parse_error" and _is_text_format(self.data.get("format")):
                 return raw
-            raise forms.ValidationError(f"not valid JSON: {error}") from None
+            raise forms.ValidationError(_json_problem(error)) from None
+
+
+def _is_text_format(format_id: object) -> bool:
+    """A format read from text (ChatML, fine-tuning JSONL), not from one JSON value."""
+    try:
+        return isinstance(format_id, str) and formats.get(format_id).kind == "text"
+    except formats.FormatError:
+        return False
 
 
 class UploadImportForm(forms.Form):
@@ -130,9 +144,9 @@ class ReplayForm(forms.Form):
         if not raw:
             return {}
         try:
-            value = orjson.loads(raw)
-        except orjson.JSONDecodeError as error:
-            raise forms.ValidationError(f"not valid JSON: {error}") from None
+            value = strict_json.loads(raw.encode())
+        except strict_json.JsonError as error:
+            raise forms.ValidationError(_json_problem(error)) from None
         if not isinstance(value, dict):
             raise forms.ValidationError("expected a JSON object")
         return value

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from providers.formats.base import FormatError
 from providers.umf import Conversation, ToolResultBlock, ToolUseBlock
 
@@ -9,9 +12,11 @@ from providers.umf import Conversation, ToolResultBlock, ToolUseBlock
 def check_conversation(conversation: Conversation) -> None:
     """Raise :class:`FormatError` (with the field) if the conversation is inconsistent:
     a tool result that answers no earlier tool call, or a parent that is not an earlier
-    message. A conversation without a message has nothing to archive."""
+    message. A conversation without a message has nothing to archive, and one with a NUL
+    character in any text cannot be stored (PostgreSQL text and jsonb refuse it)."""
     if not conversation.messages:
         raise FormatError("the conversation holds no message", field="messages")
+    _check_nul_characters(conversation)
     calls: set[str] = set()
     seen_ids: set[str] = set()
     for position, message in enumerate(conversation.messages):
@@ -36,3 +41,35 @@ def check_conversation(conversation: Conversation) -> None:
             )
         if message.id is not None:
             seen_ids.add(message.id)
+
+
+def _check_nul_characters(conversation: Conversation) -> None:
+    # The JSON serialiser (pydantic's, in Rust) writes NUL as the escape \u0000: without
+    # it in the text, no string or key holds one, and no walk is needed.
+    if "\\u0000" not in conversation.model_dump_json():
+        return
+    for path, text in _strings(conversation.model_dump(mode="json")):
+        if "\x00" in text:
+            raise FormatError(
+                "a NUL character (\\u0000) in the text: the archive cannot store one",
+                field=path or None,
+            )
+
+
+def _strings(value: Any) -> Iterator[tuple[str, str]]:
+    """Every key and string of a JSON value, with its path (without recursion: a file's
+    ``extra`` may nest deeper than Python's stack)."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, str):
+            yield path, node
+        elif isinstance(node, dict):
+            for key, child in reversed(node.items()):
+                at = f"{path}.{key}" if path else key
+                yield at, key
+                stack.append((child, at))
+        elif isinstance(node, list):
+            stack.extend(
+                (child, f"{path}[{index}]") for index, child in reversed(list(enumerate(node)))
+            )

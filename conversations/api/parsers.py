@@ -15,8 +15,8 @@ from conversations.api.errors import PayloadTooLarge
 
 
 class UnstorableText(APIException):
-    """Valid JSON the archive cannot hold (PostgreSQL text refuses NUL): 422, like a
-    payload that is not its format."""
+    """Valid JSON the archive cannot hold (PostgreSQL text refuses NUL; an integer beyond
+    64 bits would not come back as it was): 422, like a payload that is not its format."""
 
     status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
     default_code = "nul_character"
@@ -24,6 +24,9 @@ class UnstorableText(APIException):
     def __init__(self, error: strict_json.JsonError) -> None:
         super().__init__(error.message, code=error.code)
         self.field = error.path or "body"
+
+
+UNSTORABLE = {"nul_character", "integer_out_of_range"}
 
 
 class JsonParseError(ParseError):
@@ -56,7 +59,7 @@ class OrjsonParser(BaseParser):
         try:
             return strict_json.loads(raw)
         except strict_json.JsonError as error:
-            if error.code == "nul_character":
+            if error.code in UNSTORABLE:
                 raise UnstorableText(error) from None
             if error.code == "too_large":
                 raise PayloadTooLarge(error.message, field=error.path or "body") from None

@@ -27,7 +27,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from conversations import models
+from conversations import models, strict_json
 from conversations.records import content_hash
 from conversations.services.bulk import bulk_insert
 from conversations.services.imports import (
@@ -213,10 +213,17 @@ def _load_whole(fmt: formats.Format, path: Path) -> object:
 
 
 def _json_file(path: Path) -> object:
+    """The file's JSON, read by the API's rules (no duplicate key, no integer beyond 64
+    bits...): a file of one conversation is the same document as a request body."""
     try:
-        return orjson.loads(path.read_bytes())
-    except orjson.JSONDecodeError as error:
-        raise formats.FormatError(f"the file is not valid JSON: {error}", field="file") from None
+        return strict_json.loads(path.read_bytes())
+    except strict_json.JsonError as error:
+        if error.code == "parse_error":
+            reason = error.message.removeprefix("malformed JSON: ")
+            raise formats.FormatError(
+                f"the file is not valid JSON: {reason}", field="file"
+            ) from None
+        raise formats.FormatError(error.message, field=error.path or "file") from None
 
 
 def _import_batch(job: models.ImportJob, fmt: formats.Format, batch: list[Entry]) -> None:
@@ -374,7 +381,12 @@ def _sample(path: Path) -> object:
     if path.suffix == ".jsonl" or (head[:1] == b"{" and b"\n{" in head):
         return head.split(b"\n", 1)[0].decode("utf-8", errors="replace") + "\n"
     if len(head) < SAMPLE_BYTES:
-        return _json_file(path)
+        # Only to tell the format: the entries are read (and judged) one by one later.
+        try:
+            return orjson.loads(head)
+        except orjson.JSONDecodeError as error:
+            message = f"the file is not valid JSON: {error}"
+            raise formats.FormatError(message, field="file") from None
     with path.open("rb") as stream:
         return _first_items(stream)
 

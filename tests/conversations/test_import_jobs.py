@@ -87,6 +87,42 @@ def test_an_unreadable_file_fails_the_job_with_a_reason(
     assert models.Conversation.objects.count() == 0
 
 
+@pytest.mark.parametrize(
+    ("content", "error"),
+    [
+        (b'[{"role": "user", "role": "assistant", "content": "a"}]', "duplicate key at [0].role"),
+        (b'[{"role": "user", "content": "a", "n": 123456789012345678901234567890}]', "64 bits"),
+    ],
+)
+def test_a_file_of_one_conversation_follows_the_apis_json_rules(
+    api: APIClient, django_capture_on_commit_callbacks: Any, content: bytes, error: str
+) -> None:
+    job = run_upload(api, django_capture_on_commit_callbacks, "one.json", content, "umf")
+    assert job["status"] == "failed"
+    assert error in job["error"]
+    assert models.Conversation.objects.count() == 0
+
+
+def test_a_conversation_with_a_nul_character_is_a_failed_item_the_others_import(
+    api: APIClient, django_capture_on_commit_callbacks: Any
+) -> None:
+    # PostgreSQL cannot store a NUL: the whole batch used to fail with a database error.
+    lines = [
+        {"messages": [{"role": "user", "content": "fine"}, {"role": "assistant", "content": "ok"}]},
+        {"messages": [{"role": "user", "content": "a\u0000b"}]},
+        {"messages": [{"role": "user", "content": "also fine"}]},
+    ]
+    content = b"\n".join(orjson.dumps(line) for line in lines)
+    job = run_upload(api, django_capture_on_commit_callbacks, "f.jsonl", content, "openai-finetune")
+    assert job["status"] == "succeeded"
+    assert (job["created"], job["failed"]) == (2, 1)
+    failed = next(item for item in job["items"] if item["status"] == "failed")
+    assert failed["index"] == 1
+    assert "NUL character" in failed["error"]
+    assert failed["field"] == "messages[0].content[0].text"
+    assert models.Conversation.objects.count() == 2
+
+
 def test_an_upload_over_the_limit_is_413(api: APIClient, settings: Any) -> None:
     settings.MAX_IMPORT_BYTES = 100
     response = upload(api, "big.json", b"[" + b" " * 500 + b"]")

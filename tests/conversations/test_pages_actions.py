@@ -34,6 +34,25 @@ def test_paste_import_errors_are_shown(alice: Any) -> None:
     assert models.Conversation.objects.count() == 0
 
 
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        # PostgreSQL cannot store a NUL: this was a 500 before the API's rules applied here.
+        ('[{"role": "user", "content": "a\\u0000b"}]', "NUL character"),
+        ('[{"role": "user", "role": "assistant", "content": "a"}]', "duplicate key at [0].role"),
+        ('{"model": "m", "seed": 123456789012345678901234567890, "messages": []}', "64 bits"),
+    ],
+)
+def test_a_pasted_payload_follows_the_apis_json_rules(
+    alice: Any, payload: str, message: str
+) -> None:
+    response = logged_in(alice).post("/import/", {"format": "openai-chat", "payload": payload})
+    assert response.status_code == 200
+    page = html(response)
+    assert 'class="error"' in page and message in page
+    assert models.Conversation.objects.count() == 0
+
+
 def test_upload_runs_a_job_and_shows_its_progress(alice: Any, bob: Any, capture: Any) -> None:
     body = orjson.dumps(load_fixture("umf/weather-tools.json"))
     upload = io.BytesIO(body)
@@ -117,6 +136,19 @@ def test_replay_form_errors_come_back_as_a_message(alice: Any) -> None:
     assert response.status_code == 302
     page = html(client.get(response["Location"]))
     assert "Replay not started" in page
+    assert not models.ReplayRun.objects.exists()
+
+
+def test_replay_parameters_with_a_nul_are_a_form_error_not_a_500(alice: Any) -> None:
+    conversation = store(alice, tool_conversation(1, "x"))
+    client = logged_in(alice)
+    response = client.post(
+        f"/conversations/{conversation.pk}/replays/",
+        {"provider": "echo", "model": "echo-1", "parameters": '{"user": "a\\u0000b"}'},
+    )
+    assert response.status_code == 302
+    page = html(client.get(response["Location"]))
+    assert "Replay not started" in page and "NUL character" in page
     assert not models.ReplayRun.objects.exists()
 
 

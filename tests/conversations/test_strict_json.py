@@ -76,3 +76,31 @@ def test_an_overlong_string_is_refused_with_its_path(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(strict_json, "MAX_STRING_CHARS", 10)
     assert strict_json.loads(b'{"a": "0123456789"}') == {"a": "0123456789"}
     assert refusal(b'{"a": ["0123456789x"]}') == ("too_large", "a[0]")
+
+
+@pytest.mark.parametrize(
+    ("raw", "path"),
+    [
+        (b'{"seed": 123456789012345678901234567890}', "seed"),
+        (b'{"a": [1, {"b": 18446744073709551616}]}', "a[1].b"),  # 2**64
+        (b'{"a": -9223372036854775809}', "a"),  # -(2**63) - 1
+        (b"[100000000000000000000000]", "[0]"),
+    ],
+)
+def test_an_integer_beyond_64_bits_is_refused_with_its_path(raw: bytes, path: str) -> None:
+    # orjson would read it as a float: the archive would hold another number.
+    assert refusal(raw) == ("integer_out_of_range", path)
+
+
+def test_64_bit_integers_long_digit_strings_and_floats_are_read_as_they_are() -> None:
+    raw = (
+        b'{"max": 18446744073709551615, "min": -9223372036854775808,'
+        b' "id": "123456789012345678901234567890", "f": 12345678901234567890.5, "e": 1e30}'
+    )
+    assert strict_json.loads(raw) == {
+        "max": 2**64 - 1,
+        "min": -(2**63),
+        "id": "123456789012345678901234567890",
+        "f": 12345678901234567890.5,
+        "e": 1e30,
+    }

@@ -100,6 +100,10 @@ def _syntax_cases(path: str) -> Iterator[BadInput]:
     first_key = next(iter(VALID_BODIES[path][0] if path == BATCH else VALID_BODIES[path]))
     body = valid.replace(b"{", b'{"%s":1,' % first_key.encode(), 1)
     yield BadInput(f"{path} duplicate key", path, body, field=_prefix(path, first_key))
+    big = valid.replace(b"{", b'{"n":123456789012345678901234567890,', 1)
+    yield BadInput(
+        f"{path} an integer beyond 64 bits", path, big, statuses=(422,), field=_prefix(path, "n")
+    )
     yield BadInput(
         f"{path} form-encoded instead of JSON",
         path,

@@ -25,22 +25,18 @@ fool it), is parsed again, slowly, to find the duplicate's path.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from itertools import chain
 from typing import Any
 
 import orjson
 
+from providers.json_integers import describe, integer_beyond_64_bits
+
 MAX_DEPTH = 128
 # Above the largest inline media a provider accepts (20 MB images), base64-encoded.
 MAX_STRING_CHARS = 32 * 1024 * 1024
 BOM = b"\xef\xbb\xbf"
-# What orjson reads exactly: signed and unsigned 64-bit integers.
-MIN_INTEGER, MAX_INTEGER = -(2**63), 2**64 - 1
-# Any integer outside that range has at least 19 digits: without such a run of digits
-# (in a number or, rarely, in a string) the body holds none.
-_LONG_DIGITS = re.compile(rb"\d{19}")
 
 
 class JsonError(ValueError):
@@ -70,8 +66,7 @@ def loads(raw: bytes) -> Any:
         _check_nul_characters(value)
     if _may_have_duplicates(raw, value):
         _raise_first_duplicate(raw)
-    if _LONG_DIGITS.search(raw):
-        _check_integers(raw)
+    _check_integers(raw)
     return value
 
 
@@ -130,22 +125,10 @@ def _check_string_lengths(value: Any) -> None:
 
 
 def _check_integers(raw: bytes) -> None:
-    # The standard library reads integers exactly; orjson has vetted the text already.
-    stack: list[tuple[Any, str]] = [(json.loads(raw), "")]
-    while stack:
-        node, path = stack.pop()
-        if type(node) is int and not MIN_INTEGER <= node <= MAX_INTEGER:
-            digits = str(node)
-            shown = digits if len(digits) <= 40 else f"{digits[:20]}...({len(digits)} digits)"
-            raise JsonError(
-                "integer_out_of_range",
-                f"the integer {shown} at {path or 'the top'} is beyond 64 bits",
-                path or None,
-            )
-        if type(node) is dict:
-            stack.extend((child, _join(path, key)) for key, child in node.items())
-        elif type(node) is list:
-            stack.extend((child, f"{path}[{index}]") for index, child in enumerate(node))
+    found = integer_beyond_64_bits(raw)
+    if found is not None:
+        path, digits = found
+        raise JsonError("integer_out_of_range", describe(path, digits), path or None)
 
 
 def _may_have_duplicates(raw: bytes, value: Any) -> bool:

@@ -123,6 +123,24 @@ def test_a_conversation_with_a_nul_character_is_a_failed_item_the_others_import(
     assert models.Conversation.objects.count() == 2
 
 
+@pytest.mark.parametrize(("name", "field"), [("d.json", "[1].n"), ("d.jsonl", "line 2.n")])
+def test_an_entry_with_an_integer_beyond_64_bits_is_a_failed_item(
+    api: APIClient, django_capture_on_commit_callbacks: Any, name: str, field: str
+) -> None:
+    # orjson would have read it as a float: the archive would hold another number.
+    chat = [{"from": "human", "value": "hi"}, {"from": "gpt", "value": "hello"}]
+    fine = orjson.dumps({"conversations": chat})
+    big = orjson.dumps({"conversations": chat}).replace(
+        b"{", b'{"n":123456789012345678901234567890,', 1
+    )
+    content = b"[" + fine + b"," + big + b"]" if name.endswith(".json") else fine + b"\n" + big
+    job = run_upload(api, django_capture_on_commit_callbacks, name, content, "sharegpt")
+    assert (job["status"], job["created"], job["failed"]) == ("succeeded", 1, 1)
+    failed = job["items"][1]
+    assert failed["status"] == "failed" and failed["field"] == field
+    assert "beyond 64 bits" in failed["error"]
+
+
 def test_an_upload_over_the_limit_is_413(api: APIClient, settings: Any) -> None:
     settings.MAX_IMPORT_BYTES = 100
     response = upload(api, "big.json", b"[" + b" " * 500 + b"]")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from providers.formats.base import FormatError
+from providers.json_integers import describe, integer_beyond_64_bits
 from providers.umf import JSON
 
 if TYPE_CHECKING:
@@ -76,7 +77,16 @@ def loads_entry(data: bytes | str, path: str, limits: Limits = LIMITS) -> JSON:
     except orjson.JSONDecodeError as error:
         raise FormatError(f"not valid JSON: {error}", field=path) from None
     check_depth(value, path, limits.max_depth)
+    check_integers(data, path)
     return value
+
+
+def check_integers(data: bytes | str, path: str) -> None:
+    """Refuse an integer orjson has read as a float (beyond 64 bits) with its path inside
+    the entry at ``path``: the archive would hold another number."""
+    found = integer_beyond_64_bits(data, path)
+    if found is not None:
+        raise FormatError(describe(*found), field=found[0])
 
 
 class Bounded:

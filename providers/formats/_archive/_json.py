@@ -11,6 +11,7 @@ import ijson
 import orjson
 
 from providers.formats.base import FormatError
+from providers.json_integers import MAX_INTEGER, MIN_INTEGER, describe, integer_beyond_64_bits
 from providers.umf import JSON
 
 from ._common import Bounded, Entry, Limits, loads_entry
@@ -84,17 +85,23 @@ def _split_objects(stream: Bounded, label: str, limits: Limits) -> Iterator[Entr
         if found is None:
             yield None
             return
-        value, buffer, end = found
-        yield Entry(f"{label}[{index}]", value=value, depth_checked=False)
+        value, buffer, end, big = found
+        position = f"{label}[{index}]"
+        if big is None:
+            yield Entry(position, value=value, depth_checked=False)
+        else:
+            inner, digits = big
+            path = f"{position}.{inner}"  # an object's: inner starts with a key
+            yield Entry(position, error=FormatError(describe(path, digits), field=path))
         at, index, after_value = end + 1, index + 1, True
 
 
 def _one_object(
     stream: Bounded, buffer: bytes, at: int, limits: Limits
-) -> tuple[JSON, bytes, int] | None:
+) -> tuple[JSON, bytes, int, tuple[str, str] | None] | None:
     """The object starting at ``buffer[at]``, the buffer (read further as needed, and then
-    starting at the object) and the index there of the object's last byte; None when it
-    cannot be split here."""
+    starting at the object), the index there of the object's last byte and the first
+    integer beyond 64 bits in it (path, digits), if any; None when it cannot be split here."""
     tries, search = 0, at
     while True:
         match = _OBJECT_END.search(buffer, search)
@@ -112,12 +119,15 @@ def _one_object(
         if end + 1 - at > limits.max_entry_bytes:
             return None
         try:
-            return orjson.loads(buffer[at : end + 1]), buffer, end
+            value = orjson.loads(buffer[at : end + 1])
         except orjson.JSONDecodeError:
             tries += 1
             if tries > _MAX_TRIES:
                 return None
             search = end + 1
+            continue
+        # An integer orjson read as a float: the entry is refused, the next one read.
+        return value, buffer, end, integer_beyond_64_bits(buffer[at : end + 1])
 
 
 def _skip_space(buffer: bytes, at: int) -> int:
@@ -240,6 +250,9 @@ class _Builder:
                 self.keys[-1] = value
             return False
         if self.problem is None:
+            if type(value) is int and not MIN_INTEGER <= value <= MAX_INTEGER:
+                self.fail(describe("", str(value)))  # orjson could not write it back
+                return self.depth == 0
             return self._add(value)
         return self.depth == 0
 

@@ -95,11 +95,13 @@ def test_an_entry_past_the_size_limit_is_refused_alike() -> None:
     assert found[2].value == {"c": 3}
 
 
-def test_integers_past_64_bits_are_read_as_floats_where_the_event_parser_stops() -> None:
-    # orjson reads them as floats; the event parser refuses them, and the file with them.
+def test_integers_past_64_bits_are_refused_by_the_split_the_event_parser_stops() -> None:
+    # orjson reads them as floats (another number): the split refuses the entry and reads
+    # on; the event parser (ijson's C backend) cannot read past one, and refuses the rest.
     data = b'[{"n": 123456789012345678901234567890}, {"b": 2}]'
     split, events = both(data)
-    assert [e.value for e in split] == [{"n": 1.2345678901234568e29}, {"b": 2}]
+    assert [e.value for e in split] == [None, {"b": 2}]
+    assert split[0].error is not None and split[0].error.field == "f[0].n"
     assert events[0].error is not None
 
 
@@ -134,3 +136,37 @@ json_values = st.recursive(
 def test_any_array_of_objects_gives_the_same_entries(entries: list[Any], space: bytes) -> None:
     data = b"[" + space + (b"," + space).join(orjson.dumps(e) for e in entries) + space + b"]"
     assert_same(data)
+
+
+BIG = b"123456789012345678901234567890"
+
+
+def test_an_entry_with_an_integer_beyond_64_bits_is_refused_the_others_read() -> None:
+    # orjson would read it as a float, and the archive would hold another number.
+    data = b'[{"a": 1}, {"b": [2, ' + BIG + b']}, {"c": 18446744073709551615}]'
+    found = list(_json.json_entries(io.BytesIO(data), "f", LIMITS))
+    assert [e.value for e in found] == [{"a": 1}, None, {"c": 2**64 - 1}]
+    assert found[1].position == "f[1]"
+    assert found[1].error is not None
+    assert found[1].error.field == "f[1].b[1]"
+    assert found[1].error.message == f"the integer {BIG.decode()} at f[1].b[1] is beyond 64 bits"
+
+
+def test_the_event_parser_refuses_an_integer_beyond_64_bits_as_it_builds() -> None:
+    # Whatever ijson's backend does with one (the pure-Python one reads it exactly).
+    builder = _json._Builder(max_depth=10)
+    assert not builder.feed("start_map", None)
+    assert not builder.feed("map_key", "n")
+    assert not builder.feed("number", 2**64)
+    assert builder.feed("end_map", None)
+    assert builder.problem == "the integer 18446744073709551616 is beyond 64 bits"
+
+
+def test_a_line_with_an_integer_beyond_64_bits_is_refused_with_its_path() -> None:
+    data = b'{"a": 1}\n{"b": {"n": -' + BIG + b'}}\n{"c": 3}\n'
+    found = list(_archive.read_entries(io.BytesIO(data), lines="always"))
+    assert [e.value for e in found] == [{"a": 1}, None, {"c": 3}]
+    error = found[1].error
+    assert error is not None
+    assert error.field == "line 2.b.n"
+    assert error.message == f"the integer -{BIG.decode()} at line 2.b.n is beyond 64 bits"

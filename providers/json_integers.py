@@ -1,0 +1,49 @@
+"""Integers orjson cannot read exactly.
+
+orjson reads a JSON integer beyond 64 bits (below ``-2**63`` or above ``2**64 - 1``) as a
+float, silently: ``2**70`` comes back as ``1.1805916207174113e+21``. It cannot write one
+either. Every reader of outside JSON refuses such a number with its path instead (the
+request body in ``conversations.strict_json``, the entries of archive files).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+# What orjson reads exactly: signed and unsigned 64-bit integers.
+MIN_INTEGER, MAX_INTEGER = -(2**63), 2**64 - 1
+# Any integer outside that range has at least 19 digits: without such a run of digits
+# (in a number or, rarely, in a string) a document holds none, and the check costs one scan.
+_LONG_DIGITS = re.compile(rb"\d{19}")
+
+
+def integer_beyond_64_bits(raw: bytes | str, path: str = "") -> tuple[str, str] | None:
+    """``(path, digits)`` of the first integer of the JSON text ``raw`` that orjson would
+    not read exactly, or None. ``raw`` must be valid JSON (orjson has read it already);
+    ``path`` is prefixed to the path found."""
+    data = raw.encode() if isinstance(raw, str) else raw
+    if not _LONG_DIGITS.search(data):
+        return None
+    # The standard library reads integers exactly.
+    stack: list[tuple[Any, str]] = [(json.loads(data), path)]
+    while stack:
+        node, at = stack.pop()
+        if type(node) is int and not MIN_INTEGER <= node <= MAX_INTEGER:
+            return at, str(node)
+        if type(node) is dict:
+            stack.extend((child, f"{at}.{key}" if at else key) for key, child in node.items())
+        elif type(node) is list:
+            stack.extend((child, f"{at}[{index}]") for index, child in enumerate(node))
+    return None
+
+
+def describe(path: str, digits: str) -> str:
+    """The message for such an integer: shortened, and where it is (when known)."""
+    shown = digits if len(digits) <= 40 else f"{digits[:20]}...({len(digits)} digits)"
+    return (
+        f"the integer {shown} at {path} is beyond 64 bits"
+        if path
+        else (f"the integer {shown} is beyond 64 bits")
+    )

@@ -14,9 +14,11 @@ from typing import Any
 
 # What orjson reads exactly: signed and unsigned 64-bit integers.
 MIN_INTEGER, MAX_INTEGER = -(2**63), 2**64 - 1
-# Any integer outside that range has at least 19 digits: without such a run of digits
-# (in a number or, rarely, in a string) a document holds none, and the check costs one scan.
-_LONG_DIGITS = re.compile(rb"\d{19}")
+# An integer outside that range has 20 digits or more, or is negative with 19 or more (a
+# positive one of 19 digits, such as a timestamp in nanoseconds, is below 2**64): without
+# such a run of digits (in a number or, rarely, in a string) a document holds none, and
+# the check costs one scan.
+_LONG_DIGITS = re.compile(rb"\d{20}|-\d{19}")
 
 
 def integer_beyond_64_bits(raw: bytes | str, path: str = "") -> tuple[str, str] | None:
@@ -42,8 +44,6 @@ def integer_beyond_64_bits(raw: bytes | str, path: str = "") -> tuple[str, str] 
 def describe(path: str, digits: str) -> str:
     """The message for such an integer: shortened, and where it is (when known)."""
     shown = digits if len(digits) <= 40 else f"{digits[:20]}...({len(digits)} digits)"
-    return (
-        f"the integer {shown} at {path} is beyond 64 bits"
-        if path
-        else (f"the integer {shown} is beyond 64 bits")
-    )
+    if path:
+        return f"the integer {shown} at {path} is beyond 64 bits"
+    return f"the integer {shown} is beyond 64 bits"

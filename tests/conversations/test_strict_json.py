@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from conversations import strict_json
@@ -104,3 +106,23 @@ def test_64_bit_integers_long_digit_strings_and_floats_are_read_as_they_are() ->
         "f": 12345678901234567890.5,
         "e": 1e30,
     }
+
+
+def test_the_exact_reading_runs_only_for_numbers_that_may_be_out_of_range(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import json
+
+    reads: list[bytes] = []
+    real = json.loads
+
+    def counted(data: bytes) -> Any:
+        reads.append(data)
+        return real(data)
+
+    monkeypatch.setattr(json, "loads", counted)
+    # Nanosecond timestamps (19 digits) and in-range negatives: orjson alone is enough.
+    strict_json.loads(b'{"t": 1732560000000000000, "n": -922337203685477580, "s": "-1"}')
+    assert reads == []
+    strict_json.loads(b'{"t": 12345678901234567890}')  # 20 digits, in range: read again
+    assert len(reads) == 1

@@ -249,3 +249,45 @@ def test_a_sharegpt_call_or_tool_with_a_dollar_field_stays_as_written() -> None:
 
 def _sharegpt_turn(name: str, value: str) -> dict[str, str]:
     return {"from": name, "value": value}
+
+
+_CHATML_TOOLS = (
+    "<|im_start|>system\nBe brief.\n\n# Tools\n\n"
+    "You may call one or more functions to assist with the user query.\n\n"
+    "You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n"
+    '{"type": "function", "function": {"name": "f", "$id": 1}}\n'
+    "</tools>\n\nFor each function call, return a json object with function name and "
+    "arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n"
+    '{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call><|im_end|>\n'
+)
+_CHATML_CALL = (
+    "<|im_start|>assistant\n<tool_call>\n"
+    '{"name": "f", "arguments": {}, "$id": 1}\n'
+    "</tool_call><|im_end|>\n"
+)
+_FORGE_CALL = [
+    {
+        "role": "assistant",
+        "content": '<tool>\n{"tool_name": "f", "arguments": {}, "$id": 1}\n</tool>',
+    }
+]
+
+
+@pytest.mark.parametrize(
+    ("format_id", "payload"),
+    [("chatml", _CHATML_TOOLS), ("chatml", _CHATML_CALL), ("forge", _FORGE_CALL)],
+    ids=["chatml tool", "chatml call", "forge call"],
+)
+def test_a_tool_or_call_in_text_with_a_dollar_field_stays_text(
+    format_id: str, payload: Any
+) -> None:
+    # Reading a text never fails: the JSON is read as the text it is, not as a tool or a
+    # call whose field would pass for a hint (and be lost to any other format).
+    fmt = formats.get(format_id)
+    [item] = fmt.parse(payload)
+    conversation = stored(item.conversation)
+    assert conversation.tools == []
+    assert {block.type for message in conversation.messages for block in message.content} == {
+        "text"
+    }
+    assert fmt.render(conversation).payload == payload

@@ -116,6 +116,12 @@ REFUSED: dict[str, tuple[str, Any, str]] = {
         '{"messages":[{"role":"user","content":"hi"}],"$x":1}\n',
         "line 1.$x",
     ),
+    "umf message": ("umf", [{**_USER, "$content": None}], "payload[0].$content"),
+    "umf tool": (
+        "umf",
+        {"messages": [], "tools": [{"type": "function", "function": {"name": "f"}, "$shape": 1}]},
+        "payload.tools[0].$shape",
+    ),
     "openai-chat response message": (
         "openai-chat",
         {"choices": [{"message": {"role": "assistant", "content": "a", "$x": 1}}]},

@@ -7,7 +7,7 @@ import base64
 import binascii
 import hashlib
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 import orjson
@@ -16,21 +16,33 @@ from providers.formats.base import Drift, FormatError
 from providers.umf import JSON, Extra, Message, ThinkingBlock
 
 
-def unknown_fields(source: Mapping[str, Any], known: Collection[str]) -> dict[str, Any]:
-    """The entries of ``source`` whose keys are not in ``known``, verbatim."""
+def unknown_fields(
+    source: Mapping[str, Any], known: Collection[str], *, path: str
+) -> dict[str, Any]:
+    """The entries of ``source`` whose keys are not in ``known``, verbatim; a
+    :class:`FormatError` for one whose name starts with ``$`` (see :func:`reserved_field`).
+    ``path`` is where ``source`` is in the payload."""
     # ``known`` is a handful of names: looking them up in the tuple as given is cheaper
     # than building a set on every call (this runs for every message and block).
-    return {key: value for key, value in source.items() if key not in known}
+    rest = {key: value for key, value in source.items() if key not in known}
+    refuse_reserved_names(rest, path)
+    return rest
 
 
 def split(
-    source: Mapping[str, Any], mapped: Collection[str], handled: Collection[str] = ()
+    source: Mapping[str, Any],
+    mapped: Collection[str],
+    handled: Collection[str] = (),
+    *,
+    path: str,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """``(mapped fields that hold a value, every other field verbatim)``.
 
     A mapped field given as ``null`` stays with the others: UMF cannot say "present but
     null", so the null travels verbatim in ``extra`` and comes back as it was. ``handled``
-    fields are left out of both (the caller reads them itself).
+    fields are left out of both (the caller reads them itself). One of the others whose
+    name starts with ``$`` is a :class:`FormatError` (see :func:`reserved_field`); ``path``
+    is where ``source`` is in the payload.
     """
     # One pass, looking names up in the small tuples as given: this runs for every message.
     fields: dict[str, Any] = {}
@@ -39,8 +51,38 @@ def split(
         if key in mapped and value is not None:
             fields[key] = value
         elif key not in handled:
+            if key.startswith("$"):
+                raise reserved_field(path, key)
             rest[key] = value
     return fields, rest
+
+
+def refuse_reserved_names(names: Iterable[str], path: str) -> None:
+    """A :class:`FormatError` (:func:`reserved_field`) for the first of ``names``, fields of
+    the object at ``path`` bound for ``extra``, that starts with ``$``."""
+    for name in names:
+        if name.startswith("$"):
+            raise reserved_field(path, name)
+
+
+def has_reserved_name(names: Iterable[str]) -> bool:
+    """Whether one of ``names`` starts with ``$``. For JSON objects inside a text (a tool
+    call in a message's text), which are then read as plain text: reading a text never
+    fails, and the text keeps them exactly."""
+    return any(name.startswith("$") for name in names)
+
+
+def reserved_field(path: str, key: str) -> FormatError:
+    """The error for a provider field named ``key`` (inside the object at ``path``) that
+    starts with ``$``.
+
+    Inside ``extra``, ``$`` names are a format's own layout hints, which renderers leave
+    out: such a field kept there verbatim would silently vanish on render, so it is refused
+    instead. Values carried whole (tool parameters' ``$ref``, arguments, results) are not
+    field names of the format and are never checked.
+    """
+    field = f"{path}.{key}" if path else key
+    return FormatError("field names starting with '$' are reserved", field=field)
 
 
 def extra_of(format_id: str, fields: Mapping[str, Any]) -> Extra:

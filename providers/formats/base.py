@@ -10,7 +10,9 @@ Rules every format follows, so that conversions behave the same whatever the pai
 * ``parse`` accepts a request body, a bare message list and a logged exchange
   ``{"request": ..., "response": ...}`` (and a bare response where the format has one); it
   records which of these it read as the conversation hint ``$shape`` so that ``render``
-  writes the same shape back. Unknown fields go to ``extra[<format id>]``.
+  writes the same shape back. Unknown fields go to ``extra[<format id>]``, read with
+  ``_common.split`` / ``unknown_fields``: one whose name starts with ``$`` (there, the
+  prefix of the format's hints) is a :class:`FormatError` naming it.
 * ``render`` writes only its own ``extra`` namespace. Everything it cannot carry is one
   drift warning, with the path of the UMF value in ``field`` (``messages[3].content[1]``).
 

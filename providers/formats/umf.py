@@ -16,7 +16,13 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from providers.formats import register
-from providers.formats._common import hint, require_list, require_mapping
+from providers.formats._common import (
+    hint,
+    refuse_reserved_names,
+    require_list,
+    require_mapping,
+    unknown_fields,
+)
 from providers.formats.base import Capabilities, Format, FormatError, ParseResult, Rendered
 from providers.umf import BLOCK_TYPES, JSON, Conversation, Message, Tool
 
@@ -48,6 +54,7 @@ def _present_defaults(model: BaseModel, source: dict[str, Any]) -> list[str]:
 def _parse_message(raw: JSON, path: str) -> Message:
     source = dict(require_mapping(raw, path))
     unknown = {k: source.pop(k) for k in list(source) if k not in _MESSAGE_KEYS}
+    refuse_reserved_names(unknown, path)
     hints: dict[str, Any] = {}
     if isinstance(source.get("content"), str):
         hints["$content"] = "string"
@@ -85,7 +92,7 @@ def _parse_tool(raw: JSON, path: str) -> Tool:
     if source.get("type") == "function" and isinstance(source.get("function"), dict):
         function = source["function"]
         tool = _validate(Tool, function, f"{path}.function")
-        outer = {k: v for k, v in source.items() if k not in ("type", "function")}
+        outer = unknown_fields(source, ("type", "function"), path=path)
         tool.extra.setdefault(FORMAT_ID, {}).update({**outer, "$shape": "function"})
         return tool
     return _validate(Tool, source, path)

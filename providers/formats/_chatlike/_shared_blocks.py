@@ -114,14 +114,16 @@ def read_tool(tool: dict[str, Any], path: str, ns: Namespace) -> Tool:
     function_path = at(path, "function")
     function = require_mapping(tool.get("function"), function_path)
     name = require_str(function.get("name"), at(function_path, "name"))
-    fields, rest = split(function, ("description", "parameters"), handled=("name",))
+    fields, rest = split(
+        function, ("description", "parameters"), handled=("name",), path=function_path
+    )
     description = None
     if "description" in fields:
         description = require_str(fields["description"], at(function_path, "description"))
     parameters = None
     if "parameters" in fields:
         parameters = require_mapping(fields["parameters"], at(function_path, "parameters"))
-    _, outer = split(tool, (), handled=("type", "function"))
+    _, outer = split(tool, (), handled=("type", "function"), path=path)
     type_hint = "absent" if "type" not in tool else None
     return Tool(
         name=name,

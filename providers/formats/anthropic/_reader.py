@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from providers.formats._common import require_mapping
+from providers.formats._common import require_mapping, reserved_field
 from providers.formats.anthropic._constants import UNMAPPED_BLOCKS
 from providers.formats.base import FormatError
 from providers.umf import JSON
@@ -30,7 +30,7 @@ class Fields:
         for key in self.rest:
             if key.startswith("$"):
                 # ``$`` keys are the format's own layout hints inside ``extra``.
-                raise FormatError("field names starting with '$' are reserved", field=self.at(key))
+                raise reserved_field(path, key)
             if key == UNMAPPED_BLOCKS:
                 raise FormatError(f"the field name {key!r} is reserved", field=self.at(key))
 

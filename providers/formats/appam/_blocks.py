@@ -13,7 +13,13 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from providers.formats._common import require_list, require_mapping, require_str, split
+from providers.formats._common import (
+    require_list,
+    require_mapping,
+    require_str,
+    split,
+    unknown_fields,
+)
 from providers.formats.base import FormatError
 from providers.umf import (
     JSON,
@@ -57,11 +63,13 @@ def parse_block(raw: JSON, path: str) -> Block:
 
 def _text(block: dict[str, Any], path: str) -> Block:
     text = require_str(block.get("text"), at(path, "text"))
-    return TextBlock(text=text, extra=make_extra(_rest(block, ("text",))))
+    return TextBlock(
+        text=text, extra=make_extra(unknown_fields(block, ("type", "text"), path=path))
+    )
 
 
 def _image(block: dict[str, Any], path: str) -> Block:
-    fields, rest = split(block, ("detail",), handled=("type", "source"))
+    fields, rest = split(block, ("detail",), handled=("type", "source"), path=path)
     source, source_rest = _source(block.get("source"), at(path, "source"), _IMAGE_SOURCES)
     detail = require_str(fields["detail"], at(path, "detail")) if "detail" in fields else None
     return ImageBlock(
@@ -70,7 +78,7 @@ def _image(block: dict[str, Any], path: str) -> Block:
 
 
 def _document(block: dict[str, Any], path: str) -> Block:
-    fields, rest = split(block, ("title",), handled=("type", "source"))
+    fields, rest = split(block, ("title",), handled=("type", "source"), path=path)
     source, source_rest = _source(block.get("source"), at(path, "source"), DOCUMENT_SOURCES)
     title = require_str(fields["title"], at(path, "title")) if "title" in fields else None
     return DocumentBlock(
@@ -87,7 +95,7 @@ def _source(
         raise FormatError(f"source type must be one of {', '.join(kinds)}", field=at(path, "type"))
     umf_kind, keys = kinds[kind]
     values = {key: require_str(source.get(key), at(path, key)) for key in keys}
-    return MediaSource(type=umf_kind, **values), _rest(source, keys)
+    return MediaSource(type=umf_kind, **values), unknown_fields(source, ("type", *keys), path=path)
 
 
 def _tool_use(block: dict[str, Any], path: str) -> Block:
@@ -97,12 +105,14 @@ def _tool_use(block: dict[str, Any], path: str) -> Block:
         id=require_str(block.get("id"), at(path, "id")),
         name=require_str(block.get("name"), at(path, "name")),
         input=block["input"],
-        extra=make_extra(_rest(block, ("id", "name", "input"))),
+        extra=make_extra(unknown_fields(block, ("type", "id", "name", "input"), path=path)),
     )
 
 
 def _tool_result(block: dict[str, Any], path: str) -> Block:
-    fields, rest = split(block, ("is_error",), handled=("type", "tool_use_id", "content"))
+    fields, rest = split(
+        block, ("is_error",), handled=("type", "tool_use_id", "content"), path=path
+    )
     if "content" not in block:
         raise FormatError("a tool_result block needs content", field=at(path, "content"))
     content, kind = _result_content(block["content"], at(path, "content"))
@@ -138,7 +148,7 @@ def _is_block_list(value: JSON) -> bool:
 
 
 def _thinking(block: dict[str, Any], path: str) -> Block:
-    fields, rest = split(block, ("signature",), handled=("type", "thinking", "redacted"))
+    fields, rest = split(block, ("signature",), handled=("type", "thinking", "redacted"), path=path)
     text = require_str(block.get("thinking"), at(path, "thinking"))
     signature = None
     if "signature" in fields:
@@ -164,10 +174,6 @@ _PARSERS = {
     "tool_result": _tool_result,
     "thinking": _thinking,
 }
-
-
-def _rest(source: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
-    return {k: v for k, v in source.items() if k != "type" and k not in known}
 
 
 def parse_blocks(raw: JSON, path: str) -> list[Block]:

@@ -68,7 +68,7 @@ def parse_message(raw: JSON, path: str) -> Message:
         raise FormatError(f"role must be one of {', '.join(ROLES)}", field=at(path, "role"))
     if "content" not in source:
         raise FormatError("a message needs content", field=at(path, "content"))
-    fields, rest = split(source, _MESSAGE_FIELDS, handled=("role", "content"))
+    fields, rest = split(source, _MESSAGE_FIELDS, handled=("role", "content"), path=path)
     raw_timestamp = fields.get("timestamp")
     timestamp_path = at(path, "timestamp")
     return Message(
@@ -101,7 +101,9 @@ def _parse_exchange(body: dict[str, Any]) -> Conversation:
     answer = parse_message(body["response"], "response")
     if answer.role != "assistant":
         raise FormatError("a response message has role assistant", field="response.role")
-    fields, rest = split(body, ("usage", "stop_reason", "model"), handled=("request", "response"))
+    fields, rest = split(
+        body, ("usage", "stop_reason", "model"), handled=("request", "response"), path=""
+    )
     if "usage" in fields:
         answer.usage = _parse_usage(fields["usage"], "usage")
     if "stop_reason" in fields:

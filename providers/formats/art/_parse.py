@@ -75,7 +75,7 @@ def parse_message(raw: JSON, path: str) -> Message:
         raise FormatError("a message needs content (null when empty)", field=at(path, "content"))
     if role in RESULT_ROLES:
         return _parse_result(source, role, path)
-    fields, rest = split(source, ("name", "tool_calls"), handled=("role", "content"))
+    fields, rest = split(source, ("name", "tool_calls"), handled=("role", "content"), path=path)
     blocks, content_hint = _content_blocks(source["content"], role, at(path, "content"))
     calls = _parse_calls(fields.get("tool_calls"), at(path, "tool_calls"))
     if fields.get("tool_calls") == []:
@@ -122,18 +122,20 @@ def _parse_call(raw: JSON, path: str) -> Block:
     function = require_mapping(call.get("function"), function_path)
     arguments = require_str(function.get("arguments"), at(function_path, "arguments"))
     value, _ = parse_arguments(arguments)
-    inner = unknown_fields(function, ("name", "arguments"))
+    inner = unknown_fields(function, ("name", "arguments"), path=function_path)
     return ToolUseBlock(
         id=require_str(call.get("id"), at(path, "id")),
         name=require_str(function.get("name"), at(function_path, "name")),
         input=value,
         raw_arguments=arguments,
-        extra=make_extra(unknown_fields(call, ("id", "type", "function")), function=inner or None),
+        extra=make_extra(
+            unknown_fields(call, ("id", "type", "function"), path=path), function=inner or None
+        ),
     )
 
 
 def _parse_result(source: dict[str, Any], role: str, path: str) -> Message:
-    fields, rest = split(source, ("name", "tool_call_id"), handled=("role", "content"))
+    fields, rest = split(source, ("name", "tool_call_id"), handled=("role", "content"), path=path)
     if "tool_call_id" not in fields:
         raise FormatError(f"a {role} message needs tool_call_id", field=at(path, "tool_call_id"))
     call_id = require_str(fields["tool_call_id"], at(path, "tool_call_id"))
@@ -166,7 +168,7 @@ def _parse_exchange(body: dict[str, Any]) -> Conversation:
     if answer.role != "assistant":
         raise FormatError("a response is an assistant message", field="response.role")
     conversation.messages.append(answer)
-    envelope = unknown_fields(body, ("request", "response"))
+    envelope = unknown_fields(body, ("request", "response"), path="")
     if envelope:
         conversation.extra = make_extra({}, exchange=envelope)
     return conversation

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from providers.formats._common import require_mapping
+from providers.formats._common import refuse_reserved_names, require_mapping
 from providers.formats.base import FormatError
 from providers.umf import JSON
 
@@ -42,10 +42,8 @@ class Fields:
     def __init__(self, raw: JSON, path: str) -> None:
         self.path = path
         self.rest: dict[str, Any] = dict(require_mapping(raw, path or "payload"))
-        for key in self.rest:
-            if key.startswith("$"):
-                # ``$`` keys are the format's own layout hints inside ``extra``.
-                raise FormatError("field names starting with '$' are reserved", field=self.at(key))
+        # ``$`` keys are the format's own layout hints inside ``extra``.
+        refuse_reserved_names(self.rest, path)
 
     def at(self, key: str) -> str:
         """The path of ``key`` in the payload."""

@@ -68,15 +68,15 @@ def parse_content(
     if kind in ("text", "multimodal_text") and isinstance(content.get("parts"), list):
         blocks, unmapped = _parts(content["parts"], f"{path}.parts", assets)
         extra: dict[str, Any] = {UNMAPPED_PARTS: unmapped} if unmapped else {}
-        rest = unknown_fields(content, ("content_type", "parts"))
+        rest = unknown_fields(content, ("content_type", "parts"), path=path)
     elif kind == "thoughts" and isinstance(content.get("thoughts"), list):
-        blocks, extra = _thoughts(content["thoughts"]), {}
-        rest = unknown_fields(content, ("content_type", "thoughts"))
+        blocks, extra = _thoughts(content["thoughts"], f"{path}.thoughts"), {}
+        rest = unknown_fields(content, ("content_type", "thoughts"), path=path)
     elif kind in TEXT_FIELDS:
         names = [name for name in TEXT_FIELDS[kind] if isinstance(content.get(name), str)]
         make = ThinkingBlock if kind == "reasoning_recap" else TextBlock
         blocks = [make(text=content[name], extra=hints({}, key=name)) for name in names]
-        extra, rest = {}, unknown_fields(content, ("content_type", *names))
+        extra, rest = {}, unknown_fields(content, ("content_type", *names), path=path)
     else:
         return [], {"content": content}
     return blocks, {**extra, "$content_type": kind, "$content": rest or None}
@@ -86,7 +86,7 @@ def _parts(parts: list[Any], path: str, assets: Assets | None) -> tuple[list[Blo
     blocks: list[Block] = []
     unmapped: list[Any] = []
     for index, part in enumerate(parts):
-        block = _part(part, assets)
+        block = _part(part, f"{path}[{index}]", assets)
         if block is None:
             unmapped.append([index, part])
         else:
@@ -94,7 +94,7 @@ def _parts(parts: list[Any], path: str, assets: Assets | None) -> tuple[list[Blo
     return blocks, unmapped
 
 
-def _part(part: Any, assets: Assets | None) -> Block | None:
+def _part(part: Any, path: str, assets: Assets | None) -> Block | None:
     if isinstance(part, str):
         return TextBlock(text=part)
     if not isinstance(part, dict):
@@ -106,7 +106,9 @@ def _part(part: Any, assets: Assets | None) -> Block | None:
     if kind == "audio_asset_pointer" and isinstance(pointer, str):
         return AudioBlock(source=_source(pointer, assets), extra=hints({}, part=part))
     if kind == "audio_transcription" and isinstance(part.get("text"), str):
-        return TextBlock(text=part["text"], extra=hints({}, part=unknown_fields(part, ("text",))))
+        return TextBlock(
+            text=part["text"], extra=hints({}, part=unknown_fields(part, ("text",), path=path))
+        )
     return None
 
 
@@ -119,11 +121,11 @@ def _source(pointer: str, assets: Assets | None) -> MediaSource:
     return MediaSource(type="base64", media_type=media_type, data=base64.b64encode(data).decode())
 
 
-def _thoughts(thoughts: list[Any]) -> list[Block]:
+def _thoughts(thoughts: list[Any], path: str) -> list[Block]:
     blocks: list[Block] = []
-    for thought in thoughts:
+    for index, thought in enumerate(thoughts):
         if isinstance(thought, dict) and isinstance(thought.get("content"), str):
-            rest = unknown_fields(thought, ("content",))
+            rest = unknown_fields(thought, ("content",), path=f"{path}[{index}]")
             blocks.append(ThinkingBlock(text=thought["content"], extra=hints(rest)))
         else:
             blocks.append(ThinkingBlock(text="", extra=hints({}, thought=thought)))

@@ -75,7 +75,8 @@ def parse_conversation(raw: JSON, path: str, drift: Drift, assets: Assets | None
     own: dict[str, Any] = {"$shape": "conversation"}
     if root is not None:
         node = mapping[root]
-        own["$root"] = {"key": root, "node": {k: v for k, v in node.items() if k != "children"}}
+        fields = unknown_fields(node, ("children",), path=at(path, f"mapping.{root}"))
+        own["$root"] = {"key": root, "node": fields}
     _children_hints(conversation, mapping, root, own)
     mapped = ["mapping"]
     if isinstance(entry.get("title"), str):
@@ -86,7 +87,7 @@ def parse_conversation(raw: JSON, path: str, drift: Drift, assets: Assets | None
         conversation.metadata.timestamp = created
         own["$create_time"] = entry["create_time"]
         mapped.append("create_time")
-    conversation.extra = {FORMAT_ID: {**unknown_fields(entry, mapped), **own}}
+    conversation.extra = {FORMAT_ID: {**unknown_fields(entry, mapped, path=path), **own}}
     return conversation
 
 
@@ -137,7 +138,7 @@ def _node(key: str, reader: _Reader) -> Message:
     else:
         message = _message(node["message"], f"{node_path}.message", key, parent_id, reader)
         own = message.extra.setdefault(FORMAT_ID, {})
-    node_rest = unknown_fields(node, NODE_KEYS)
+    node_rest = unknown_fields(node, NODE_KEYS, path=node_path)
     if node_rest:
         own["$node"] = node_rest
     if node.get("id") != key:
@@ -171,9 +172,10 @@ def _message(raw: JSON, path: str, key: str, parent_id: str | None, reader: _Rea
     if message.timestamp is not None:
         own["$create_time"] = source["create_time"]
         mapped.append("create_time")
-    rest = unknown_fields(source, mapped)
+    rest = unknown_fields(source, mapped, path=path)
     _read_metadata(message, rest)
-    author_rest = unknown_fields(author, ("role", "name") if name is not None else ("role",))
+    author_keys = ("role", "name") if name is not None else ("role",)
+    author_rest = unknown_fields(author, author_keys, path=f"{path}.author")
     own["$author"] = author_rest or None
     message.content = _calls_and_results(message, blocks, source, path, own, reader)
     message.extra = {FORMAT_ID: {**rest, **{k: v for k, v in own.items() if v is not None}}}

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import own_extra, parse_arguments
+from providers.formats._common import has_reserved_name, own_extra, parse_arguments
 from providers.umf import Tool, ToolUseBlock
 
 from ._shared import FORMAT_ID, TOOLS_HEAD, TOOLS_TAIL, get_hint, read_json, template_json
@@ -52,6 +52,8 @@ def _tool_from_line(line: str) -> Tool | None:
     outer = {k: v for k, v in value.items() if k != "function"} if "function" in value else None
     if not isinstance(function, dict) or not isinstance(function.get("name"), str):
         return None
+    if has_reserved_name(function) or has_reserved_name(outer or ()):
+        return None  # a ``$`` field would pass for a hint in ``extra``: the line stays text
     description, parameters = function.get("description"), function.get("parameters")
     if not isinstance(description, str | None) or not isinstance(parameters, dict | None):
         return None
@@ -102,6 +104,8 @@ def call_from_json(text: str, call_id: str) -> ToolUseBlock | None:
     value, ok = read_json(text)
     if not ok or not isinstance(value, dict) or not isinstance(value.get("name"), str):
         return None
+    if has_reserved_name(value):
+        return None  # a ``$`` field would pass for a hint in ``extra``: the body stays text
     arguments = value.get("arguments", _MISSING)
     fields = {k: v for k, v in value.items() if k not in ("name", "arguments")}
     hints: dict[str, Any] = {}

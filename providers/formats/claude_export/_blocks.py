@@ -78,7 +78,7 @@ class BlockReader:
             return TextBlock(
                 text=text,
                 citations=citations if cited else None,
-                extra=hints(unknown_fields(source, mapped)),
+                extra=hints(unknown_fields(source, mapped, path=path)),
             )
         if kind == "thinking":
             return _thinking(source, path)
@@ -99,7 +99,7 @@ class BlockReader:
             name=name,
             input=arguments,
             extra=hints(
-                unknown_fields(source, ("type", "id", "name", "input")),
+                unknown_fields(source, ("type", "id", "name", "input"), path=path),
                 id=id_hint,
                 input="absent" if "input" not in source else None,
             ),
@@ -136,7 +136,8 @@ class BlockReader:
         names = dict(self.pending)
         self.pending = [pair for pair in self.pending if pair[0] != call_id]
         content, content_hint, unmapped = self._result_content(source, path)
-        rest = unknown_fields(source, ("type", "tool_use_id", "content", "is_error", "name"))
+        mapped = ("type", "tool_use_id", "content", "is_error", "name")
+        rest = unknown_fields(source, mapped, path=path)
         name = source.get("name")
         if name is not None and not isinstance(name, str):
             rest["name"] = name
@@ -181,7 +182,7 @@ def _thinking(source: dict[str, Any], path: str) -> ThinkingBlock:
         text=text,
         signature=signature if isinstance(signature, str) else None,
         provider=FORMAT_ID if isinstance(signature, str) else None,
-        extra=hints(unknown_fields(source, mapped)),
+        extra=hints(unknown_fields(source, mapped, path=path)),
     )
 
 

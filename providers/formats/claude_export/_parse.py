@@ -65,7 +65,7 @@ def parse_conversation(raw: JSON, path: str, drift: Drift) -> Conversation:
     if created is not None:
         conversation.metadata.timestamp = created
         mapped.append("created_at")
-    rest = unknown_fields(entry, mapped)
+    rest = unknown_fields(entry, mapped, path=path)
     conversation.extra = hints(rest, shape="conversation", created_at=entry.get("created_at"))
     return conversation
 
@@ -89,7 +89,7 @@ def _message(source: dict[str, Any], path: str, reader: BlockReader) -> Message:
         raise FormatError("sender must be human or assistant", field=f"{path}.sender")
     uploads, upload_hints = _uploads(source, path)
     content, unmapped, content_hint = _content(source, path, reader)
-    rest = unknown_fields(source, (*_MESSAGE_KEYS, *upload_hints["mapped"]))
+    rest = unknown_fields(source, (*_MESSAGE_KEYS, *upload_hints["mapped"]), path=path)
     if unmapped:
         rest[UNMAPPED] = unmapped
     text = source.get("text")
@@ -146,11 +146,11 @@ def _uploads(source: dict[str, Any], path: str) -> tuple[list[Block], dict[str, 
         if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
             continue  # not a list of uploads: kept verbatim
         mapped.append(key)
-        blocks.extend(_upload(item, key) for item in items)
+        blocks.extend(_upload(item, key, f"{path}.{key}[{i}]") for i, item in enumerate(items))
     return blocks, {"absent": absent, "mapped": mapped}
 
 
-def _upload(item: dict[str, Any], key: str) -> DocumentBlock:
+def _upload(item: dict[str, Any], key: str, path: str) -> DocumentBlock:
     name = item.get("file_name")
     text = item.get("extracted_content")
     mapped = [
@@ -162,7 +162,7 @@ def _upload(item: dict[str, Any], key: str) -> DocumentBlock:
         ),
         filename=name if isinstance(name, str) else None,
         extra=hints(
-            unknown_fields(item, mapped),
+            unknown_fields(item, mapped, path=path),
             field=key,
             data=None if isinstance(text, str) else "absent",
         ),

@@ -58,7 +58,7 @@ def parse_part(raw: JSON, path: str, role: str) -> Block:
         return _parse_document(part, path)
     key = "thinking" if kind == "thinking" else "text"
     text = require_str(part.get(key), at(path, key))
-    _, rest = split(part, (), handled=("type", key))
+    _, rest = split(part, (), handled=("type", key), path=path)
     if kind == "thinking":
         return ThinkingBlock(text=text, provider=NS.format_id, extra=NS.extra(rest))
     return TextBlock(text=text, extra=NS.extra(rest))
@@ -68,10 +68,10 @@ def _parse_image(part: dict[str, Any], path: str) -> Block:
     inner_path = at(path, "image_url")
     inner = require_mapping(part.get("image_url"), inner_path)
     url = require_str(inner.get("url"), at(inner_path, "url"))
-    fields, rest = split(inner, ("detail",), handled=("url",))
+    fields, rest = split(inner, ("detail",), handled=("url",), path=inner_path)
     detail = require_str(fields["detail"], at(inner_path, "detail")) if fields else None
     source, uri = source_from_url(url)
-    _, outer = split(part, (), handled=("type", "image_url"))
+    _, outer = split(part, (), handled=("type", "image_url"), path=path)
     return ImageBlock(
         source=source, detail=detail, extra=NS.extra(outer, inner=rest or None, uri=uri)
     )
@@ -81,9 +81,9 @@ def _parse_document(part: dict[str, Any], path: str) -> Block:
     inner_path = at(path, "document")
     inner = require_mapping(part.get("document"), inner_path)
     source, title = document_source(inner.get("data"), at(inner_path, "data"))
-    fields, rest = split(inner, ("id",), handled=("data",))
+    fields, rest = split(inner, ("id",), handled=("data",), path=inner_path)
     doc_id = require_str(fields["id"], at(inner_path, "id")) if fields else None
-    _, outer = split(part, (), handled=("type", "document"))
+    _, outer = split(part, (), handled=("type", "document"), path=path)
     return DocumentBlock(
         source=source, title=title, extra=NS.extra(outer, inner=rest or None, id=doc_id)
     )

@@ -42,7 +42,7 @@ def parse_message(raw: JSON, path: str, state: ParseState) -> Message:
         return _parse_tool(source, path, state)
     if role == "assistant":
         return _parse_assistant(source, path, state)
-    _, rest = split(source, (), handled=("role", "content"))
+    _, rest = split(source, (), handled=("role", "content"), path=path)
     blocks, parts, kind = _read(source, path, role)
     hint = content_hint(parts, role, kind)
     return Message(role=role, content=blocks, extra=NS.extra(rest, content=hint))  # type: ignore[arg-type]  # checked against ROLES
@@ -54,7 +54,7 @@ def _read(source: dict[str, Any], path: str, role: str) -> tuple[list[Block], li
 
 def _parse_assistant(source: dict[str, Any], path: str, state: ParseState) -> Message:
     fields, rest = split(
-        source, ("tool_calls", "tool_plan", "citations"), handled=("role", "content")
+        source, ("tool_calls", "tool_plan", "citations"), handled=("role", "content"), path=path
     )
     if fields.get("tool_calls") == []:
         rest["tool_calls"] = fields.pop("tool_calls")  # UMF has no "an empty list was sent"
@@ -97,8 +97,8 @@ def _parse_call(raw: JSON, path: str, state: ParseState) -> Block:
     raw_arguments = require_str(function.get("arguments"), at(function_path, "arguments"))
     value, _ = parse_arguments(raw_arguments)
     state.call_names[call_id] = name
-    _, inner = split(function, (), handled=("name", "arguments"))
-    _, outer = split(call, (), handled=("id", "type", "function"))
+    _, inner = split(function, (), handled=("name", "arguments"), path=function_path)
+    _, outer = split(call, (), handled=("id", "type", "function"), path=path)
     type_hint = "absent" if "type" not in call else None
     return ToolUseBlock(
         id=call_id,
@@ -110,7 +110,7 @@ def _parse_call(raw: JSON, path: str, state: ParseState) -> Block:
 
 
 def _parse_tool(source: dict[str, Any], path: str, state: ParseState) -> Message:
-    fields, rest = split(source, ("tool_call_id",), handled=("role", "content"))
+    fields, rest = split(source, ("tool_call_id",), handled=("role", "content"), path=path)
     if "tool_call_id" not in fields:
         raise FormatError("a tool message needs tool_call_id", field=at(path, "tool_call_id"))
     call_id = require_str(fields["tool_call_id"], at(path, "tool_call_id"))

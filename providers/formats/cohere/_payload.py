@@ -60,7 +60,7 @@ def read_request(raw: JSON, base: str, state: ParseState) -> Conversation:
     """A ``POST /v2/chat`` body."""
     request = require_mapping(raw, base or "payload")
     keys = ("messages", "tools", "tool_choice", *(spec.wire for spec in PARAMETERS))
-    fields, rest = split(request, keys)
+    fields, rest = split(request, keys, path=base)
     if "messages" not in fields:
         raise FormatError("a request needs messages", field=at(base, "messages"))
     conversation = Conversation(
@@ -102,7 +102,7 @@ def _read_exchange(body: dict[str, Any], state: ParseState) -> Conversation:
     message.model = conversation.parameters.model
     conversation.messages.append(message)
     conversation.metadata.provider_response_id = message.id
-    envelope = unknown_fields(body, ("request", "response"))
+    envelope = unknown_fields(body, ("request", "response"), path="")
     NS.add_hints(conversation.extra, exchange=envelope or None)
     return conversation
 
@@ -110,7 +110,9 @@ def _read_exchange(body: dict[str, Any], state: ParseState) -> Conversation:
 def parse_response(raw: JSON, base: str, state: ParseState) -> Message:
     """The assistant message of a response (``base`` is where the response is)."""
     response = require_mapping(raw, base or "payload")
-    fields, rest = split(response, ("id", "finish_reason", "usage"), handled=("message",))
+    fields, rest = split(
+        response, ("id", "finish_reason", "usage"), handled=("message",), path=base
+    )
     message_path = at(base, "message")
     source = require_mapping(response.get("message"), message_path)
     if source.get("role") != "assistant":

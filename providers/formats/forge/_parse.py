@@ -95,7 +95,7 @@ def parse_message(raw: JSON, path: str, state: ParseState) -> Message:
         tool_call_id=result.tool_use_id if result else None,
         name=result.name if result else None,
         extra=make_extra(
-            unknown_fields(source, (role_key, content_key)),
+            unknown_fields(source, (role_key, content_key), path=path),
             keys="go" if keys == "go" else None,
             text=None if exact else text,
             digest=None if exact else fingerprint(blocks),
@@ -161,7 +161,7 @@ def _parse_exchange(body: dict[str, Any], state: ParseState) -> Conversation:
     if answer.role != "assistant":
         raise FormatError("a response is an assistant message", field="response.role")
     conversation.messages.append(answer)
-    envelope = unknown_fields(body, ("request", "response"))
+    envelope = unknown_fields(body, ("request", "response"), path="")
     if envelope:
         conversation.extra = make_extra({}, exchange=envelope)
     return conversation

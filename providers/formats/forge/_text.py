@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from providers.formats._common import has_reserved_name
 from providers.umf import ThinkingBlock, ToolUseBlock
 
 from ._shared import make_extra
@@ -153,6 +154,8 @@ def _read_json_call(inner: str) -> Call | None:
         return None
     if not isinstance(value, dict) or not isinstance(value.get("tool_name"), str):
         return None
+    if has_reserved_name(value):
+        return None  # a ``$`` field would pass for a hint in ``extra``: the block stays text
     fields = {k: v for k, v in value.items() if k not in ("tool_name", "arguments")}
     return Call(value["tool_name"], value.get("arguments", {}), fields, "json")
 

@@ -12,7 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import require_list, require_mapping, require_str, split
+from providers.formats._common import (
+    require_list,
+    require_mapping,
+    require_str,
+    split,
+    unknown_fields,
+)
 from providers.formats.base import FormatError
 from providers.umf import (
     JSON,
@@ -46,7 +52,7 @@ def parse_message(raw: JSON, path: str) -> Message:
     role = source.get("role")
     if not isinstance(role, str) or role not in ROLES:
         raise FormatError(f"role must be one of {', '.join(ROLES)}", field=at(path, "role"))
-    fields, rest = split(source, ("name", "metadata"), handled=("role", "content"))
+    fields, rest = split(source, ("name", "metadata"), handled=("role", "content"), path=path)
     content = source.get("content")
     if isinstance(content, str):
         blocks: list[Block] = [TextBlock(text=content)]
@@ -90,7 +96,8 @@ def parse_block(raw: JSON, path: str) -> Block:
     kind = block.get("type")
     if kind == "text":
         return TextBlock(
-            text=require_str(block.get("text"), at(path, "text")), extra=_block_extra(block, "text")
+            text=require_str(block.get("text"), at(path, "text")),
+            extra=_block_extra(block, path, "text"),
         )
     if kind == "image":
         return _parse_image(block, path)
@@ -104,8 +111,8 @@ def parse_block(raw: JSON, path: str) -> Block:
     )
 
 
-def _block_extra(block: dict[str, Any], *known: str, **hints: Any) -> Any:
-    return make_extra({k: v for k, v in block.items() if k != "type" and k not in known}, **hints)
+def _block_extra(block: dict[str, Any], path: str, *known: str, **hints: Any) -> Any:
+    return make_extra(unknown_fields(block, ("type", *known), path=path), **hints)
 
 
 def _parse_image(block: dict[str, Any], path: str) -> Block:
@@ -124,8 +131,10 @@ def _parse_image(block: dict[str, Any], path: str) -> Block:
         known = ("type", "mediaType", "data")
     else:
         raise FormatError("an image source is url or base64", field=at(source_path, "type"))
-    source_rest = {k: v for k, v in source.items() if k not in known}
-    return ImageBlock(source=media, extra=_block_extra(block, "source", source=source_rest or None))
+    source_rest = unknown_fields(source, known, path=source_path)
+    return ImageBlock(
+        source=media, extra=_block_extra(block, path, "source", source=source_rest or None)
+    )
 
 
 def _parse_tool_use(block: dict[str, Any], path: str) -> Block:
@@ -136,12 +145,12 @@ def _parse_tool_use(block: dict[str, Any], path: str) -> Block:
         id=require_str(block.get("id"), at(path, "id")),
         name=require_str(block.get("name"), at(path, "name")),
         input=value,
-        extra=_block_extra(block, "id", "name", "input"),
+        extra=_block_extra(block, path, "id", "name", "input"),
     )
 
 
 def _parse_tool_result(block: dict[str, Any], path: str) -> Block:
-    fields, rest = split(block, ("isError",), handled=("type", "toolUseId", "content"))
+    fields, rest = split(block, ("isError",), handled=("type", "toolUseId", "content"), path=path)
     content = block.get("content")
     content_path = at(path, "content")
     if isinstance(content, list):
@@ -166,5 +175,5 @@ def _text_content(raw: JSON, path: str) -> Block:
     if part.get("type") != "text":
         raise FormatError("a tool result holds text blocks only", field=at(path, "type"))
     return TextBlock(
-        text=require_str(part.get("text"), at(path, "text")), extra=_block_extra(part, "text")
+        text=require_str(part.get("text"), at(path, "text")), extra=_block_extra(part, path, "text")
     )

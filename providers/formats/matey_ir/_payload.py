@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import require_list, require_mapping, split
+from providers.formats._common import require_list, require_mapping, split, unknown_fields
 from providers.formats.base import FormatError
 from providers.umf import JSON, Conversation, Message
 
@@ -77,7 +77,7 @@ def parse_payload(payload: JSON) -> tuple[Conversation, str]:
 def parse_request(raw: JSON, path: str) -> Conversation:
     """An ``IRChatRequest`` (``path`` is where it is)."""
     body = require_mapping(raw, path or "payload")
-    fields, rest = split(body, REQUEST_KEYS)
+    fields, rest = split(body, REQUEST_KEYS, path=path)
     prefix = f"{path}." if path else ""
     if "messages" not in fields:
         raise FormatError("a request needs messages", field=prefix + "messages")
@@ -112,7 +112,7 @@ def _parse_exchange(body: dict[str, Any]) -> Conversation:
     else:
         answer, metadata = parse_response(response, "response")
         chunks = None
-    envelope = {k: v for k, v in body.items() if k not in ("request", "response")}
+    envelope = unknown_fields(body, ("request", "response"), path="")
     if envelope:
         conversation.extra.setdefault(FORMAT_ID, {})["$exchange"] = envelope
     return _answered(conversation, answer, metadata, chunks)

@@ -12,7 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import require_list, require_mapping, require_str, split
+from providers.formats._common import (
+    require_list,
+    require_mapping,
+    require_str,
+    split,
+    unknown_fields,
+)
 from providers.formats.base import FormatError
 from providers.umf import JSON, Conversation, Parameters, Tool, ToolChoice
 
@@ -60,7 +66,7 @@ STREAM_MODES = ("delta", "accumulated")
 def parse_parameters(raw: JSON, path: str) -> tuple[Parameters, dict[str, Any]]:
     """UMF parameters and the ``$parameters`` hint (values kept verbatim)."""
     source = require_mapping(raw, path)
-    values, kept = split(source, PARAMETER_KEYS)
+    values, kept = split(source, PARAMETER_KEYS, path=path)
     fields: dict[str, Any] = {}
     for key, value in values.items():
         name, key_path = PARAMETER_KEYS[key], at(path, key)
@@ -91,7 +97,7 @@ def parse_tools(raw: JSON, path: str) -> list[Tool]:
 def _parse_tool(raw: JSON, path: str) -> Tool:
     source = require_mapping(raw, path)
     parameters = require_mapping(source.get("parameters"), at(path, "parameters"))
-    rest = {k: v for k, v in source.items() if k not in ("name", "description", "parameters")}
+    rest = unknown_fields(source, ("name", "description", "parameters"), path=path)
     return Tool(
         name=require_str(source.get("name"), at(path, "name")),
         description=require_str(source.get("description"), at(path, "description")),
@@ -106,7 +112,7 @@ def parse_tool_choice(raw: JSON, path: str) -> ToolChoice:
         return ToolChoice(type=raw)  # type: ignore[arg-type]  # checked against TOOL_CHOICES
     if isinstance(raw, dict):
         name = require_str(raw.get("name"), at(path, "name"))
-        rest = {k: v for k, v in raw.items() if k != "name"}
+        rest = unknown_fields(raw, ("name",), path=path)
         return ToolChoice(type="tool", name=name, extra=make_extra(rest))
     raise FormatError("toolChoice is auto, required, none or {name}", field=path)
 

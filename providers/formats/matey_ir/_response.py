@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import require_mapping
+from providers.formats._common import refuse_reserved_names, require_mapping
 from providers.formats.base import FormatError
 from providers.umf import JSON, Message, Metadata
 
@@ -39,6 +39,7 @@ def parse_response(raw: JSON, path: str) -> tuple[Message, Metadata]:
     if body.get("raw") is not None:
         require_mapping(body["raw"], at(path, "raw"))
     rest = {k: v for k, v in body.items() if k not in RESPONSE_KEYS or (k == "usage" and v is None)}
+    refuse_reserved_names(rest, path)
     hints = {"$response_metadata": body["metadata"], "$response": rest or None}
     own = answer.extra.setdefault(FORMAT_ID, {})
     own.update({key: value for key, value in hints.items() if value is not None})

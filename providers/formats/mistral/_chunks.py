@@ -80,7 +80,7 @@ def is_unmapped(raw: JSON) -> bool:
 
 def _parse_text(chunk: dict[str, Any], path: str) -> Block:
     text = require_str(chunk.get("text"), at(path, "text"))
-    _, rest = split(chunk, (), handled=("type", "text"))
+    _, rest = split(chunk, (), handled=("type", "text"), path=path)
     return TextBlock(text=text, extra=NS.extra(rest))
 
 
@@ -90,13 +90,13 @@ def _parse_image(chunk: dict[str, Any], path: str) -> Block:
     rest: dict[str, Any] = {}
     if isinstance(value, dict):
         url = require_str(value.get("url"), at(value_path, "url"))
-        fields, rest = split(value, ("detail",), handled=("url",))
+        fields, rest = split(value, ("detail",), handled=("url",), path=value_path)
         detail = require_str(fields["detail"], at(value_path, "detail")) if fields else None
         form = "object" if detail is None else None
     else:
         url = require_str(value, value_path)
     source, uri = source_from_url(url)
-    _, outer = split(chunk, (), handled=("type", "image_url"))
+    _, outer = split(chunk, (), handled=("type", "image_url"), path=path)
     return ImageBlock(
         source=source,
         detail=detail,
@@ -106,7 +106,7 @@ def _parse_image(chunk: dict[str, Any], path: str) -> Block:
 
 def _parse_document(chunk: dict[str, Any], path: str) -> Block:
     url = require_str(chunk.get("document_url"), at(path, "document_url"))
-    fields, rest = split(chunk, ("document_name",), handled=("type", "document_url"))
+    fields, rest = split(chunk, ("document_name",), handled=("type", "document_url"), path=path)
     name = None
     if fields:
         name = require_str(fields["document_name"], at(path, "document_name"))
@@ -121,7 +121,7 @@ def _parse_audio(chunk: dict[str, Any], path: str) -> Block:
         source, uri = MediaSource(type="base64", media_type=parsed[0], data=parsed[1]), data
     else:
         source, uri = MediaSource(type="base64", media_type=_sniff_audio(data), data=data), None
-    _, rest = split(chunk, (), handled=("type", "input_audio"))
+    _, rest = split(chunk, (), handled=("type", "input_audio"), path=path)
     return AudioBlock(source=source, extra=NS.extra(rest, uri=uri))
 
 
@@ -131,7 +131,7 @@ def _sniff_audio(data: str) -> str | None:
 
 def _parse_file(chunk: dict[str, Any], path: str) -> Block:
     file_id = require_str(chunk.get("file_id"), at(path, "file_id"))
-    _, rest = split(chunk, (), handled=("type", "file_id"))
+    _, rest = split(chunk, (), handled=("type", "file_id"), path=path)
     source = MediaSource(type="file", file_id=file_id)
     return DocumentBlock(source=source, extra=NS.extra(rest, chunk="file"))
 
@@ -143,7 +143,7 @@ def _parse_thinking(chunk: dict[str, Any], path: str) -> Block:
         require_mapping(part, item(inner_path, index))
     text = thinking_text(inner)
     plain = inner == [{"type": "text", "text": text}]
-    fields, rest = split(chunk, ("signature",), handled=("type", "thinking"))
+    fields, rest = split(chunk, ("signature",), handled=("type", "thinking"), path=path)
     signature = require_str(fields["signature"], at(path, "signature")) if fields else None
     return ThinkingBlock(
         text=text,

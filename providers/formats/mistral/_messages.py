@@ -57,7 +57,7 @@ def parse_message(raw: JSON, path: str, state: ParseState) -> Message:
     if role == "tool":
         return _parse_tool(source, path, state)
     mapped = ("tool_calls",) if role == "assistant" else ()
-    fields, rest = split(source, mapped, handled=("role", "content"))
+    fields, rest = split(source, mapped, handled=("role", "content"), path=path)
     if fields.get("tool_calls") == []:
         rest["tool_calls"] = fields.pop("tool_calls")  # UMF has no "an empty list was sent"
     content = _read(source, path, role)
@@ -106,8 +106,8 @@ def _parse_call(raw: JSON, path: str, state: ParseState) -> Block:
         raw_arguments = require_str(arguments, at(function_path, "arguments"))
         (value, _), form = parse_arguments(raw_arguments), None
     state.call_names[call_id] = name
-    _, inner = split(function, (), handled=("name", "arguments"))
-    _, outer = split(call, (), handled=("id", "type", "function"))
+    _, inner = split(function, (), handled=("name", "arguments"), path=function_path)
+    _, outer = split(call, (), handled=("id", "type", "function"), path=path)
     type_hint = "absent" if "type" not in call else None
     return ToolUseBlock(
         id=call_id,
@@ -119,7 +119,7 @@ def _parse_call(raw: JSON, path: str, state: ParseState) -> Block:
 
 
 def _parse_tool(source: dict[str, Any], path: str, state: ParseState) -> Message:
-    fields, rest = split(source, ("tool_call_id", "name"), handled=("role", "content"))
+    fields, rest = split(source, ("tool_call_id", "name"), handled=("role", "content"), path=path)
     call_id = ""
     if "tool_call_id" in fields:
         call_id = require_str(fields["tool_call_id"], at(path, "tool_call_id"))

@@ -70,7 +70,7 @@ def read_request(raw: JSON, base: str, state: ParseState) -> Conversation:
     if UNMAPPED_TOOLS in request:
         raise FormatError(f"{UNMAPPED_TOOLS!r} is a reserved name", field=at(base, UNMAPPED_TOOLS))
     keys = ("messages", "tools", "tool_choice", *(spec.wire for spec in PARAMETERS))
-    fields, rest = split(request, keys)
+    fields, rest = split(request, keys, path=base)
     if "messages" not in fields:
         raise FormatError("a request needs messages", field=at(base, "messages"))
     messages = parse_messages(fields["messages"], at(base, "messages"), state)
@@ -112,8 +112,8 @@ def _parse_tool_choice(raw: JSON, path: str) -> ToolChoice:
         raise FormatError("tool_choice type must be function", field=at(path, "type"))
     function = require_mapping(choice.get("function"), at(path, "function"))
     name = require_str(function.get("name"), at(path, "function.name"))
-    _, inner = split(function, (), handled=("name",))
-    _, outer = split(choice, (), handled=("type", "function"))
+    _, inner = split(function, (), handled=("name",), path=at(path, "function"))
+    _, outer = split(choice, (), handled=("type", "function"), path=path)
     type_hint = "absent" if "type" not in choice else None
     return ToolChoice(
         type="tool", name=name, extra=NS.extra(outer, inner=inner or None, type=type_hint)
@@ -125,7 +125,7 @@ def _read_exchange(body: dict[str, Any], state: ParseState) -> Conversation:
     message = parse_response(body.get("response"), "response", state)
     conversation.messages.append(message)
     conversation.metadata.provider_response_id = message.id
-    envelope = unknown_fields(body, ("request", "response"))
+    envelope = unknown_fields(body, ("request", "response"), path="")
     NS.add_hints(conversation.extra, exchange=envelope or None)
     return conversation
 
@@ -133,7 +133,7 @@ def _read_exchange(body: dict[str, Any], state: ParseState) -> Conversation:
 def parse_response(raw: JSON, base: str, state: ParseState) -> Message:
     """The assistant message of a ``chat.completion`` (``base`` is where it is)."""
     response = require_mapping(raw, base or "payload")
-    fields, rest = split(response, ("id", "model", "usage"), handled=("choices",))
+    fields, rest = split(response, ("id", "model", "usage"), handled=("choices",), path=base)
     choices = require_list(response.get("choices"), at(base, "choices"))
     if not choices:
         raise FormatError("a response needs at least one choice", field=at(base, "choices"))
@@ -144,7 +144,9 @@ def parse_response(raw: JSON, base: str, state: ParseState) -> Message:
     if source.get("role", "assistant") != "assistant":
         raise FormatError("a response message has role assistant", field=at(message_path, "role"))
     message = parse_message({"role": "assistant", **source}, message_path, state)
-    choice_fields, choice_rest = split(choice, ("finish_reason",), handled=("message",))
+    choice_fields, choice_rest = split(
+        choice, ("finish_reason",), handled=("message",), path=choice_path
+    )
     if "finish_reason" in choice_fields:
         reason = require_str(choice_fields["finish_reason"], at(choice_path, "finish_reason"))
         message.provider_finish_reason, message.finish_reason = reason, FINISH_REASONS.get(reason)

@@ -11,6 +11,7 @@ from providers.formats._common import (
     hint,
     hinted_extra,
     own_extra,
+    refuse_reserved_names,
     require_mapping,
 )
 from providers.formats.base import Drift, FormatError
@@ -114,9 +115,7 @@ class Fields:
         self.path = path
         self.present = set(require_mapping(raw, path or "payload"))
         self.rest: dict[str, Any] = dict(raw)
-        for key in self.rest:
-            if key.startswith("$"):
-                raise FormatError("field names starting with '$' are reserved", field=self.at(key))
+        refuse_reserved_names(self.rest, path)
 
     def at(self, key: str) -> str:
         """The path of ``key`` in the payload."""

@@ -127,7 +127,7 @@ def _read(payload: JSON, state: ParseState) -> tuple[Conversation, str]:
 
 def _read_request(body: JSON, base: str, state: ParseState) -> Conversation:
     request = require_mapping(body, base or "payload")
-    fields, rest = split(request, ("messages", "tools", "tool_choice", *PARAMETER_KEYS))
+    fields, rest = split(request, ("messages", "tools", "tool_choice", *PARAMETER_KEYS), path=base)
     if "messages" not in fields:
         raise FormatError("a request needs messages", field=at(base, "messages"))
     conversation = Conversation(
@@ -149,7 +149,7 @@ def _read_exchange(body: dict[str, Any], state: ParseState) -> Conversation:
     message = parse_response(body.get("response"), "response", state)
     conversation.messages.append(message)
     conversation.metadata.provider_response_id = message.id
-    envelope = unknown_fields(body, ("request", "response"))
+    envelope = unknown_fields(body, ("request", "response"), path="")
     if envelope:
         conversation.extra.setdefault(FORMAT_ID, {})["$exchange"] = envelope
     return conversation

@@ -62,22 +62,24 @@ def parse_part(raw: JSON, path: str) -> Block:
 
 def _parse_text(part: dict[str, Any], path: str) -> Block:
     text = require_str(part.get("text"), at(path, "text"))
-    return TextBlock(text=text, extra=make_extra(unknown_fields(part, ("type", "text"))))
+    return TextBlock(text=text, extra=make_extra(unknown_fields(part, ("type", "text"), path=path)))
 
 
 def _parse_refusal(part: dict[str, Any], path: str) -> Block:
     text = require_str(part.get("refusal"), at(path, "refusal"))
-    return RefusalBlock(text=text, extra=make_extra(unknown_fields(part, ("type", "refusal"))))
+    return RefusalBlock(
+        text=text, extra=make_extra(unknown_fields(part, ("type", "refusal"), path=path))
+    )
 
 
 def _parse_image(part: dict[str, Any], path: str) -> Block:
     inner_path = at(path, "image_url")
     inner = require_mapping(part.get("image_url"), inner_path)
     url = require_str(inner.get("url"), at(inner_path, "url"))
-    fields, rest = split(inner, ("detail",), handled=("url",))
+    fields, rest = split(inner, ("detail",), handled=("url",), path=inner_path)
     detail = require_str(fields["detail"], at(inner_path, "detail")) if fields else None
     source, uri = _base64_source(url) or (MediaSource(type="url", url=url), None)
-    outer = unknown_fields(part, ("type", "image_url"))
+    outer = unknown_fields(part, ("type", "image_url"), path=path)
     return ImageBlock(
         source=source, detail=detail, extra=make_extra(outer, inner=rest or None, uri=uri)
     )
@@ -90,11 +92,13 @@ def _parse_audio(part: dict[str, Any], path: str) -> Block:
     audio_format = require_str(inner.get("format"), at(inner_path, "format"))
     media_type = f"audio/{audio_format}"
     format_hint = None if wire_audio_format(media_type) == audio_format else audio_format
-    rest = unknown_fields(inner, ("data", "format"))
+    rest = unknown_fields(inner, ("data", "format"), path=inner_path)
     return AudioBlock(
         source=MediaSource(type="base64", media_type=media_type, data=data),
         extra=make_extra(
-            unknown_fields(part, ("type", "input_audio")), inner=rest or None, format=format_hint
+            unknown_fields(part, ("type", "input_audio"), path=path),
+            inner=rest or None,
+            format=format_hint,
         ),
     )
 
@@ -102,7 +106,7 @@ def _parse_audio(part: dict[str, Any], path: str) -> Block:
 def _parse_file(part: dict[str, Any], path: str) -> Block:
     inner_path = at(path, "file")
     inner = require_mapping(part.get("file"), inner_path)
-    fields, rest = split(inner, ("file_data", "file_id", "filename"))
+    fields, rest = split(inner, ("file_data", "file_id", "filename"), path=inner_path)
     for key, value in fields.items():
         require_str(value, at(inner_path, key))
     uri = None
@@ -113,7 +117,7 @@ def _parse_file(part: dict[str, Any], path: str) -> Block:
         source = MediaSource(type="file", file_id=fields["file_id"])
     else:
         raise FormatError("a file part needs file_data or file_id", field=inner_path)
-    outer = unknown_fields(part, ("type", "file"))
+    outer = unknown_fields(part, ("type", "file"), path=path)
     return DocumentBlock(
         source=source,
         filename=fields.get("filename"),

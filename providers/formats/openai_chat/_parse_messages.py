@@ -83,7 +83,7 @@ def content_shape(parts: list[Any], has_calls: bool) -> str:
 
 def _parse_turn(source: dict[str, Any], role: str, path: str, state: ParseState) -> Message:
     mapped = _ASSISTANT_FIELDS if role == "assistant" else ("name",)
-    fields, rest = split(source, mapped, handled=("role", "content"))
+    fields, rest = split(source, mapped, handled=("role", "content"), path=path)
     if fields.get("tool_calls") == []:
         rest["tool_calls"] = fields.pop("tool_calls")
     blocks, wire_parts, kind = _parse_content(source, path)
@@ -146,7 +146,9 @@ def _parse_assistant_fields(fields: dict[str, Any], path: str) -> list[Block]:
         blocks.append(
             AudioBlock(
                 source=MediaSource(type="file", file_id=audio_id),
-                extra=make_extra(unknown_fields(audio, ("id",)), field="audio"),
+                extra=make_extra(
+                    unknown_fields(audio, ("id",), path=at(path, "audio")), field="audio"
+                ),
             )
         )
     return blocks
@@ -178,14 +180,16 @@ def _parse_call(raw: JSON, path: str, state: ParseState) -> Block:
         value, _ = parse_arguments(raw_arguments)
     state.call_names[call_id] = name
     type_hint = "absent" if "type" not in call else "custom" if kind == "custom" else None
-    rest = unknown_fields(inner, ("name", argument_key))
+    rest = unknown_fields(inner, ("name", argument_key), path=inner_path)
     return ToolUseBlock(
         id=call_id,
         name=name,
         input=value,
         raw_arguments=raw_arguments,
         extra=make_extra(
-            unknown_fields(call, ("id", "type", kind)), inner=rest or None, type=type_hint
+            unknown_fields(call, ("id", "type", kind), path=path),
+            inner=rest or None,
+            type=type_hint,
         ),
     )
 
@@ -200,7 +204,7 @@ def _parse_legacy_call(raw: JSON, path: str, state: ParseState) -> Block:
     state.legacy_calls.append(call_id)
     state.call_names[call_id] = name
     value, _ = parse_arguments(raw_arguments)
-    rest = unknown_fields(call, ("name", "arguments"))
+    rest = unknown_fields(call, ("name", "arguments"), path=path)
     return ToolUseBlock(
         id=call_id,
         name=name,
@@ -221,7 +225,7 @@ def _parse_result_message(
     source: dict[str, Any], role: str, path: str, state: ParseState
 ) -> Message:
     mapped = ("tool_call_id", "name") if role == "tool" else ("name",)
-    fields, rest = split(source, mapped, handled=("role", "content"))
+    fields, rest = split(source, mapped, handled=("role", "content"), path=path)
     name = require_str(fields["name"], at(path, "name")) if "name" in fields else None
     if role == "tool":
         if "tool_call_id" not in fields:

@@ -215,7 +215,7 @@ def parse_tool(raw: JSON, path: str) -> Tool:
     inner = require_mapping(tool.get(kind), inner_path)
     name = require_str(inner.get("name"), at(inner_path, "name"))
     mapped = ("description", "parameters") if kind == "function" else ("description",)
-    rest = unknown_fields(inner, ("name", *mapped))
+    rest = unknown_fields(inner, ("name", *mapped), path=inner_path)
     values: dict[str, Any] = {}
     for key in mapped:
         if inner.get(key) is None and key in inner:
@@ -223,7 +223,7 @@ def parse_tool(raw: JSON, path: str) -> Tool:
         elif key in inner:
             check = require_str if key == "description" else require_mapping
             values[key] = check(inner[key], at(inner_path, key))
-    outer = unknown_fields(tool, ("type", kind))
+    outer = unknown_fields(tool, ("type", kind), path=path)
     hints = {"outer": outer or None, "type": "custom" if kind == "custom" else None}
     return Tool(name=name, **values, extra=make_extra(rest, **hints))
 
@@ -254,17 +254,21 @@ def parse_tool_choice(raw: JSON, path: str) -> ToolChoice:
         mode = allowed.get("mode")
         if mode not in ("auto", "required"):
             raise FormatError("mode must be auto or required", field=at(path, "allowed_tools.mode"))
-        return ToolChoice(type=mode, extra=make_extra(unknown_fields(choice, ("type",)), type=kind))
+        return ToolChoice(
+            type=mode, extra=make_extra(unknown_fields(choice, ("type",), path=path), type=kind)
+        )
     if kind not in ("function", "custom"):
         raise FormatError(
             "tool_choice type must be function, custom or allowed_tools", field=at(path, "type")
         )
     inner = require_mapping(choice.get(kind), at(path, kind))
     name = require_str(inner.get("name"), at(path, f"{kind}.name"))
-    rest = unknown_fields(inner, ("name",))
+    rest = unknown_fields(inner, ("name",), path=at(path, kind))
     hints = {"inner": rest or None, "type": "custom" if kind == "custom" else None}
     return ToolChoice(
-        type="tool", name=name, extra=make_extra(unknown_fields(choice, ("type", kind)), **hints)
+        type="tool",
+        name=name,
+        extra=make_extra(unknown_fields(choice, ("type", kind), path=path), **hints),
     )
 
 

@@ -45,14 +45,16 @@ _WIRE_FINISH_REASONS = {
 def parse_response(raw: JSON, base: str, state: ParseState) -> Message:
     """The assistant message of a ``chat.completion`` (``base`` is where it is)."""
     response = require_mapping(raw, base or "payload")
-    fields, rest = split(response, ("id", "model", "usage"), handled=("choices",))
+    fields, rest = split(response, ("id", "model", "usage"), handled=("choices",), path=base)
     choices = require_list(response.get("choices"), at(base, "choices"))
     if not choices:
         raise FormatError("a response needs at least one choice", field=at(base, "choices"))
     choice_path = item(at(base, "choices"), 0)
     choice = require_mapping(choices[0], choice_path)
     message = _parse_choice_message(choice, choice_path, state)
-    choice_fields, choice_rest = split(choice, ("finish_reason",), handled=("message",))
+    choice_fields, choice_rest = split(
+        choice, ("finish_reason",), handled=("message",), path=choice_path
+    )
     if "finish_reason" in choice_fields:
         raw_reason = require_str(choice_fields["finish_reason"], at(choice_path, "finish_reason"))
         message.provider_finish_reason = raw_reason

@@ -97,7 +97,7 @@ def _read(payload: JSON, reader: ItemReader) -> tuple[Conversation, str]:
 def _read_request(raw: JSON, base: str, reader: ItemReader) -> Conversation:
     request = plain(raw, base or "payload")
     mapped = ("input", "instructions", "tools", "tool_choice", *PARAMETER_KEYS)
-    fields, rest = split(request, mapped)
+    fields, rest = split(request, mapped, path=base)
     if "input" not in fields:
         raise FormatError("a request needs input", field=at(base, "input"))
     conversation = Conversation(messages=_read_input(fields["input"], at(base, "input"), reader))

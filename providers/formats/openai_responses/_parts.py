@@ -92,7 +92,7 @@ def _parse_refusal(part: dict[str, Any], path: str) -> Block:
 
 
 def _parse_image(part: dict[str, Any], path: str) -> Block:
-    fields, rest = split(part, ("image_url", "file_id", "detail"), handled=("type",))
+    fields, rest = split(part, ("image_url", "file_id", "detail"), handled=("type",), path=path)
     for key, value in fields.items():
         require_str(value, at(path, key))
     uri = None
@@ -111,7 +111,7 @@ def _parse_image(part: dict[str, Any], path: str) -> Block:
 
 def _parse_file(part: dict[str, Any], path: str) -> Block:
     keys = ("file_data", "file_url", "file_id", "filename")
-    fields, rest = split(part, keys, handled=("type",))
+    fields, rest = split(part, keys, handled=("type",), path=path)
     for key, value in fields.items():
         require_str(value, at(path, key))
     uri = None

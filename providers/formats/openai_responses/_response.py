@@ -42,7 +42,7 @@ def parse_response(raw: JSON, base: str, reader: ItemReader) -> Message:
     if "output" not in response:
         raise FormatError("a response needs output", field=at(base, "output"))
     message = reader.read_output(response["output"], at(base, "output"))
-    fields, rest = split(response, ("id", "model", "usage"), handled=("output",))
+    fields, rest = split(response, ("id", "model", "usage"), handled=("output",), path=base)
     for key in ("id", "model"):
         if key in fields and not isinstance(fields[key], str):
             raise FormatError("expected a string", field=at(base, key))

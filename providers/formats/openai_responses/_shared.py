@@ -12,6 +12,7 @@ from providers.formats._common import (
     hint,
     hinted_extra,
     own_extra,
+    refuse_reserved_names,
     with_hints,
 )
 from providers.formats.base import Drift, FormatError
@@ -51,9 +52,7 @@ def plain(raw: JSON, path: str) -> dict[str, Any]:
     if not isinstance(raw, dict):
         kind = "an array" if isinstance(raw, list) else "null" if raw is None else "a scalar"
         raise FormatError(f"expected an object, got {kind}", field=path or "payload")
-    for key in raw:
-        if key.startswith("$"):
-            raise FormatError("field names starting with '$' are reserved", field=at(path, key))
+    refuse_reserved_names(raw, path)
     return raw
 
 

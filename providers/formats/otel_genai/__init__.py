@@ -37,7 +37,7 @@ from typing import Any, BinaryIO
 
 from providers.formats import register
 from providers.formats._archive import check_depth, checked, entry_error, read_entries
-from providers.formats._common import hint, require_mapping
+from providers.formats._common import hint, require_mapping, unknown_fields
 from providers.formats.base import Capabilities, Drift, Format, FormatError, ParseResult, Rendered
 from providers.umf import JSON, Conversation
 
@@ -87,10 +87,10 @@ def _parse_one(value: JSON, path: str) -> ParseResult:
             messages=messages, extra=hints({}, shape="messages", keys=[INPUT])
         )
         return ParseResult(conversation, drift.warnings)
-    source = require_mapping(value, path or "payload")
-    shape = "attributes"
-    if not is_gen_ai(source) and isinstance(source.get("attributes"), dict):
-        shape, source = "span", source["attributes"]
+    span = require_mapping(value, path or "payload")
+    shape, source = "attributes", span
+    if not is_gen_ai(span) and isinstance(span.get("attributes"), dict):
+        shape, source = "span", span["attributes"]
     if not is_gen_ai(source):
         raise FormatError(
             "not GenAI span attributes: expected gen_ai.input.messages, "
@@ -104,7 +104,7 @@ def _parse_one(value: JSON, path: str) -> ParseResult:
     own = conversation.extra.setdefault(FORMAT_ID, {})
     own["$shape"] = shape
     if shape == "span":
-        own["$span"] = {k: v for k, v in value.items() if k != "attributes"}
+        own["$span"] = unknown_fields(span, ("attributes",), path=path)
     key = source.get("gen_ai.conversation.id")
     return ParseResult(conversation, drift.warnings, key=key if isinstance(key, str) else None)
 

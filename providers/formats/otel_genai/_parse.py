@@ -98,7 +98,7 @@ def parse_attributes(attributes: dict[str, Any], path: str, drift: Drift) -> Con
     conversation = Conversation(messages=messages + outputs)
     if TOOLS in values:
         conversation.tools = _tools(values[TOOLS], _at(path, TOOLS))
-    rest = unknown_fields(attributes, ENCODED)
+    rest = unknown_fields(attributes, ENCODED, path=path)
     _parameters(conversation, rest)
     _response(conversation, outputs, rest)
     keys = [key for key in ENCODED if key in attributes]
@@ -139,7 +139,7 @@ def _message(raw: JSON, path: str, state: State, output: bool) -> Message:
     role = require_str(source.get("role"), f"{path}.role")
     parts = require_list(source.get("parts"), f"{path}.parts")
     blocks, unmapped = _parts(parts, f"{path}.parts", state)
-    rest = unknown_fields(source, ("role", "parts", "name", "finish_reason"))
+    rest = unknown_fields(source, ("role", "parts", "name", "finish_reason"), path=path)
     message = Message(
         role=role if role in ROLES else "user",  # type: ignore[arg-type]
         content=blocks,
@@ -238,7 +238,7 @@ def _tools(raw: JSON, path: str) -> list[Tool]:
                 name=name,
                 description=description if "description" in mapped else None,
                 parameters=parameters if "parameters" in mapped else None,
-                extra=hints(unknown_fields(tool, mapped)),
+                extra=hints(unknown_fields(tool, mapped, path=f"{path}[{index}]")),
             )
         )
     return tools

@@ -63,7 +63,7 @@ def parse_part(part: dict[str, Any], kind: str, path: str) -> Block | None:
     """The block for one part, or None when UMF has no block for it."""
     if kind in ("text", "reasoning"):
         text = require_str(part.get("content"), f"{path}.content")
-        rest = hints(unknown_fields(part, ("type", "content")))
+        rest = hints(unknown_fields(part, ("type", "content"), path=path))
         if kind == "text":
             return TextBlock(text=text, extra=rest)
         return ThinkingBlock(text=text, extra=rest)
@@ -94,7 +94,9 @@ def _parse_call(part: dict[str, Any], path: str) -> ToolUseBlock:
         name=name,
         input=arguments,
         raw_arguments=raw,
-        extra=hints(unknown_fields(part, ("type", "name", "id", "arguments")), arguments=shape),
+        extra=hints(
+            unknown_fields(part, ("type", "name", "id", "arguments"), path=path), arguments=shape
+        ),
     )
 
 
@@ -104,7 +106,7 @@ def _parse_response(part: dict[str, Any], path: str) -> ToolResultBlock:
         raise FormatError("a tool_call_response needs a response", field=f"{path}.response")
     response = part[key]
     is_error = part.get("is_error")
-    rest = unknown_fields(part, ("type", "id", key))
+    rest = unknown_fields(part, ("type", "id", key), path=path)
     if isinstance(is_error, bool):
         rest.pop("is_error")
     content = response if isinstance(response, str) else orjson.dumps(response).decode()
@@ -133,7 +135,7 @@ def _parse_media(part: dict[str, Any], kind: str, path: str) -> Block | None:
     source = MediaSource.model_validate(
         {"type": _SOURCE_KIND[kind], "media_type": mime, location: value}
     )
-    rest = unknown_fields(part, ("type", "modality", MEDIA_PARTS[kind], "mime_type"))
+    rest = unknown_fields(part, ("type", "modality", MEDIA_PARTS[kind], "mime_type"), path=path)
     if modality == "image":
         return ImageBlock(source=source, extra=hints(rest))
     if modality == "audio":

@@ -19,6 +19,7 @@ from typing import Any
 
 from providers.formats._common import (
     extra_of,
+    has_reserved_name,
     parse_arguments,
     parse_data_uri,
     require_list,
@@ -81,7 +82,7 @@ def parse_entry(raw: JSON, path: str, drift: Drift) -> Conversation:
     conversation = Conversation(messages=messages)
     if "tools" in entry:
         conversation.tools, hints["tools"] = _tools(entry["tools"], _at(path, "tools"))
-    rest = unknown_fields(entry, ENTRY_KEYS)
+    rest = unknown_fields(entry, ENTRY_KEYS, path=path)
     for key in MEDIA:
         if key in entry and key not in state.media:
             rest[key] = entry[key]  # not a list of paths: kept as it was
@@ -125,7 +126,7 @@ def _turn(raw: JSON, path: str, index: int, state: _State) -> Message:
     if role is None:
         raise FormatError(f"unknown role {name!r}", field=f"{path}.from")
     value = require_str(turn.get("value"), f"{path}.value")
-    rest = unknown_fields(turn, ("from", "value"))
+    rest = unknown_fields(turn, ("from", "value"), path=path)
     from_hint = None if name in ("human", "gpt", "system", "function_call", "observation") else name
     if name == "function_call":
         calls = _calls(value, path, index, state)
@@ -204,7 +205,11 @@ def dumps(value: JSON) -> str:
 
 
 def _is_call(item: JSON) -> bool:
-    return isinstance(item, dict) and isinstance(item.get("name"), str)
+    # A call or tool with a field named ``$...`` is not read as one (it would pass for a
+    # hint in ``extra`` and be lost): it stays as it was written.
+    return (
+        isinstance(item, dict) and isinstance(item.get("name"), str) and not has_reserved_name(item)
+    )
 
 
 def _call_block(call: dict[str, Any], call_id: str) -> ToolUseBlock:
@@ -219,7 +224,7 @@ def _call_block(call: dict[str, Any], call_id: str) -> ToolUseBlock:
             arguments = {}
     elif "arguments" not in call:
         hints["arguments"] = "absent"
-    rest = unknown_fields(call, ("name", "arguments"))
+    rest = {k: v for k, v in call.items() if k not in ("name", "arguments")}  # see _is_call
     return ToolUseBlock(
         id=call_id,
         name=call["name"],
@@ -315,11 +320,12 @@ def _tool(raw: dict[str, Any]) -> Tool:
         mapped.append("description")
     if isinstance(parameters, dict):
         mapped.append("parameters")
+    rest = {k: v for k, v in raw.items() if k not in mapped}  # no ``$`` names: see _is_call
     return Tool(
         name=raw["name"],
         description=description if "description" in mapped else None,
         parameters=parameters if "parameters" in mapped else None,
-        extra=extra_of(FORMAT_ID, unknown_fields(raw, mapped)),
+        extra=extra_of(FORMAT_ID, rest),
     )
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
+
+import orjson
 
 from providers.formats.base import FormatError
 from providers.umf import Conversation, ToolResultBlock, ToolUseBlock
@@ -54,6 +57,26 @@ def _check_nul_characters(conversation: Conversation) -> None:
                 "a NUL character (\\u0000) in the text: the archive cannot store one",
                 field=path or None,
             )
+
+
+# A JSON escape of NUL: a backslash that is not itself escaped (an even number of
+# backslashes before it), then u0000.
+_NUL_ESCAPE = re.compile(rb"(?<!\\)((?:\\\\)*)\\u0000")
+
+
+def replace_nul(value: Any) -> tuple[Any, list[str]]:
+    """``value`` (JSON) with every NUL character of its strings and keys replaced by
+    U+FFFD, and the paths of the strings that held one; ``value`` itself, and no path, when
+    none did. For what the archive must keep although it has one (a provider's answer):
+    PostgreSQL text and jsonb cannot hold the character."""
+    encoded = orjson.dumps(value)
+    if b"\\u0000" not in encoded:
+        return value, []
+    # A key may hold one too: the paths are stored, so they get the same replacement.
+    paths = [path.replace("\x00", "\ufffd") for path, text in _strings(value) if "\x00" in text]
+    if not paths:  # only the text "\u0000" (backslash, u, zeros)
+        return value, []
+    return orjson.loads(_NUL_ESCAPE.sub(rb"\1\\ufffd", encoded)), paths
 
 
 def _strings(value: Any) -> Iterator[tuple[str, str]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
@@ -16,6 +16,8 @@ from conversations.records import Rows, add_messages, warning_row
 from conversations.services.bulk import insert_statements
 from conversations.services.storage import insert_rows, row_tables
 from providers.clients.base import Exchange
+from providers.umf import DriftWarning, Response
+from providers.validation import replace_nul
 
 
 @dataclass
@@ -38,7 +40,7 @@ def store_turn_answer(
     Returns False (and writes nothing) when the turn is no longer pending: another
     delivery of the same task already stored it, so there is never a duplicate branch.
     """
-    run, exchange = answer.run, answer.exchange
+    run, exchange = answer.run, storable(answer.exchange)
     message = exchange.response.message
     if message.model is None:
         message = message.model_copy(update={"model": run.model})
@@ -129,6 +131,43 @@ def _run_finished(run: models.ReplayRun, turns: Sequence[models.ReplayTurn]) -> 
 
 def _call_counted(run: models.ReplayRun) -> Update:
     return models.ReplayRun, {"id": run.pk}, {"provider_calls": pgsql.Add(1)}
+
+
+def storable(exchange: Exchange) -> Exchange:
+    """The exchange as the archive can store it: every NUL character of the answer (the
+    message, and the provider's raw answer kept beside it) replaced by U+FFFD, with a
+    warning naming where, since PostgreSQL text and jsonb cannot hold one; the exchange
+    itself when it has none. Refusing the answer instead would fail the turn after a
+    call that cost money, and a retry would most likely get the same."""
+    if "\\u0000" in exchange.response.model_dump_json():
+        dumped, in_message = replace_nul(exchange.response.model_dump(mode="json"))
+    else:
+        dumped, in_message = None, []
+    raw, in_raw = replace_nul(exchange.raw_response)
+    if not in_message and not in_raw:
+        return exchange
+    warning = DriftWarning(
+        category="content-dropped",
+        message=(
+            "the answer held NUL characters, which the archive cannot store; "
+            "each was replaced with U+FFFD"
+        ),
+        field=f"response.{in_message[0]}" if in_message else _join("raw_response", in_raw[0]),
+        original_value="\\u0000",
+        transformed_value="\ufffd",
+        source="archive",
+        details={"response": in_message[:100], "raw_response": in_raw[:100]},
+    )
+    return replace(
+        exchange,
+        response=Response.model_validate(dumped) if in_message else exchange.response,
+        raw_response=raw,
+        warnings=[*exchange.warnings, warning],
+    )
+
+
+def _join(path: str, inner: str) -> str:
+    return f"{path}{inner}" if inner.startswith("[") else f"{path}.{inner}"
 
 
 def _add_warnings(

@@ -8,6 +8,7 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
+import orjson
 import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -160,3 +161,29 @@ def test_the_key_is_sent_but_never_stored(
         "request_headers", "request"
     )
     assert all(KEY not in str(row) for row in stored)
+
+
+@pytest.mark.usefixtures("statements")
+def test_an_answer_with_nul_characters_is_stored_with_them_replaced_and_a_warning(
+    run_id: uuid.UUID, provider: FakeProviderServer
+) -> None:
+    # PostgreSQL text and jsonb cannot hold NUL: the store failed, the run stayed running,
+    # and every redelivery called the provider again.
+    provider.script(Answer(text="bad\x00text"), Answer(text="fine"))
+    outcome = replays.replay_execute(run_id=run_id)
+    assert outcome.retry_in is None
+    done = run(run_id)
+    assert done.status == "succeeded"
+    assert done.provider_calls == 2 and len(provider.requests) == 2
+    first = done.turns.order_by("index").first()
+    assert first is not None and first.message is not None
+    [block] = first.message.blocks.all()
+    assert block.text == "bad\ufffdtext"
+    assert "\ufffd" in orjson.dumps(first.response).decode()
+    [warning] = models.DriftWarning.objects.filter(replay_run=done, category="content-dropped")
+    assert warning.message_id == first.message_id
+    assert warning.field == "response.message.content[0].text"
+    assert warning.details == {
+        "response": ["message.content[0].text"],
+        "raw_response": ["choices[0].message.content"],
+    }

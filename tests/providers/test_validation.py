@@ -1,0 +1,40 @@
+"""providers.validation: what a conversation must pass before it is stored, and NUL
+characters (PostgreSQL cannot store one) refused with their path or replaced."""
+
+from __future__ import annotations
+
+import pytest
+
+from providers.formats.base import FormatError
+from providers.umf import Conversation
+from providers.validation import check_conversation, replace_nul
+
+
+def conversation(*texts: str) -> Conversation:
+    return Conversation.model_validate(
+        {"messages": [{"role": "user", "content": [{"type": "text", "text": t}]} for t in texts]}
+    )
+
+
+def test_a_nul_character_is_refused_with_its_path() -> None:
+    with pytest.raises(FormatError) as caught:
+        check_conversation(conversation("fine", "a\x00b"))
+    assert caught.value.field == "messages[1].content[0].text"
+    assert "NUL character" in caught.value.message
+
+
+def test_the_text_backslash_u0000_is_not_a_nul() -> None:
+    check_conversation(conversation("a literal \\u0000 in code", "\\\\u0000"))
+
+
+def test_replace_nul_replaces_in_strings_and_keys_and_says_where() -> None:
+    value = {"a": "x\x00y", "b": ["\\u0000", "q\\\x00"], "k\x00": 1, "c": "fine"}
+    replaced, paths = replace_nul(value)
+    assert replaced == {"a": "x\ufffdy", "b": ["\\u0000", "q\\\ufffd"], "k\ufffd": 1, "c": "fine"}
+    assert sorted(paths) == ["a", "b[1]", "k\ufffd"]  # stored: no NUL in a path either
+
+
+@pytest.mark.parametrize("value", [{"a": "plain"}, ["\\u0000", "\\\\u0000"], "x", 1, None])
+def test_replace_nul_gives_back_the_value_itself_when_there_is_none(value: object) -> None:
+    replaced, paths = replace_nul(value)
+    assert replaced is value and paths == []

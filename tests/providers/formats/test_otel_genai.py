@@ -160,6 +160,19 @@ def test_tool_calls_and_responses_pair_by_id_or_by_order() -> None:
     ]
 
 
+@pytest.mark.parametrize("call_id", [None, ""], ids=["null", "empty"])
+def test_a_call_and_a_response_whose_id_is_null_or_empty_keep_it(call_id: Any) -> None:
+    # The id made up for pairing is not written back, but the id the part gave is.
+    messages = [
+        {"role": "assistant", "parts": [{"type": "tool_call", "id": call_id, "name": "f"}]},
+        {"role": "tool", "parts": [{"type": "tool_call_response", "id": call_id, "response": 1}]},
+    ]
+    [item] = assert_round_trips(FORMAT, messages)
+    call, result = (message.content[0] for message in item.conversation.messages)
+    assert isinstance(call, ToolUseBlock) and isinstance(result, ToolResultBlock)
+    assert call.id == result.tool_use_id == "call_0"
+
+
 def test_string_arguments_an_error_flag_and_two_choices() -> None:
     conversation = parse_one("spans_list.json")
     call, result = conversation.messages[1].content[0], conversation.messages[2].content[0]

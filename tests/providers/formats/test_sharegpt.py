@@ -134,6 +134,13 @@ def test_the_system_field_is_a_leading_system_message_and_tools_are_tools() -> N
     assert isinstance(result, ToolResultBlock) and result.name == "get_weather"
 
 
+@pytest.mark.parametrize("tools", [[], "[]"], ids=["list", "string"])
+def test_an_empty_tools_field_comes_back(tools: Any) -> None:
+    entry = {"conversations": [{"from": "human", "value": "hi"}], "tools": tools}
+    [item] = assert_round_trips(FORMAT, entry)
+    assert item.conversation.tools == []
+
+
 def test_an_unreadable_call_stays_text_and_an_unanswered_observation_a_tool_message() -> None:
     entry = {
         "conversations": [

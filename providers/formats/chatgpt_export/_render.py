@@ -57,7 +57,7 @@ def _with_children(
 
 def _node(message: Message, root: str | None, computed: list[str]) -> dict[str, Any]:
     own = message.extra.get(FORMAT_ID, {})
-    node: dict[str, Any] = {"id": own.get("$node_id", message.id)}
+    node: dict[str, Any] = {} if own.get("$no_node_id") else {"id": own.get("$node_id", message.id)}
     if not own.get("$no_message"):
         node["message"] = None if own.get("$null_message") else render_message(message)
     if not own.get("$no_parent"):

@@ -189,6 +189,14 @@ def test_reasoning_and_voice_and_errors_have_their_blocks() -> None:
             "mapping": {"a": {"id": "a", "parent": ["odd"], "message": None}},
             "current_node": {"x": 1},
         },
+        # A node without an id, and one whose id is null: neither gains or loses one.
+        {
+            "mapping": {
+                "r": {"message": None, "parent": None, "children": ["a", "b"]},
+                "a": {"parent": "r", "children": [], "message": None},
+                "b": {"id": None, "parent": "r", "children": [], "message": None},
+            }
+        },
         {
             "mapping": {
                 "a": {"id": "a", "parent": "gone", "children": ["b"], "message": None},

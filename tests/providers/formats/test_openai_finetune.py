@@ -110,6 +110,15 @@ def test_a_preference_line_keeps_the_preferred_answer_last_and_the_other_aside()
     ]
 
 
+def test_a_supervised_line_keeps_a_field_named_preference_like_any_other() -> None:
+    line = '{"messages":[{"role":"user","content":"a"}],"preference":{"x":1}}\n'
+    [item] = assert_round_trips(FORMAT, line)
+    assert item.conversation.extra["openai-finetune"]["preference"] == {"x": 1}
+    changed = stored(item.conversation)
+    changed.messages.append(Message(role="assistant", content=[TextBlock(text="b")]))
+    assert orjson.loads(FORMAT.render(changed).payload)["preference"] == {"x": 1}
+
+
 def test_every_line_of_a_text_is_a_conversation_and_blank_lines_are_skipped() -> None:
     first = '{"messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]}'
     second = '{"messages": [{"role": "user", "content": "c"}]}'
@@ -147,6 +156,11 @@ def test_a_changed_conversation_is_written_as_compact_json() -> None:
         ('{"messages": [{"role": "robot", "content": "hi"}]}', "line 1.messages[0].role"),
         ('{"messages": [{"role": "user", "content": 7}]}', "line 1.messages[0].content"),
         ('{"input": {"messages": "no"}, "preferred_output": []}', "line 1.input.messages"),
+        # Where a preference line keeps its other fields: the input cannot have one too.
+        (
+            '{"input": {"messages": [], "preference": 1}, "preferred_output": []}',
+            "line 1.input.preference",
+        ),
         (orjson.dumps({"messages": nested(150)}).decode(), "line 1"),
     ],
 )

@@ -173,6 +173,27 @@ def test_a_call_and_a_response_whose_id_is_null_or_empty_keep_it(call_id: Any) -
     assert call.id == result.tool_use_id == "call_0"
 
 
+@pytest.mark.parametrize(
+    "part",
+    [
+        {"type": "uri", "modality": "image", "mime_type": None, "uri": "https://a.example/b.png"},
+        {"type": "blob", "modality": "", "mime_type": "application/pdf", "content": "eA=="},
+        {"type": "file", "modality": "document", "file_id": "f", "title": "", "filename": ""},
+    ],
+    ids=["null mime type", "empty modality", "empty title and filename"],
+)
+def test_a_media_part_with_null_or_empty_properties_comes_back_as_it_was(
+    part: dict[str, Any],
+) -> None:
+    assert_round_trips(FORMAT, [{"role": "user", "parts": [part]}])
+
+
+def test_a_message_whose_role_is_empty_keeps_it() -> None:
+    # Read as a user message, like any role the conventions do not name.
+    [item] = assert_round_trips(FORMAT, [{"role": "", "parts": []}])
+    assert item.conversation.messages[0].role == "user"
+
+
 def test_string_arguments_an_error_flag_and_two_choices() -> None:
     conversation = parse_one("spans_list.json")
     call, result = conversation.messages[1].content[0], conversation.messages[2].content[0]

@@ -189,6 +189,31 @@ def test_reasoning_and_voice_and_errors_have_their_blocks() -> None:
             "mapping": {"a": {"id": "a", "parent": ["odd"], "message": None}},
             "current_node": {"x": 1},
         },
+        # Parts and thoughts UMF has no block for (a null one too) stay where they were.
+        {
+            "mapping": {
+                "a": {
+                    "id": "a",
+                    "parent": None,
+                    "message": {
+                        "author": {"role": "user"},
+                        "content": {"content_type": "text", "parts": [None, "hi", {"x": 1}]},
+                    },
+                },
+            }
+        },
+        {
+            "mapping": {
+                "a": {
+                    "id": "a",
+                    "parent": None,
+                    "message": {
+                        "author": {"role": "assistant"},
+                        "content": {"content_type": "thoughts", "thoughts": [None, 1]},
+                    },
+                },
+            }
+        },
         # A node without an id, and one whose id is null: neither gains or loses one.
         {
             "mapping": {

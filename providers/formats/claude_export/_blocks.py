@@ -139,8 +139,8 @@ class BlockReader:
         mapped = ("type", "tool_use_id", "content", "is_error", "name")
         rest = unknown_fields(source, mapped, path=path)
         name = source.get("name")
-        if name is not None and not isinstance(name, str):
-            rest["name"] = name
+        if "name" in source and not isinstance(name, str):
+            rest["name"] = name  # a null one too: it comes back verbatim
         is_error = source.get("is_error")
         if is_error is not None and not isinstance(is_error, bool):
             rest["is_error"] = is_error

@@ -176,6 +176,19 @@ def test_an_older_export_without_content_or_parents_reads_as_a_thread() -> None:
             "created_at": "yesterday",
             "chat_messages": [{"uuid": "m", "sender": "human", "text": None}],
         },
+        # A tool result whose name is null keeps it (its call's name is not written).
+        {
+            "chat_messages": [
+                {
+                    "uuid": "m",
+                    "sender": "assistant",
+                    "content": [
+                        {"type": "tool_use", "id": "t", "name": "web_search", "input": {}},
+                        {"type": "tool_result", "tool_use_id": "t", "name": None, "content": []},
+                    ],
+                }
+            ]
+        },
     ],
 )
 def test_odd_but_readable_entries_round_trip(entry: dict[str, Any]) -> None:

@@ -8,6 +8,8 @@ from typing import Any
 
 import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from providers import formats
 from providers.formats import _archive
@@ -18,6 +20,7 @@ from tests.providers.sdk.archive import (
     assert_mutations_fail_cleanly,
     assert_nothing_dropped_silently,
     assert_round_trips,
+    check_mutation,
     every_block,
     fixtures,
     load,
@@ -369,3 +372,18 @@ def test_only_the_main_path_of_a_tree_is_written_and_each_other_branch_message_r
 def test_no_block_is_dropped_silently() -> None:
     conversation = every_block()
     assert_nothing_dropped_silently(conversation, FORMAT.render(conversation))
+
+
+# --------------------------------------------------------------------------- fuzzing
+
+# The fixtures' lines as JSON (a mutation changes the value, which is then written as a
+# line), and a supervised line with a field named like a preference line's own.
+_SEEDS = [
+    orjson.loads(line) for path in FIXTURE_PATHS for line in load(path).splitlines() if line
+] + [{"messages": [{"role": "user", "content": "a"}], "preference": {"x": 1}}]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_mutation_is_read_exactly_or_refused_with_a_format_error(data: st.DataObject) -> None:
+    check_mutation(FORMAT, _SEEDS, data, encode=lambda line: orjson.dumps(line).decode())

@@ -8,6 +8,8 @@ from typing import Any
 
 import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from providers import formats
 from providers.formats.base import FormatError, ParseResult
@@ -27,6 +29,7 @@ from tests.providers.sdk.archive import (
     assert_mutations_fail_cleanly,
     assert_nothing_dropped_silently,
     assert_round_trips,
+    check_mutation,
     every_block,
     fixtures,
     load,
@@ -173,14 +176,15 @@ def test_a_call_and_a_response_whose_id_is_null_or_empty_keep_it(call_id: Any) -
     assert call.id == result.tool_use_id == "call_0"
 
 
+ODD_MEDIA_PARTS = [
+    {"type": "uri", "modality": "image", "mime_type": None, "uri": "https://a.example/b.png"},
+    {"type": "blob", "modality": "", "mime_type": "application/pdf", "content": "eA=="},
+    {"type": "file", "modality": "document", "file_id": "f", "title": "", "filename": ""},
+]
+
+
 @pytest.mark.parametrize(
-    "part",
-    [
-        {"type": "uri", "modality": "image", "mime_type": None, "uri": "https://a.example/b.png"},
-        {"type": "blob", "modality": "", "mime_type": "application/pdf", "content": "eA=="},
-        {"type": "file", "modality": "document", "file_id": "f", "title": "", "filename": ""},
-    ],
-    ids=["null mime type", "empty modality", "empty title and filename"],
+    "part", ODD_MEDIA_PARTS, ids=["null mime type", "empty modality", "empty title and filename"]
 )
 def test_a_media_part_with_null_or_empty_properties_comes_back_as_it_was(
     part: dict[str, Any],
@@ -432,3 +436,21 @@ def test_only_the_main_path_of_a_tree_is_written_and_each_other_branch_message_r
 def test_no_block_is_dropped_silently() -> None:
     conversation = every_block()
     assert_nothing_dropped_silently(conversation, FORMAT.render(conversation))
+
+
+# --------------------------------------------------------------------------- fuzzing
+
+# Beside the fixtures, parts whose values are null or empty where the fixtures' are not.
+_SEEDS = [load(path) for path in FIXTURE_PATHS] + [
+    [
+        {"role": "", "parts": ODD_MEDIA_PARTS},
+        {"role": "assistant", "parts": [{"type": "tool_call", "id": None, "name": "f"}]},
+        {"role": "tool", "parts": [{"type": "tool_call_response", "id": "", "response": 1}]},
+    ]
+]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_mutation_is_read_exactly_or_refused_with_a_format_error(data: st.DataObject) -> None:
+    check_mutation(FORMAT, _SEEDS, data)

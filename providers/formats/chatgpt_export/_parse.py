@@ -21,7 +21,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._archive import epoch_time
-from providers.formats._common import parse_arguments, require_mapping, unknown_fields
+from providers.formats._common import (
+    parse_arguments,
+    refuse_kept_name,
+    require_mapping,
+    unknown_fields,
+)
 from providers.formats.base import Drift, FormatError
 from providers.umf import (
     JSON,
@@ -34,7 +39,7 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._content import Assets, parse_content, require_content
+from ._content import UNMAPPED_PARTS, Assets, parse_content, require_content
 from ._shared import FORMAT_ID, hints
 from ._tree import children_from, node_order, parent_of
 
@@ -163,6 +168,7 @@ def _message(raw: JSON, path: str, key: str, parent_id: str | None, reader: _Rea
             f"author role must be one of {', '.join(ROLES)}", field=f"{path}.author.role"
         )
     name = author.get("name") if isinstance(author.get("name"), str) else None
+    refuse_kept_name(source, UNMAPPED_PARTS, path)
     content = require_content(source.get("content"), f"{path}.content")
     blocks, own = parse_content(content, f"{path}.content", reader.assets)
     message = Message(role=role, id=key, parent_id=parent_id, name=name)

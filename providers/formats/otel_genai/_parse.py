@@ -17,7 +17,13 @@ from typing import Any
 import orjson
 
 from providers.formats._archive import check_depth
-from providers.formats._common import require_list, require_mapping, require_str, unknown_fields
+from providers.formats._common import (
+    refuse_kept_name,
+    require_list,
+    require_mapping,
+    require_str,
+    unknown_fields,
+)
 from providers.formats.base import Drift, FormatError
 from providers.umf import (
     JSON,
@@ -136,6 +142,7 @@ def parse_messages(raw: JSON, path: str, state: State, *, output: bool) -> list[
 
 def _message(raw: JSON, path: str, state: State, output: bool) -> Message:
     source = require_mapping(raw, path)
+    refuse_kept_name(source, UNMAPPED, path)
     role = require_str(source.get("role"), f"{path}.role")
     parts = require_list(source.get("parts"), f"{path}.parts")
     blocks, unmapped = _parts(parts, f"{path}.parts", state)

@@ -6,7 +6,8 @@ JSON text with the ``$response: json`` hint; the spec's own example says ``resul
 and written back where it was read), ``blob`` / ``uri`` / ``file`` an image, audio clip or
 document by ``modality`` (``document`` or a PDF/text MIME type). Properties beside a part's
 own stay in the block's ``extra``; parts UMF has no block for (``server_tool_call``,
-video, generic parts) stay verbatim in the message's ``unmapped_parts`` with their place.
+video, generic parts) stay verbatim in the message's ``unmapped_parts`` with their place
+(a message with a field of that name is refused).
 """
 
 from __future__ import annotations

@@ -270,6 +270,21 @@ def test_odd_but_readable_entries_round_trip(entry: dict[str, Any]) -> None:
             "mapping.a.message.content.content_type",
         ),
         ([{"mapping": {}, "deep": nested(150)}], "[0]"),
+        # Where the message keeps the parts UMF has no block for.
+        (
+            {
+                "mapping": {
+                    "a": {
+                        "message": {
+                            "author": {"role": "user"},
+                            "content": {"content_type": "text", "parts": ["hi"]},
+                            "unmapped_parts": [[0, "x"]],
+                        }
+                    }
+                }
+            },
+            "mapping.a.message.unmapped_parts",
+        ),
     ],
 )
 def test_what_is_not_a_chatgpt_export_is_refused_naming_the_field(payload: Any, field: str) -> None:

@@ -177,6 +177,18 @@ ODD_ENTRIES: list[dict[str, Any]] = [
         "created_at": "yesterday",
         "chat_messages": [{"uuid": "m", "sender": "human", "text": None}],
     },
+    # Fields named like the one where messages keep unmapped blocks, on values that keep
+    # none: the conversation and a text block.
+    {
+        "unmapped_blocks": 1,
+        "chat_messages": [
+            {
+                "uuid": "m",
+                "sender": "human",
+                "content": [{"type": "text", "text": "x", "unmapped_blocks": 2}],
+            }
+        ],
+    },
     # A tool result whose name is null keeps it (its call's name is not written).
     {
         "chat_messages": [
@@ -219,6 +231,23 @@ def test_odd_but_readable_entries_round_trip(entry: dict[str, Any]) -> None:
             "chat_messages[1].uuid",
         ),
         ({"chat_messages": [], "x": nested(150)}, "payload"),
+        # Where a message and a tool result keep the blocks UMF has no block for.
+        (
+            {"chat_messages": [{"uuid": "m", "sender": "human", "unmapped_blocks": []}]},
+            "chat_messages[0].unmapped_blocks",
+        ),
+        (
+            {
+                "chat_messages": [
+                    {
+                        "uuid": "m",
+                        "sender": "assistant",
+                        "content": [{"type": "tool_result", "content": "", "unmapped_blocks": 1}],
+                    }
+                ]
+            },
+            "chat_messages[0].content[0].unmapped_blocks",
+        ),
     ],
 )
 def test_what_is_not_a_claude_export_is_refused_naming_the_field(payload: Any, field: str) -> None:

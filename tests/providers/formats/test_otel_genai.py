@@ -241,6 +241,8 @@ def test_reasoning_is_thinking_without_a_signature() -> None:
         ({"attributes": {"gen_ai.input.messages": 7}}, "attributes.gen_ai.input.messages"),
         ({"gen_ai.input.messages": nested(150)}, "payload"),
         ([{"gen_ai.input.messages": []}, {"x": 1}], "[1].gen_ai.input.messages"),
+        # Where a message keeps the parts UMF has no block for.
+        ([{"role": "user", "parts": [], "unmapped_parts": []}], "payload[0].unmapped_parts"),
     ],
 )
 def test_what_is_not_genai_telemetry_is_refused_naming_the_field(payload: Any, field: str) -> None:

@@ -65,6 +65,16 @@ def refuse_reserved_names(names: Iterable[str], path: str) -> None:
             raise reserved_field(path, name)
 
 
+def refuse_kept_name(source: Mapping[str, Any], name: str, path: str) -> None:
+    """A :class:`FormatError` when ``source``, the object at ``path``, has a field ``name``
+    that the format itself uses in the value's ``extra`` (to keep what UMF has no place
+    for, such as parts it cannot read): the field and the format's own entry would take
+    each other's place."""
+    if name in source:
+        field = f"{path}.{name}" if path else name
+        raise FormatError(f"{name!r} is a name this format keeps for itself", field=field)
+
+
 def has_reserved_name(names: Iterable[str]) -> bool:
     """Whether one of ``names`` starts with ``$``. For JSON objects inside a text (a tool
     call in a message's text), which are then read as plain text: reading a text never

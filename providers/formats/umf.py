@@ -127,7 +127,7 @@ def parse(payload: JSON) -> list[ParseResult]:
         _parse_message(m, f"payload.messages[{i}]") for i, m in enumerate(raw_messages)
     ]
     conversation.tools = [_parse_tool(t, f"payload.tools[{i}]") for i, t in enumerate(raw_tools)]
-    present = _present_defaults(conversation, {**source, "tools": raw_tools})
+    present = _present_defaults(conversation, source)
     if "tools" in payload and not raw_tools:
         present.append("tools")
     if present:

@@ -36,7 +36,7 @@ from providers.umf import (
     ThinkingBlock,
 )
 
-from ._shared import fields_of, get_hint, hints
+from ._shared import FORMAT_ID, fields_of, get_hint, hints
 
 # Content types whose string fields are the text, in the order they are read.
 TEXT_FIELDS = {
@@ -128,7 +128,8 @@ def _thoughts(thoughts: list[Any], path: str) -> list[Block]:
             rest = unknown_fields(thought, ("content",), path=f"{path}[{index}]")
             blocks.append(ThinkingBlock(text=thought["content"], extra=hints(rest)))
         else:
-            blocks.append(ThinkingBlock(text="", extra=hints({}, thought=thought)))
+            # Kept whole, a null too (hints() would leave a None hint out).
+            blocks.append(ThinkingBlock(text="", extra={FORMAT_ID: {"$thought": thought}}))
     return blocks
 
 
@@ -168,7 +169,7 @@ def _render_part(block: Block) -> Any:
 
 
 def _render_thought(block: Block) -> Any:
-    kept = get_hint(block, "thought")
-    if kept is not None:
-        return kept
+    own = block.extra.get(FORMAT_ID, {})
+    if "$thought" in own:
+        return own["$thought"]
     return {**fields_of(block), "content": getattr(block, "text", "")}

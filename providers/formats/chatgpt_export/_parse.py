@@ -3,13 +3,14 @@
 Every node of the mapping is kept: the root (no parent, no message) as the conversation's
 ``$root`` hint, every other node as a message with ``id`` = the node id and ``parent_id``
 = its parent (None under the root), in the order of :func:`node_order`. What the node
-says that UMF does not (extra node fields, a parent or children list that the tree does
-not imply, a null message) is kept as hints on the message. A message's ``author.role``
-is its role, ``author.name`` its name, ``create_time`` its timestamp (the number kept as
-``$create_time``), ``metadata.model_slug`` its model and ``metadata.finish_details`` its
-finish reason; its ``content`` is read by ``_content``. An assistant message addressed to
-a tool (``recipient`` is not ``all``) is a tool call, and the tool messages after it are
-its results: ChatGPT gives calls no ids, so each gets ``call_<sha256 of the node id>``
+says that UMF does not (extra node fields, a node id other than its key or none at all,
+a parent or children list that the tree does not imply, a null message) is kept as hints
+on the message. A message's ``author.role`` is its role, ``author.name`` its name,
+``create_time`` its timestamp (the number kept as ``$create_time``),
+``metadata.model_slug`` its model and ``metadata.finish_details`` its finish reason; its
+``content`` is read by ``_content``. An assistant message addressed to a tool
+(``recipient`` is not ``all``) is a tool call, and the tool messages after it are its
+results: ChatGPT gives calls no ids, so each gets ``call_<sha256 of the node id>``
 (``id-synthesized``).
 """
 
@@ -20,7 +21,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._archive import epoch_time
-from providers.formats._common import parse_arguments, require_mapping, unknown_fields
+from providers.formats._common import (
+    parse_arguments,
+    refuse_kept_name,
+    require_mapping,
+    unknown_fields,
+)
 from providers.formats.base import Drift, FormatError
 from providers.umf import (
     JSON,
@@ -33,7 +39,7 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._content import Assets, parse_content, require_content
+from ._content import UNMAPPED_PARTS, Assets, parse_content, require_content
 from ._shared import FORMAT_ID, hints
 from ._tree import children_from, node_order, parent_of
 
@@ -141,8 +147,10 @@ def _node(key: str, reader: _Reader) -> Message:
     node_rest = unknown_fields(node, NODE_KEYS, path=node_path)
     if node_rest:
         own["$node"] = node_rest
-    if node.get("id") != key:
-        own["$node_id"] = node.get("id")
+    if "id" not in node:
+        own["$no_node_id"] = True
+    elif node["id"] != key:
+        own["$node_id"] = node["id"]
     if "parent" not in node:
         own["$no_parent"] = True
     elif node["parent"] != (parent_id if parent_id is not None else reader.root):
@@ -160,6 +168,7 @@ def _message(raw: JSON, path: str, key: str, parent_id: str | None, reader: _Rea
             f"author role must be one of {', '.join(ROLES)}", field=f"{path}.author.role"
         )
     name = author.get("name") if isinstance(author.get("name"), str) else None
+    refuse_kept_name(source, UNMAPPED_PARTS, path)
     content = require_content(source.get("content"), f"{path}.content")
     blocks, own = parse_content(content, f"{path}.content", reader.assets)
     message = Message(role=role, id=key, parent_id=parent_id, name=name)

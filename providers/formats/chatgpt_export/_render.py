@@ -13,7 +13,7 @@ from providers.formats._archive import epoch_time, same_time
 from providers.formats._common import arguments_string
 from providers.umf import Block, Conversation, Message, TextBlock, ToolResultBlock, ToolUseBlock
 
-from ._content import render_content
+from ._content import UNMAPPED_PARTS, render_content
 from ._parse import written_parent
 from ._shared import FORMAT_ID, fields_of, get_hint, hints
 from ._tree import children_from
@@ -57,7 +57,7 @@ def _with_children(
 
 def _node(message: Message, root: str | None, computed: list[str]) -> dict[str, Any]:
     own = message.extra.get(FORMAT_ID, {})
-    node: dict[str, Any] = {"id": own.get("$node_id", message.id)}
+    node: dict[str, Any] = {} if own.get("$no_node_id") else {"id": own.get("$node_id", message.id)}
     if not own.get("$no_message"):
         node["message"] = None if own.get("$null_message") else render_message(message)
     if not own.get("$no_parent"):
@@ -78,7 +78,7 @@ def render_message(message: Message) -> dict[str, Any]:
     if message.timestamp is not None:
         out["create_time"] = time_value(message.timestamp, own.get("$create_time"))
     out["content"] = own["content"] if "content" in own else render_content(_blocks(message), own)
-    fields = fields_of(message, "content")
+    fields = fields_of(message, "content", UNMAPPED_PARTS)  # both are the content's
     metadata = fields.get("metadata")
     if isinstance(metadata, dict) and message.model is not None:
         fields["metadata"] = {**metadata, "model_slug": message.model}

@@ -5,7 +5,8 @@
 ``tool_result`` (both inside assistant messages: Claude.ai runs its tools itself) map to
 their UMF blocks; every other field stays verbatim in the block's ``extra``. Block types
 UMF has no name for (``voice_note``, ``knowledge`` results...) stay verbatim with their
-position in the ``unmapped_blocks`` field of the message (or tool result) holding them.
+position in the ``unmapped_blocks`` field of the message (or tool result) holding them
+(so a message or tool result of the export with a field of that name is refused).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from providers.formats._archive import put_back
 from providers.formats._common import (
     extra_of,
     own_extra,
+    refuse_kept_name,
     require_list,
     require_mapping,
     require_str,
@@ -39,9 +41,9 @@ def get_hint(value: Any, key: str, default: Any = None) -> Any:
     return value.extra.get(FORMAT_ID, {}).get(f"${key}", default)
 
 
-def fields_of(value: Any) -> dict[str, Any]:
-    """This format's verbatim fields on a value (hints and unmapped blocks left out)."""
-    return {k: v for k, v in own_extra(value.extra, FORMAT_ID).items() if k != UNMAPPED}
+def fields_of(value: Any, *skip: str) -> dict[str, Any]:
+    """This format's verbatim fields on a value (its hints, and ``skip``, left out)."""
+    return {k: v for k, v in own_extra(value.extra, FORMAT_ID).items() if k not in skip}
 
 
 class BlockReader:
@@ -118,6 +120,7 @@ class BlockReader:
         return made, "null" if present else "absent"
 
     def _result(self, source: dict[str, Any], path: str) -> ToolResultBlock:
+        refuse_kept_name(source, UNMAPPED, path)
         raw_id = source.get("tool_use_id")
         id_hint: str | None
         if raw_id is None and self.pending:
@@ -139,8 +142,8 @@ class BlockReader:
         mapped = ("type", "tool_use_id", "content", "is_error", "name")
         rest = unknown_fields(source, mapped, path=path)
         name = source.get("name")
-        if name is not None and not isinstance(name, str):
-            rest["name"] = name
+        if "name" in source and not isinstance(name, str):
+            rest["name"] = name  # a null one too: it comes back verbatim
         is_error = source.get("is_error")
         if is_error is not None and not isinstance(is_error, bool):
             rest["is_error"] = is_error
@@ -217,7 +220,10 @@ def render_block(block: Block) -> dict[str, Any]:
         out = _render_result(block)
     else:
         raise ValueError(f"no Claude export block for {block.type}")
-    return {**out, **fields_of(block)}
+    # Only a tool result keeps unmapped blocks (its content's): another block's field of
+    # that name is its own.
+    skip = (UNMAPPED,) if isinstance(block, ToolResultBlock) else ()
+    return {**out, **fields_of(block, *skip)}
 
 
 def _render_result(block: ToolResultBlock) -> dict[str, Any]:

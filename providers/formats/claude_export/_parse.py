@@ -15,7 +15,13 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._archive import iso_time, join_texts, same_time
-from providers.formats._common import require_list, require_mapping, require_str, unknown_fields
+from providers.formats._common import (
+    refuse_kept_name,
+    require_list,
+    require_mapping,
+    require_str,
+    unknown_fields,
+)
 from providers.formats.base import Drift, FormatError
 from providers.umf import (
     JSON,
@@ -83,6 +89,7 @@ def _link(message: Message, source: dict[str, Any], seen: set[str]) -> None:
 
 
 def _message(source: dict[str, Any], path: str, reader: BlockReader) -> Message:
+    refuse_kept_name(source, UNMAPPED, path)
     uuid = require_str(source.get("uuid"), f"{path}.uuid")
     sender = source.get("sender")
     if not isinstance(sender, str) or sender not in SENDERS:
@@ -214,7 +221,7 @@ def render_message(message: Message) -> dict[str, Any]:
         out["parent_message_uuid"] = own["$parent"]
     elif not own.get("$parent_absent"):
         out["parent_message_uuid"] = ROOT
-    return {**out, **fields_of(message)}
+    return {**out, **fields_of(message, UNMAPPED)}
 
 
 def _render_upload(block: DocumentBlock) -> dict[str, Any]:

@@ -7,7 +7,8 @@ A text format: the payload is the JSONL string. Each line is a supervised exampl
 ``openai-chat`` module (the line is a Chat Completions request without a model) with its
 fields moved to ``extra["openai-finetune"]``. A preference example's ``preferred_output``
 messages follow the input's (hint ``$output``); its other fields (``non_preferred_output``)
-stay in the conversation's ``preference`` field. Each conversation keeps its line verbatim
+stay in the conversation's ``preference`` field (so an input with a field of that name is
+refused: the two would take each other's place). Each conversation keeps its line verbatim
 (hint ``$line``, and ``$line_end``): rendering it back gives the same bytes whenever the
 JSON is unchanged.
 
@@ -108,7 +109,16 @@ def _read_chat(body: JSON, where: str) -> ParseResult:
 
 
 def _read_preference(body: dict[str, Any], where: str) -> ParseResult:
-    result = _read_chat(require_mapping(body["input"], f"{where}.input"), f"{where}.input")
+    request = require_mapping(body["input"], f"{where}.input")
+    if "preference" in request:
+        # The input's unknown fields and the line's own other fields share the
+        # conversation's namespace, where the latter are "preference": one would take
+        # the other's place.
+        raise FormatError(
+            "a preference example's input cannot have a field named preference",
+            field=f"{where}.input.preference",
+        )
+    result = _read_chat(request, f"{where}.input")
     preferred_path = f"{where}.preferred_output"
     preferred = require_list(body.get("preferred_output", []), preferred_path)
     answer = _read_chat({"messages": preferred}, where)
@@ -152,8 +162,9 @@ def render(conversation: Conversation) -> Rendered:
 def _faithful_value(conversation: Conversation) -> JSON:
     chat = moved(conversation, FORMAT_ID, CHAT)
     own = chat.extra.get(CHAT, {})
-    preference = own.pop("preference", None)
     shape = own.get("$shape")
+    # On a supervised line, "preference" is an unknown field of the line like any other.
+    preference = own.pop("preference", None) if shape == "preference" else None
     for key in _HINTS:
         own.pop(key, None)
     if shape != "preference":

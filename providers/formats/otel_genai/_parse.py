@@ -17,7 +17,13 @@ from typing import Any
 import orjson
 
 from providers.formats._archive import check_depth
-from providers.formats._common import require_list, require_mapping, require_str, unknown_fields
+from providers.formats._common import (
+    refuse_kept_name,
+    require_list,
+    require_mapping,
+    require_str,
+    unknown_fields,
+)
 from providers.formats.base import Drift, FormatError
 from providers.umf import (
     JSON,
@@ -136,6 +142,7 @@ def parse_messages(raw: JSON, path: str, state: State, *, output: bool) -> list[
 
 def _message(raw: JSON, path: str, state: State, output: bool) -> Message:
     source = require_mapping(raw, path)
+    refuse_kept_name(source, UNMAPPED, path)
     role = require_str(source.get("role"), f"{path}.role")
     parts = require_list(source.get("parts"), f"{path}.parts")
     blocks, unmapped = _parts(parts, f"{path}.parts", state)
@@ -195,7 +202,7 @@ def _parts(parts: list[Any], path: str, state: State) -> tuple[list[Block], list
 def _call_id(block: ToolUseBlock, part: dict[str, Any], path: str, state: State) -> None:
     if not block.id:
         block.id = f"call_{len(state.names)}"
-        block.extra.setdefault(FORMAT_ID, {})["$id"] = "null" if "id" in part else "absent"
+        _made_up_id(block, part)
         state.drift.add(
             "id-synthesized",
             "a tool_call without an id; one is made up so its response can pair with it",
@@ -210,7 +217,7 @@ def _call_id(block: ToolUseBlock, part: dict[str, Any], path: str, state: State)
 def _result_id(block: ToolResultBlock, part: dict[str, Any], path: str, state: State) -> None:
     if not block.tool_use_id:
         block.tool_use_id = state.pending[0] if state.pending else f"call_unpaired_{path}"
-        block.extra.setdefault(FORMAT_ID, {})["$id"] = "null" if "id" in part else "absent"
+        _made_up_id(block, part)
         state.drift.add(
             "id-synthesized",
             "a tool_call_response without an id answers the oldest unanswered call",
@@ -221,6 +228,15 @@ def _result_id(block: ToolResultBlock, part: dict[str, Any], path: str, state: S
     if block.tool_use_id in state.pending:
         state.pending.remove(block.tool_use_id)
     block.name = state.names.get(block.tool_use_id)
+
+
+def _made_up_id(block: ToolUseBlock | ToolResultBlock, part: dict[str, Any]) -> None:
+    # The made-up id is not written back ($id); an id the part gave as null or "" travels
+    # verbatim in extra, as a null name does, so the part comes back with it as it was.
+    own = block.extra.setdefault(FORMAT_ID, {})
+    own["$id"] = "null" if "id" in part else "absent"
+    if "id" in part:
+        own["id"] = part["id"]
 
 
 def _tools(raw: JSON, path: str) -> list[Tool]:

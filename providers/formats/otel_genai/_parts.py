@@ -6,7 +6,8 @@ JSON text with the ``$response: json`` hint; the spec's own example says ``resul
 and written back where it was read), ``blob`` / ``uri`` / ``file`` an image, audio clip or
 document by ``modality`` (``document`` or a PDF/text MIME type). Properties beside a part's
 own stay in the block's ``extra``; parts UMF has no block for (``server_tool_call``,
-video, generic parts) stay verbatim in the message's ``unmapped_parts`` with their place.
+video, generic parts) stay verbatim in the message's ``unmapped_parts`` with their place
+(a message with a field of that name is refused).
 """
 
 from __future__ import annotations
@@ -135,7 +136,9 @@ def _parse_media(part: dict[str, Any], kind: str, path: str) -> Block | None:
     source = MediaSource.model_validate(
         {"type": _SOURCE_KIND[kind], "media_type": mime, location: value}
     )
-    rest = unknown_fields(part, ("type", "modality", MEDIA_PARTS[kind], "mime_type"), path=path)
+    # A null mime_type is no media type: it stays verbatim with the other fields.
+    mapped = ("type", "modality", MEDIA_PARTS[kind], *(("mime_type",) if mime is not None else ()))
+    rest = unknown_fields(part, mapped, path=path)
     if modality == "image":
         return ImageBlock(source=source, extra=hints(rest))
     if modality == "audio":
@@ -193,15 +196,16 @@ def render_media(block: ImageBlock | AudioBlock | DocumentBlock) -> dict[str, An
     value = {"blob": source.data, "uri": source.url, "file": source.file_id}.get(kind or "")
     if kind is None or value is None:
         return None
-    modality = get_hint(block, "modality") or {"image": "image", "audio": "audio"}.get(
-        block.type, "document"
-    )
+    modality = get_hint(block, "modality")  # "" is a modality too
+    if modality is None:
+        modality = {"image": "image", "audio": "audio"}.get(block.type, "document")
     part: dict[str, Any] = {"type": kind, "modality": modality}
     if source.media_type is not None:
         part["mime_type"] = source.media_type
     part[MEDIA_PARTS[kind]] = value
     if isinstance(block, DocumentBlock):
-        part.update({k: v for k, v in (("title", block.title), ("filename", block.filename)) if v})
+        names = (("title", block.title), ("filename", block.filename))
+        part.update({key: name for key, name in names if name is not None})  # "" too
     return {**part, **fields_of(block)}
 
 

@@ -147,7 +147,8 @@ def _message(message: Message, index: int, ctx: Context, *, output: bool) -> dic
     path = f"messages[{index}]"
     if not ctx.faithful:
         report_foreign(message.extra, path, ctx.drift)
-    role = get_hint(message, "role") or message.role
+    kept_role = get_hint(message, "role")
+    role = kept_role if kept_role is not None else message.role  # "" is a role too
     if role == "developer" and not ctx.faithful:
         ctx.drift.add(
             "system-message-transformed",

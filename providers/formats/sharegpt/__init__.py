@@ -133,7 +133,8 @@ def render_entry(conversation: Conversation) -> Rendered:
     if ctx.system:
         entry["system"] = "\n\n".join(ctx.system)
     entry["conversations"] = [finish(turn) for turn in turns]
-    if conversation.tools:
+    # A tools field read from this format (its hint) comes back even with no tool in it.
+    if conversation.tools or hint(conversation.extra, FORMAT_ID, "tools") is not None:
         entry["tools"] = tools_field(conversation, ctx)
     _media_fields(conversation, entry, ctx)
     for key, value in own_fields(conversation.extra).items():

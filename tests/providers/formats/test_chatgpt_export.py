@@ -10,6 +10,8 @@ from typing import Any
 
 import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from providers import formats
 from providers.formats import _archive
@@ -30,6 +32,7 @@ from tests.providers.sdk.archive import (
     assert_mutations_fail_cleanly,
     assert_nothing_dropped_silently,
     assert_round_trips,
+    check_mutation,
     every_block,
     fixtures,
     load,
@@ -176,35 +179,68 @@ def test_reasoning_and_voice_and_errors_have_their_blocks() -> None:
     assert memory[4].extra["chatgpt-export"]["content"]["content_type"] == "computer_output"
 
 
-@pytest.mark.parametrize(
-    "entry",
-    [
-        {
-            "mapping": {
-                "r": {"id": "not-r", "message": None, "parent": None, "children": ["a"]},
-                "a": {"id": "a", "parent": "r", "children": [], "message": None},
-            }
-        },
-        {
-            "mapping": {"a": {"id": "a", "parent": ["odd"], "message": None}},
-            "current_node": {"x": 1},
-        },
-        {
-            "mapping": {
-                "a": {"id": "a", "parent": "gone", "children": ["b"], "message": None},
-                "b": {
-                    "id": "b",
-                    "parent": "a",
-                    "children": [],
-                    "message": {
-                        "author": {"role": "user"},
-                        "content": {"content_type": "who_knows", "v": 1},
-                    },
+ODD_ENTRIES: list[dict[str, Any]] = [
+    {
+        "mapping": {
+            "r": {"id": "not-r", "message": None, "parent": None, "children": ["a"]},
+            "a": {"id": "a", "parent": "r", "children": [], "message": None},
+        }
+    },
+    {
+        "mapping": {"a": {"id": "a", "parent": ["odd"], "message": None}},
+        "current_node": {"x": 1},
+    },
+    # Parts and thoughts UMF has no block for (a null one too) stay where they were.
+    {
+        "mapping": {
+            "a": {
+                "id": "a",
+                "parent": None,
+                "message": {
+                    "author": {"role": "user"},
+                    "content": {"content_type": "text", "parts": [None, "hi", {"x": 1}]},
                 },
-            }
-        },
-    ],
-)
+            },
+        }
+    },
+    {
+        "mapping": {
+            "a": {
+                "id": "a",
+                "parent": None,
+                "message": {
+                    "author": {"role": "assistant"},
+                    "content": {"content_type": "thoughts", "thoughts": [None, 1]},
+                },
+            },
+        }
+    },
+    # A node without an id, and one whose id is null: neither gains or loses one.
+    {
+        "mapping": {
+            "r": {"message": None, "parent": None, "children": ["a", "b"]},
+            "a": {"parent": "r", "children": [], "message": None},
+            "b": {"id": None, "parent": "r", "children": [], "message": None},
+        }
+    },
+    {
+        "mapping": {
+            "a": {"id": "a", "parent": "gone", "children": ["b"], "message": None},
+            "b": {
+                "id": "b",
+                "parent": "a",
+                "children": [],
+                "message": {
+                    "author": {"role": "user"},
+                    "content": {"content_type": "who_knows", "v": 1},
+                },
+            },
+        }
+    },
+]
+
+
+@pytest.mark.parametrize("entry", ODD_ENTRIES)
 def test_odd_but_readable_entries_round_trip(entry: dict[str, Any]) -> None:
     assert_round_trips(FORMAT, entry)
 
@@ -234,6 +270,21 @@ def test_odd_but_readable_entries_round_trip(entry: dict[str, Any]) -> None:
             "mapping.a.message.content.content_type",
         ),
         ([{"mapping": {}, "deep": nested(150)}], "[0]"),
+        # Where the message keeps the parts UMF has no block for.
+        (
+            {
+                "mapping": {
+                    "a": {
+                        "message": {
+                            "author": {"role": "user"},
+                            "content": {"content_type": "text", "parts": ["hi"]},
+                            "unmapped_parts": [[0, "x"]],
+                        }
+                    }
+                }
+            },
+            "mapping.a.message.unmapped_parts",
+        ),
     ],
 )
 def test_what_is_not_a_chatgpt_export_is_refused_naming_the_field(payload: Any, field: str) -> None:
@@ -425,3 +476,14 @@ def test_every_other_fixture_becomes_an_export_entry(path: Path) -> None:
 def test_no_block_is_dropped_silently() -> None:
     conversation = every_block()
     assert_nothing_dropped_silently(conversation, FORMAT.render(conversation))
+
+
+# --------------------------------------------------------------------------- fuzzing
+
+_SEEDS = [load(path) for path in FIXTURE_PATHS] + ODD_ENTRIES
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_mutation_is_read_exactly_or_refused_with_a_format_error(data: st.DataObject) -> None:
+    check_mutation(FORMAT, _SEEDS, data)

@@ -9,6 +9,8 @@ from typing import Any
 
 import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from providers import formats
 from providers.formats import _archive
@@ -28,6 +30,7 @@ from tests.providers.sdk.archive import (
     assert_mutations_fail_cleanly,
     assert_nothing_dropped_silently,
     assert_round_trips,
+    check_mutation,
     every_block,
     fixtures,
     load,
@@ -149,35 +152,60 @@ def test_an_older_export_without_content_or_parents_reads_as_a_thread() -> None:
     ]
 
 
-@pytest.mark.parametrize(
-    "entry",
-    [
-        {
-            "chat_messages": [
-                {
-                    "uuid": "m",
-                    "sender": "human",
-                    "content": [{"type": "text", "text": "x", "citations": [1]}],
-                }
-            ]
-        },
-        {
-            "chat_messages": [
-                {
-                    "uuid": "m",
-                    "sender": "human",
-                    "parent_message_uuid": ["odd"],
-                    "attachments": "none",
-                }
-            ]
-        },
-        {
-            "name": None,
-            "created_at": "yesterday",
-            "chat_messages": [{"uuid": "m", "sender": "human", "text": None}],
-        },
-    ],
-)
+ODD_ENTRIES: list[dict[str, Any]] = [
+    {
+        "chat_messages": [
+            {
+                "uuid": "m",
+                "sender": "human",
+                "content": [{"type": "text", "text": "x", "citations": [1]}],
+            }
+        ]
+    },
+    {
+        "chat_messages": [
+            {
+                "uuid": "m",
+                "sender": "human",
+                "parent_message_uuid": ["odd"],
+                "attachments": "none",
+            }
+        ]
+    },
+    {
+        "name": None,
+        "created_at": "yesterday",
+        "chat_messages": [{"uuid": "m", "sender": "human", "text": None}],
+    },
+    # Fields named like the one where messages keep unmapped blocks, on values that keep
+    # none: the conversation and a text block.
+    {
+        "unmapped_blocks": 1,
+        "chat_messages": [
+            {
+                "uuid": "m",
+                "sender": "human",
+                "content": [{"type": "text", "text": "x", "unmapped_blocks": 2}],
+            }
+        ],
+    },
+    # A tool result whose name is null keeps it (its call's name is not written).
+    {
+        "chat_messages": [
+            {
+                "uuid": "m",
+                "sender": "assistant",
+                "content": [
+                    {"type": "tool_use", "id": "t", "name": "web_search", "input": {}},
+                    {"type": "tool_result", "tool_use_id": "t", "name": None, "content": []},
+                ],
+            }
+        ]
+    },
+]
+
+
+@pytest.mark.parametrize("entry", ODD_ENTRIES)
 def test_odd_but_readable_entries_round_trip(entry: dict[str, Any]) -> None:
     assert_round_trips(FORMAT, entry)
 
@@ -203,6 +231,23 @@ def test_odd_but_readable_entries_round_trip(entry: dict[str, Any]) -> None:
             "chat_messages[1].uuid",
         ),
         ({"chat_messages": [], "x": nested(150)}, "payload"),
+        # Where a message and a tool result keep the blocks UMF has no block for.
+        (
+            {"chat_messages": [{"uuid": "m", "sender": "human", "unmapped_blocks": []}]},
+            "chat_messages[0].unmapped_blocks",
+        ),
+        (
+            {
+                "chat_messages": [
+                    {
+                        "uuid": "m",
+                        "sender": "assistant",
+                        "content": [{"type": "tool_result", "content": "", "unmapped_blocks": 1}],
+                    }
+                ]
+            },
+            "chat_messages[0].content[0].unmapped_blocks",
+        ),
     ],
 )
 def test_what_is_not_a_claude_export_is_refused_naming_the_field(payload: Any, field: str) -> None:
@@ -443,3 +488,14 @@ def test_every_other_fixture_becomes_an_export_entry(path: Path) -> None:
 def test_no_block_is_dropped_silently() -> None:
     conversation = every_block()
     assert_nothing_dropped_silently(conversation, FORMAT.render(conversation))
+
+
+# --------------------------------------------------------------------------- fuzzing
+
+_SEEDS = [load(path) for path in FIXTURE_PATHS] + ODD_ENTRIES
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_mutation_is_read_exactly_or_refused_with_a_format_error(data: st.DataObject) -> None:
+    check_mutation(FORMAT, _SEEDS, data)

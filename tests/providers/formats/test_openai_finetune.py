@@ -8,6 +8,8 @@ from typing import Any
 
 import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from providers import formats
 from providers.formats import _archive
@@ -18,6 +20,7 @@ from tests.providers.sdk.archive import (
     assert_mutations_fail_cleanly,
     assert_nothing_dropped_silently,
     assert_round_trips,
+    check_mutation,
     every_block,
     fixtures,
     load,
@@ -110,6 +113,15 @@ def test_a_preference_line_keeps_the_preferred_answer_last_and_the_other_aside()
     ]
 
 
+def test_a_supervised_line_keeps_a_field_named_preference_like_any_other() -> None:
+    line = '{"messages":[{"role":"user","content":"a"}],"preference":{"x":1}}\n'
+    [item] = assert_round_trips(FORMAT, line)
+    assert item.conversation.extra["openai-finetune"]["preference"] == {"x": 1}
+    changed = stored(item.conversation)
+    changed.messages.append(Message(role="assistant", content=[TextBlock(text="b")]))
+    assert orjson.loads(FORMAT.render(changed).payload)["preference"] == {"x": 1}
+
+
 def test_every_line_of_a_text_is_a_conversation_and_blank_lines_are_skipped() -> None:
     first = '{"messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]}'
     second = '{"messages": [{"role": "user", "content": "c"}]}'
@@ -147,6 +159,11 @@ def test_a_changed_conversation_is_written_as_compact_json() -> None:
         ('{"messages": [{"role": "robot", "content": "hi"}]}', "line 1.messages[0].role"),
         ('{"messages": [{"role": "user", "content": 7}]}', "line 1.messages[0].content"),
         ('{"input": {"messages": "no"}, "preferred_output": []}', "line 1.input.messages"),
+        # Where a preference line keeps its other fields: the input cannot have one too.
+        (
+            '{"input": {"messages": [], "preference": 1}, "preferred_output": []}',
+            "line 1.input.preference",
+        ),
         (orjson.dumps({"messages": nested(150)}).decode(), "line 1"),
     ],
 )
@@ -355,3 +372,18 @@ def test_only_the_main_path_of_a_tree_is_written_and_each_other_branch_message_r
 def test_no_block_is_dropped_silently() -> None:
     conversation = every_block()
     assert_nothing_dropped_silently(conversation, FORMAT.render(conversation))
+
+
+# --------------------------------------------------------------------------- fuzzing
+
+# The fixtures' lines as JSON (a mutation changes the value, which is then written as a
+# line), and a supervised line with a field named like a preference line's own.
+_SEEDS = [
+    orjson.loads(line) for path in FIXTURE_PATHS for line in load(path).splitlines() if line
+] + [{"messages": [{"role": "user", "content": "a"}], "preference": {"x": 1}}]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_mutation_is_read_exactly_or_refused_with_a_format_error(data: st.DataObject) -> None:
+    check_mutation(FORMAT, _SEEDS, data, encode=lambda line: orjson.dumps(line).decode())

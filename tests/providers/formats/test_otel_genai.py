@@ -8,6 +8,8 @@ from typing import Any
 
 import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from providers import formats
 from providers.formats.base import FormatError, ParseResult
@@ -27,6 +29,7 @@ from tests.providers.sdk.archive import (
     assert_mutations_fail_cleanly,
     assert_nothing_dropped_silently,
     assert_round_trips,
+    check_mutation,
     every_block,
     fixtures,
     load,
@@ -160,6 +163,41 @@ def test_tool_calls_and_responses_pair_by_id_or_by_order() -> None:
     ]
 
 
+@pytest.mark.parametrize("call_id", [None, ""], ids=["null", "empty"])
+def test_a_call_and_a_response_whose_id_is_null_or_empty_keep_it(call_id: Any) -> None:
+    # The id made up for pairing is not written back, but the id the part gave is.
+    messages = [
+        {"role": "assistant", "parts": [{"type": "tool_call", "id": call_id, "name": "f"}]},
+        {"role": "tool", "parts": [{"type": "tool_call_response", "id": call_id, "response": 1}]},
+    ]
+    [item] = assert_round_trips(FORMAT, messages)
+    call, result = (message.content[0] for message in item.conversation.messages)
+    assert isinstance(call, ToolUseBlock) and isinstance(result, ToolResultBlock)
+    assert call.id == result.tool_use_id == "call_0"
+
+
+ODD_MEDIA_PARTS = [
+    {"type": "uri", "modality": "image", "mime_type": None, "uri": "https://a.example/b.png"},
+    {"type": "blob", "modality": "", "mime_type": "application/pdf", "content": "eA=="},
+    {"type": "file", "modality": "document", "file_id": "f", "title": "", "filename": ""},
+]
+
+
+@pytest.mark.parametrize(
+    "part", ODD_MEDIA_PARTS, ids=["null mime type", "empty modality", "empty title and filename"]
+)
+def test_a_media_part_with_null_or_empty_properties_comes_back_as_it_was(
+    part: dict[str, Any],
+) -> None:
+    assert_round_trips(FORMAT, [{"role": "user", "parts": [part]}])
+
+
+def test_a_message_whose_role_is_empty_keeps_it() -> None:
+    # Read as a user message, like any role the conventions do not name.
+    [item] = assert_round_trips(FORMAT, [{"role": "", "parts": []}])
+    assert item.conversation.messages[0].role == "user"
+
+
 def test_string_arguments_an_error_flag_and_two_choices() -> None:
     conversation = parse_one("spans_list.json")
     call, result = conversation.messages[1].content[0], conversation.messages[2].content[0]
@@ -203,6 +241,8 @@ def test_reasoning_is_thinking_without_a_signature() -> None:
         ({"attributes": {"gen_ai.input.messages": 7}}, "attributes.gen_ai.input.messages"),
         ({"gen_ai.input.messages": nested(150)}, "payload"),
         ([{"gen_ai.input.messages": []}, {"x": 1}], "[1].gen_ai.input.messages"),
+        # Where a message keeps the parts UMF has no block for.
+        ([{"role": "user", "parts": [], "unmapped_parts": []}], "payload[0].unmapped_parts"),
     ],
 )
 def test_what_is_not_genai_telemetry_is_refused_naming_the_field(payload: Any, field: str) -> None:
@@ -398,3 +438,21 @@ def test_only_the_main_path_of_a_tree_is_written_and_each_other_branch_message_r
 def test_no_block_is_dropped_silently() -> None:
     conversation = every_block()
     assert_nothing_dropped_silently(conversation, FORMAT.render(conversation))
+
+
+# --------------------------------------------------------------------------- fuzzing
+
+# Beside the fixtures, parts whose values are null or empty where the fixtures' are not.
+_SEEDS = [load(path) for path in FIXTURE_PATHS] + [
+    [
+        {"role": "", "parts": ODD_MEDIA_PARTS},
+        {"role": "assistant", "parts": [{"type": "tool_call", "id": None, "name": "f"}]},
+        {"role": "tool", "parts": [{"type": "tool_call_response", "id": "", "response": 1}]},
+    ]
+]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_mutation_is_read_exactly_or_refused_with_a_format_error(data: st.DataObject) -> None:
+    check_mutation(FORMAT, _SEEDS, data)

@@ -10,6 +10,8 @@ from typing import Any
 
 import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from providers import formats
 from providers.formats import _archive
@@ -28,6 +30,7 @@ from tests.providers.sdk.archive import (
     assert_mutations_fail_cleanly,
     assert_nothing_dropped_silently,
     assert_round_trips,
+    check_mutation,
     every_block,
     fixtures,
     load,
@@ -132,6 +135,13 @@ def test_the_system_field_is_a_leading_system_message_and_tools_are_tools() -> N
     assert [tool.name for tool in conversation.tools] == ["get_weather"]
     result = conversation.messages[3].content[0]
     assert isinstance(result, ToolResultBlock) and result.name == "get_weather"
+
+
+@pytest.mark.parametrize("tools", [[], "[]"], ids=["list", "string"])
+def test_an_empty_tools_field_comes_back(tools: Any) -> None:
+    entry = {"conversations": [{"from": "human", "value": "hi"}], "tools": tools}
+    [item] = assert_round_trips(FORMAT, entry)
+    assert item.conversation.tools == []
 
 
 def test_an_unreadable_call_stays_text_and_an_unanswered_observation_a_tool_message() -> None:
@@ -457,3 +467,17 @@ def test_reasoning_is_written_as_think_text_before_the_answer() -> None:
 def test_no_block_is_dropped_silently() -> None:
     conversation = every_block()
     assert_nothing_dropped_silently(conversation, FORMAT.render(conversation))
+
+
+# --------------------------------------------------------------------------- fuzzing
+
+# Beside the fixtures, an entry whose tools field is empty.
+_SEEDS = [load(path) for path in FIXTURE_PATHS] + [
+    {"conversations": [{"from": "human", "value": "hi"}], "tools": []}
+]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_mutation_is_read_exactly_or_refused_with_a_format_error(data: st.DataObject) -> None:
+    check_mutation(FORMAT, _SEEDS, data)

@@ -74,6 +74,16 @@ def test_malformed_documents_name_the_field(payload: object, field: str) -> None
     assert error.value.field == field
 
 
+@pytest.mark.parametrize("tools", [{}, {"tools": []}], ids=["absent", "empty"])
+def test_a_conversation_without_tools_comes_back_without_or_with_them_as_read(
+    tools: dict[str, list[object]],
+) -> None:
+    payload = {"messages": [{"role": "user", "content": "hi"}], **tools}
+    [item] = UMF.parse(payload)
+    stored = Conversation.model_validate_json(item.conversation.model_dump_json())
+    assert UMF.render(stored).payload == payload
+
+
 def test_unknown_message_keys_are_kept_and_come_back() -> None:
     payload = [{"role": "user", "content": "x", "x-trace": {"span": 7}}]
     [item] = UMF.parse(payload)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from hypothesis import strategies as st
 
 from providers import formats
 from providers.formats.base import Format, FormatError, ParseResult, Rendered
@@ -31,6 +32,7 @@ from providers.umf import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from tests.providers.formats._mutations import draw_mutation
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
 # A 1x1 PNG.
@@ -293,3 +295,21 @@ def assert_mutations_fail_cleanly(
         for item in items:
             fmt.render(stored(item.conversation))
             formats.get("openai-chat").render(item.conversation)
+
+
+def check_mutation(
+    fmt: Format,
+    seeds: list[Any],
+    data: st.DataObject,
+    encode: Callable[[Any], Any] = lambda value: value,
+) -> None:
+    """One of ``seeds`` damaged by :func:`draw_mutation` (then ``encode``-d, for text
+    formats) is either read and written back exactly, all its conversations after
+    storage's reload, or refused with a :class:`FormatError` (never another exception)."""
+    document = encode(draw_mutation(data, seeds))
+    try:
+        items = fmt.parse(document)
+    except FormatError:
+        return
+    rendered = fmt.render_all([stored(item.conversation) for item in items])
+    assert canonical(rendered.payload) == canonical(document)

@@ -7,7 +7,11 @@ transformation (``map_openai_params`` then the provider config's request transfo
 conversations and lists, per target, the input facts each side's output no longer carries
 and whether that side said so (our drift warnings; LiteLLM has no such channel).
 
-    .venv/bin/python bench/convert.py [--sizes 10,100,1000,10000] [--repeats 5]
+    .venv/bin/python bench/convert.py [--sizes 10,100,1000,10000] [--repeats 5] [--bare]
+
+``--bare`` also times a bare openai-chat -> gemini conversion on plain dicts (no UMF, no
+validation, no warnings, no unknown field kept: not a converter anyone should use), as
+the floor of what any Python converter costs per message on the same conversations.
 
 Goal (issue 3): at least 3x LiteLLM's messages per second, and no silent loss where
 LiteLLM has one. Pure Python: no Django, no network, no API key.
@@ -221,6 +225,72 @@ def litellm_converters() -> dict[str, Callable[[dict[str, Any]], Any]] | None:
     return {"anthropic": anthropic, "gemini": gemini, "bedrock-converse": bedrock}
 
 
+def bare_gemini(payload: dict[str, Any]) -> dict[str, Any]:
+    """The floor: openai-chat -> gemini with nothing checked, kept or reported."""
+    contents: list[dict[str, Any]] = []
+    system: list[dict[str, Any]] = []
+    names: dict[str, str] = {}
+    for message in payload["messages"]:
+        role, content = message["role"], message.get("content")
+        if role in ("system", "developer"):
+            system.append({"text": content})
+            continue
+        parts: list[dict[str, Any]] = []
+        if isinstance(content, str) and content:
+            parts.append({"text": content})
+        elif isinstance(content, list):
+            for part in content:
+                if part["type"] == "text":
+                    parts.append({"text": part["text"]})
+                elif part["type"] == "image_url":
+                    url = part["image_url"]["url"]
+                    if url.startswith("data:"):
+                        head, data = url.split(",", 1)
+                        mime = head[5:].split(";")[0]
+                        parts.append({"inlineData": {"mimeType": mime, "data": data}})
+                    else:
+                        parts.append({"fileData": {"fileUri": url}})
+        if role == "tool":
+            call_id = message["tool_call_id"]
+            response = {
+                "id": call_id,
+                "name": names.get(call_id, ""),
+                "response": {"result": content},
+            }
+            parts, turn = [{"functionResponse": response}], "user"
+        elif role == "assistant":
+            for call in message.get("tool_calls") or ():
+                function = call["function"]
+                names[call["id"]] = function["name"]
+                arguments = json.loads(function["arguments"])
+                parts.append(
+                    {
+                        "functionCall": {
+                            "id": call["id"],
+                            "name": function["name"],
+                            "args": arguments,
+                        }
+                    }
+                )
+            turn = "model"
+        else:
+            turn = "user"
+        if contents and contents[-1]["role"] == turn:
+            contents[-1]["parts"].extend(parts)
+        else:
+            contents.append({"role": turn, "parts": parts})
+    tools = [tool["function"] for tool in payload.get("tools", [])]
+    return {
+        "contents": contents,
+        "systemInstruction": {"parts": system},
+        "tools": [{"functionDeclarations": tools}],
+        "generationConfig": {
+            "temperature": payload.get("temperature"),
+            "maxOutputTokens": payload.get("max_tokens"),
+        },
+    }
+
+
 def timed(
     fns: list[Callable[[dict[str, Any]], Any]], payload: dict[str, Any], repeats: int
 ) -> list[float]:
@@ -429,6 +499,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="10,100,1000,10000")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--facts-size", type=int, default=60, help="conversation checked")
+    parser.add_argument("--bare", action="store_true", help="also time the bare floor")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
 
@@ -455,6 +526,13 @@ def main() -> None:
             print(
                 f"{row} {theirs * 1e3:>11.2f} {size / mine:>11.0f} {size / theirs:>14.0f}"
                 f" {theirs / mine:>6.1f}x"
+            )
+    if args.bare:
+        print("\nbare openai-chat -> gemini (plain dicts, nothing checked, kept or reported):")
+        for size in sizes:
+            [seconds] = timed([bare_gemini], conversation(size), args.repeats)
+            print(
+                f"{size:>8} messages {seconds * 1e3:>9.2f} ms {seconds / size * 1e6:>6.1f} us/msg"
             )
     differences(lite, args.facts_size)
 

@@ -6,10 +6,12 @@ from pathlib import Path
 
 import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from providers import formats
 from providers.umf import Conversation, ImageBlock, TextBlock, ToolResultBlock
-from tests.providers.sdk.archive import assert_round_trips
+from tests.providers.sdk.archive import assert_round_trips, check_mutation
 
 FIXTURES = sorted((Path(__file__).parents[2] / "fixtures" / "umf").glob("*.json"))
 UMF = formats.get("umf")
@@ -233,3 +235,15 @@ def test_a_conversation_object_without_messages_is_refused() -> None:
     with pytest.raises(formats.FormatError) as error:
         UMF.parse({"tools": [{"name": "f"}]})
     assert error.value.field == "payload.messages"
+
+
+# --------------------------------------------------------------------------- fuzzing
+
+# The fixtures; every-field.json holds every value UMF has, defaults spelled out at each depth.
+_SEEDS = [orjson.loads(path.read_bytes()) for path in FIXTURES]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_mutation_is_read_exactly_or_refused_with_a_format_error(data: st.DataObject) -> None:
+    check_mutation(UMF, _SEEDS, data)

@@ -4,14 +4,17 @@ Accepts a conversation object (``messages``, ``tools``, ``tool_choice``, ``param
 ``metadata``) or a bare list of messages in the shape of seed 000's InternalMessage
 (``content`` a string or a list of blocks, tools in OpenAI's ``{"type": "function"}`` shape).
 Output is the canonical dump (defaults omitted) plus whatever the input spelled out: keys
-given with their default value, string content, OpenAI-shaped tools and timestamp strings
-come back as they came in.
+given with their default value at any depth, integers in float fields, string content,
+OpenAI-shaped tools and timestamp strings come back as they came in. A value lax validation
+would read as another type (``"5"`` or ``false`` as an integer) is refused naming it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args
 
 from pydantic import BaseModel, ValidationError
 
@@ -24,7 +27,7 @@ from providers.formats._common import (
     unknown_fields,
 )
 from providers.formats.base import Capabilities, Format, FormatError, ParseResult, Rendered
-from providers.umf import BLOCK_TYPES, JSON, Conversation, Message, Tool
+from providers.umf import BLOCK_TYPES, JSON, Conversation, Message, Tool, ToolResultBlock
 
 FORMAT_ID = "umf"
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -45,10 +48,97 @@ def _defaults(model: type[BaseModel]) -> dict[str, Any]:
 _MISSING = object()
 
 
-def _present_defaults(model: BaseModel, source: dict[str, Any]) -> list[str]:
-    """Keys the source spelled out although they hold the field's default value."""
-    defaults = _defaults(type(model))
-    return [key for key, value in source.items() if defaults.get(key, _MISSING) == value]
+@dataclass
+class _Spelled:
+    """What a document spelled that a value's canonical dump does not write as it was."""
+
+    # Its own keys that hold their default value (the canonical dump omits them).
+    present: list[str] = field(default_factory=list)
+    # The same below it, as dotted paths ("parameters.seed", "metadata.warnings.0.field").
+    present_in: list[str] = field(default_factory=list)
+    # Leaves written otherwise than the dump writes them, by dotted path: integers in float
+    # fields, timestamp strings.
+    written: dict[str, JSON] = field(default_factory=dict)
+
+
+def _mark(value: BaseModel, raw: dict[str, Any], where: str) -> _Spelled:
+    """What ``raw``, the document of ``value``, spelled that the canonical dump would not
+    write back, at every level below ``value`` down to the next value with an ``extra`` of
+    its own (a block, a tool choice), which keeps its own; the nested part is put in
+    ``value``'s extra, the caller keeps ``present`` (beside its other hints)."""
+    extra = raw.get("extra")
+    if isinstance(extra, dict) and FORMAT_ID in extra:
+        # The format's own namespace holds its hints: a document's would take their place.
+        raise FormatError(
+            f"extra.{FORMAT_ID} is where the umf format keeps its hints",
+            field=f"{where}.extra.{FORMAT_ID}",
+        )
+    spelled = _Spelled()
+    _spell(value, raw, "", where, spelled)
+    if spelled.present_in or spelled.written:
+        own = getattr(value, "extra").setdefault(FORMAT_ID, {})  # noqa: B009
+        if spelled.present_in:
+            own["$present_in"] = spelled.present_in
+        if spelled.written:
+            own["$written"] = spelled.written
+    return spelled
+
+
+@cache
+def _holding_values(model: type[BaseModel]) -> frozenset[str]:
+    """The fields of ``model`` that can hold UMF values (the others hold plain JSON, which
+    comes back as it was)."""
+    return frozenset(
+        name for name, info in model.model_fields.items() if _holds_value(info.annotation)
+    )
+
+
+def _holds_value(annotation: Any) -> bool:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return True
+    return any(_holds_value(argument) for argument in get_args(annotation))
+
+
+def _spell(value: BaseModel, raw: dict[str, Any], path: str, where: str, spelled: _Spelled) -> None:
+    defaults, holding = _defaults(type(value)), _holding_values(type(value))
+    for key, raw_child in raw.items():
+        default = defaults.get(key, _MISSING)
+        if default is _MISSING:
+            continue  # the type tag, always written
+        child = getattr(value, key)
+        if child == default:
+            (spelled.present_in if path else spelled.present).append(path + key)
+        if isinstance(raw_child, dict | list):
+            if key in holding:
+                _spell_below(child, raw_child, f"{path}{key}", f"{where}.{key}", spelled)
+        elif type(child) is not type(raw_child):
+            spelled.written[path + key] = _written(child, raw_child, f"{where}.{key}")
+
+
+def _spell_below(child: Any, raw: Any, path: str, where: str, spelled: _Spelled) -> None:
+    if isinstance(child, BaseModel) and isinstance(raw, dict):
+        if "extra" not in _defaults(type(child)):
+            _spell(child, raw, f"{path}.", where, spelled)
+            return
+        present = _mark(child, raw, where).present
+        if present:
+            getattr(child, "extra").setdefault(FORMAT_ID, {})["$present"] = present  # noqa: B009
+    elif isinstance(child, list) and isinstance(raw, list):
+        for index, (item, raw_item) in enumerate(zip(child, raw, strict=False)):
+            _spell_below(item, raw_item, f"{path}.{index}", f"{where}[{index}]", spelled)
+
+
+def _written(value: Any, raw: JSON, where: str) -> JSON:
+    """``raw``, a leaf the model holds as ``value`` of another type, if it can be written
+    back as it was (an integer in a float field, a timestamp string); else a FormatError:
+    lax validation read it (``"5"`` or ``false`` as an integer, ``0`` as a timestamp), but it
+    would come back as something else."""
+    if isinstance(value, float) and type(raw) is int and value == raw and int(value) == raw:
+        return raw
+    if isinstance(value, datetime) and isinstance(raw, str):
+        return raw
+    expected = "a timestamp string" if isinstance(value, datetime) else type(value).__name__
+    raise FormatError(f"expected {expected}, got {type(raw).__name__}", field=where)
 
 
 def _parse_message(raw: JSON, path: str) -> Message:
@@ -70,14 +160,8 @@ def _parse_message(raw: JSON, path: str) -> Message:
                 f"unknown block type {block_type!r}; UMF blocks are {', '.join(BLOCK_TYPES)}",
                 field=f"{path}.content[{index}].type",
             )
-    if isinstance(source.get("timestamp"), str):
-        hints["$timestamp"] = source["timestamp"]
     message = _validate(Message, source, path)
-    for block, raw_block in zip(message.content, blocks, strict=True):
-        block_present = _present_defaults(block, raw_block)
-        if block_present:
-            block.extra.setdefault(FORMAT_ID, {})["$present"] = block_present
-    present = _present_defaults(message, source)
+    present = _mark(message, source, path).present
     if "content" in present and "$content" in hints:
         present.remove("content")
     if present:
@@ -93,9 +177,15 @@ def _parse_tool(raw: JSON, path: str) -> Tool:
         function = source["function"]
         tool = _validate(Tool, function, f"{path}.function")
         outer = unknown_fields(source, ("type", "function"), path=path)
-        tool.extra.setdefault(FORMAT_ID, {}).update({**outer, "$shape": "function"})
+        present = _mark(tool, function, f"{path}.function").present
+        hints = {"$shape": "function", "$present": present} if present else {"$shape": "function"}
+        tool.extra.setdefault(FORMAT_ID, {}).update({**outer, **hints})
         return tool
-    return _validate(Tool, source, path)
+    tool = _validate(Tool, source, path)
+    present = _mark(tool, source, path).present
+    if present:
+        tool.extra.setdefault(FORMAT_ID, {})["$present"] = present
+    return tool
 
 
 def _validate(model: type[ModelT], data: dict[str, Any], path: str) -> ModelT:
@@ -120,37 +210,91 @@ def parse(payload: JSON) -> list[ParseResult]:
         raise FormatError(
             f"unknown conversation keys: {', '.join(sorted(unknown))}", field="payload"
         )
-    raw_messages = require_list(source.pop("messages", []), "payload.messages")
+    if "messages" not in source:
+        # Every format names the messages of a conversation; none reads one without them.
+        raise FormatError("a UMF conversation has messages", field="payload.messages")
+    raw_messages = require_list(source.pop("messages"), "payload.messages")
     raw_tools = require_list(source.pop("tools", []), "payload.tools")
     conversation = _validate(Conversation, source, "payload")
     conversation.messages = [
         _parse_message(m, f"payload.messages[{i}]") for i, m in enumerate(raw_messages)
     ]
     conversation.tools = [_parse_tool(t, f"payload.tools[{i}]") for i, t in enumerate(raw_tools)]
-    present = _present_defaults(conversation, source)
+    present = _mark(conversation, source, "payload").present
     if "tools" in payload and not raw_tools:
         present.append("tools")
     if present:
-        conversation.extra.setdefault(FORMAT_ID, {})["$present"] = sorted(set(present))
+        conversation.extra.setdefault(FORMAT_ID, {})["$present"] = sorted(present)
     return [ParseResult(conversation)]
 
 
-def _render_block(block: BaseModel, out: dict[str, Any]) -> None:
-    extra = out.pop("extra", {})
-    own = extra.pop(FORMAT_ID, {})
-    for key in own.get("$present", []):
-        out.setdefault(key, _dump_default(block, key))
-    if extra:
-        out["extra"] = extra
+_SPELLED_HINTS = ("$present", "$present_in", "$written")
+
+
+def _put_back(value: BaseModel, out: dict[str, Any], own: dict[str, Any]) -> None:
+    """Write into ``out``, ``value``'s canonical dump, what its document spelled otherwise
+    (:class:`_Spelled`, kept as ``$present``, ``$present_in`` and ``$written``)."""
+    for key in own.get("$present", ()):
+        out.setdefault(key, _dump_default(value, key))
+    # In document order: an object that held only defaults is put back before its keys.
+    for path in own.get("$present_in", ()):
+        parent, key = path.rsplit(".", 1)
+        target, inner = _at(value, out, parent)
+        if isinstance(target, BaseModel) and isinstance(inner, dict):
+            inner.setdefault(key, _dump_default(target, key))
+    for path, written in own.get("$written", {}).items():
+        parent, _, key = path.rpartition(".")
+        target, inner = _at(value, out, parent) if parent else (value, out)
+        if isinstance(inner, dict) and key in inner:
+            inner[key] = written
+
+
+def _at(value: Any, out: Any, path: str) -> tuple[Any, Any]:
+    """The value at a dotted ``path`` below ``value`` and its part of ``out`` (None, None
+    where ``out`` has nothing there: the value was changed since it was read)."""
+    for step in path.split("."):
+        if isinstance(value, list) and isinstance(out, list):
+            index = int(step)
+            if index >= len(out) or index >= len(value):
+                return None, None
+            value, out = value[index], out[index]
+        elif isinstance(out, dict) and step in out:
+            value, out = getattr(value, step), out[step]
+        else:
+            return None, None
+    return value, out
+
+
+def _restore(value: BaseModel, out: dict[str, Any]) -> None:
+    """``out``, the canonical dump of ``value`` (a block or a tool choice), as its document
+    spelled it: without the format's hints in ``extra``, with the defaults it spelled out,
+    for it and the blocks inside it."""
+    extra = out.get("extra")
+    if extra is not None and FORMAT_ID in extra:
+        own = extra.pop(FORMAT_ID)
+        if not extra:
+            del out["extra"]
+        _put_back(value, out, own)
+    _restore_blocks(value, out)
+
+
+def _restore_blocks(value: BaseModel, out: dict[str, Any]) -> None:
+    """:func:`_restore` the blocks of a message's or tool result's ``content``."""
+    blocks_out = out.get("content")
+    if not isinstance(blocks_out, list) or not isinstance(value, Message | ToolResultBlock):
+        return
+    assert isinstance(value.content, list)  # as its dump is
+    for block, block_out in zip(value.content, blocks_out, strict=True):
+        _restore(block, block_out)
 
 
 def _render_message(message: Message) -> dict[str, Any]:
     own = dict(message.extra.get(FORMAT_ID, {}))
     out = message.model_dump(mode="json", exclude_defaults=True, exclude={"extra"})
-    for block, block_out in zip(message.content, out.get("content", []), strict=True):
-        _render_block(block, block_out)
-    for key in own.pop("$present", []):
-        out.setdefault(key, _dump_default(message, key))
+    _restore_blocks(message, out)
+    _put_back(message, out, own)
+    for name in _SPELLED_HINTS:
+        own.pop(name, None)
     content_hint = own.pop("$content", None)
     if content_hint == "string" and len(message.content) == 1 and out.get("content"):
         block = out["content"][0]
@@ -158,6 +302,7 @@ def _render_message(message: Message) -> dict[str, Any]:
             out["content"] = block["text"]
     elif content_hint == "null" and not message.content:
         out["content"] = None
+    # Conversations read before $written keep their timestamp string here.
     timestamp = own.pop("$timestamp", None)
     if timestamp is not None and message.timestamp is not None:
         out["timestamp"] = timestamp
@@ -170,19 +315,24 @@ def _render_message(message: Message) -> dict[str, Any]:
 
 def _dump_default(model: BaseModel, key: str) -> JSON:
     value = getattr(model, key)
-    return value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+    if key == "extra":
+        return {name: fields for name, fields in value.items() if name != FORMAT_ID}
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", exclude_defaults=True)
+    return value
 
 
 def _render_tool(tool: Tool) -> dict[str, Any]:
     own = dict(tool.extra.get(FORMAT_ID, {}))
     body = tool.model_dump(mode="json", exclude_defaults=True, exclude={"extra"})
+    _put_back(tool, body, own)
+    for name in _SPELLED_HINTS:
+        own.pop(name, None)
     other_extra = {k: v for k, v in tool.extra.items() if k != FORMAT_ID}
+    if other_extra:
+        body["extra"] = other_extra
     if own.pop("$shape", None) == "function":
-        if other_extra:
-            body["extra"] = other_extra
         return {"type": "function", "function": body, **own}
-    if other_extra or own:
-        body["extra"] = tool.extra
     return body
 
 
@@ -194,11 +344,17 @@ def render(conversation: Conversation) -> Rendered:
     out = conversation.model_dump(
         mode="json", exclude_defaults=True, exclude={"messages", "tools", "extra"}
     )
-    for key in hint(conversation.extra, FORMAT_ID, "present", []):
-        if key not in ("messages", "tools"):
-            out.setdefault(key, _dump_default(conversation, key))
+    own = conversation.extra.get(FORMAT_ID, {})
+    present = own.get("$present", [])
+    _put_back(
+        conversation,
+        out,
+        {**own, "$present": [key for key in present if key not in ("messages", "tools")]},
+    )
+    if conversation.tool_choice is not None and isinstance(out.get("tool_choice"), dict):
+        _restore(conversation.tool_choice, out["tool_choice"])
     out["messages"] = messages
-    if conversation.tools or "tools" in hint(conversation.extra, FORMAT_ID, "present", []):
+    if conversation.tools or "tools" in present:
         out["tools"] = [_render_tool(t) for t in conversation.tools]
     own_extra = {k: v for k, v in conversation.extra.items() if k != FORMAT_ID}
     if own_extra:

@@ -330,7 +330,11 @@ def _tool(raw: dict[str, Any]) -> Tool:
 
 
 def require_entries(payload: JSON) -> list[Any]:
-    """The entries of a payload: a list of them, or one entry on its own."""
+    """The entries of a payload: a list of them, or one entry on its own; an empty list is
+    refused, as the other formats of many conversations refuse it."""
     if isinstance(payload, dict):
         return [payload]
-    return require_list(payload, "payload")
+    entries = require_list(payload, "payload")
+    if not entries:
+        raise FormatError("no conversations", field="payload")
+    return entries

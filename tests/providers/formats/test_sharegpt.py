@@ -163,6 +163,7 @@ def test_an_unreadable_call_stays_text_and_an_unanswered_observation_a_tool_mess
     ("payload", "field"),
     [
         ("text", "payload"),
+        ([], "payload"),
         ([{"messages": []}], "[0].conversations"),
         ({"conversations": [{"from": "alien", "value": "hi"}]}, "conversations[0].from"),
         ({"conversations": [{"from": "human", "value": 3}]}, "conversations[0].value"),

@@ -126,6 +126,36 @@ def foreign_fields(extra: Extra, format_id: str) -> list[tuple[str, dict[str, An
     return found
 
 
+def report_foreign_fields(
+    extra: Extra,
+    path: str,
+    drift: Drift,
+    format_id: str,
+    label: str,
+    *,
+    tail: str = "",
+    with_empty: bool = False,
+) -> None:
+    """One ``field-unknown`` (info) warning for each other format's fields on a value
+    (``path`` is the value's UMF path): they do not travel into ``format_id``'s output.
+    Fields that hold nothing (null, empty) are not worth one (:func:`foreign_fields`),
+    unless ``with_empty`` (formats that report every field as it was kept). ``tail`` ends
+    the message (" and are not sent")."""
+    if with_empty:
+        found = [(ns, own_extra(extra, ns)) for ns in sorted(extra) if ns != format_id]
+    else:
+        found = foreign_fields(extra, format_id)
+    for namespace, fields in found:
+        if fields:
+            drift.add(
+                "field-unknown",
+                f"{namespace} fields have no {label} equivalent{tail}",
+                field=f"{path}.extra.{namespace}" if path else f"extra.{namespace}",
+                original=fields,
+                severity="info",
+            )
+
+
 def hint(extra: Extra, format_id: str, key: str, default: Any = None) -> Any:
     """A layout hint (``$key``) that ``format_id`` left on a value."""
     fields = extra.get(format_id)

@@ -24,8 +24,8 @@ from typing import Any, BinaryIO, Literal, TypeVar
 import orjson
 from pydantic import ValidationError
 
-from providers.formats._common import own_extra
-from providers.formats.base import Drift, FormatError
+from providers.formats._common import report_foreign_fields
+from providers.formats.base import FormatError
 from providers.umf import JSON
 
 from ._common import LIMITS, Bounded, Entry, Limits, check_depth, loads_entry
@@ -151,23 +151,6 @@ def put_back(items: list[Any], kept: JSON) -> list[Any]:
     for pair in sorted(kept, key=lambda pair: pair[0]):
         out.insert(min(pair[0], len(out)), pair[1])
     return out
-
-
-def report_foreign_fields(
-    extra: dict[str, dict[str, Any]], path: str, drift: Drift, format_id: str, label: str
-) -> None:
-    """One ``field-unknown`` (info) warning for each other format's fields on a value
-    (``path`` is the value's UMF path): they never travel into ``format_id``'s output."""
-    for namespace in extra:
-        fields = own_extra(extra, namespace)
-        if namespace != format_id and fields:
-            drift.add(
-                "field-unknown",
-                f"{namespace} fields have no {label} equivalent",
-                field=f"{path}.extra.{namespace}" if path else f"extra.{namespace}",
-                original=fields,
-                severity="info",
-            )
 
 
 def join_texts(texts: list[str]) -> str:

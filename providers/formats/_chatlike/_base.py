@@ -11,9 +11,9 @@ from typing import Any
 from providers.formats._common import (
     ToolIdMap,
     extra_of,
-    foreign_fields,
     hint,
     own_extra,
+    report_foreign_fields,
     with_hints,
 )
 from providers.formats.base import Drift, FormatError
@@ -98,14 +98,9 @@ class Context:
 
 def report_foreign_extra(extra: Extra, path: str, ctx: Context) -> None:
     """One ``field-unknown`` note per other format's (non-empty) fields on a value."""
-    for namespace, fields in foreign_fields(extra, ctx.ns.format_id):
-        ctx.drift.add(
-            "field-unknown",
-            f"{namespace} fields have no {ctx.label} equivalent and are not sent",
-            field=at(path, f"extra.{namespace}"),
-            original=fields,
-            severity="info",
-        )
+    report_foreign_fields(
+        extra, path, ctx.drift, ctx.ns.format_id, ctx.label, tail=" and are not sent"
+    )
 
 
 def describe(block: Block) -> dict[str, Any]:

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._common import (
-    foreign_fields,
     hint,
     own_extra,
     parse_arguments,
     parse_data_uri,
+    report_foreign_fields,
     signature_portable,
 )
 from providers.formats.anthropic._constants import (
@@ -94,14 +94,7 @@ def render_block(block: Block, path: str, ctx: Context) -> dict[str, Any] | None
 def warn_foreign_extra(extra: Extra, path: str, ctx: Context) -> None:
     """One ``field-unknown`` note per other format's fields: they do not travel. Fields
     that hold nothing (null, empty) are not worth a note."""
-    for namespace, fields in foreign_fields(extra, FORMAT_ID):
-        ctx.drift.add(
-            "field-unknown",
-            f"{namespace} fields have no Anthropic equivalent and are not sent",
-            field=f"{path}.extra.{namespace}" if path else f"extra.{namespace}",
-            original=fields,
-            severity="info",
-        )
+    report_foreign_fields(extra, path, ctx.drift, FORMAT_ID, "Anthropic", tail=" and are not sent")
 
 
 def is_blank_text(body: dict[str, Any]) -> bool:

@@ -6,7 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import foreign_fields, hint, hinted_extra, own_extra
+from providers.formats._common import (
+    hint,
+    hinted_extra,
+    own_extra,
+    report_foreign_fields,
+)
 from providers.formats.base import Drift
 from providers.umf import Conversation, Extra, Message, main_path
 
@@ -54,14 +59,7 @@ class RenderContext:
 
 def report_foreign_extra(extra: Extra, path: str, ctx: RenderContext) -> None:
     """One ``field-unknown`` note per other format's (non-empty) fields on a value."""
-    for namespace, fields in foreign_fields(extra, FORMAT_ID):
-        ctx.drift.add(
-            "field-unknown",
-            f"{namespace} fields have no ART equivalent",
-            field=at(path, f"extra.{namespace}"),
-            original=fields,
-            severity="info",
-        )
+    report_foreign_fields(extra, path, ctx.drift, FORMAT_ID, "ART")
 
 
 def thread(conversation: Conversation, ctx: RenderContext) -> list[tuple[int, Message]]:

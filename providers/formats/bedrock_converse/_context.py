@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import foreign_fields
+from providers.formats._common import report_foreign_fields
 from providers.formats.base import Drift
 from providers.formats.bedrock_converse._constants import FORMAT_ID
 from providers.umf import Extra
@@ -50,14 +50,9 @@ def text_part(text: str, path: str) -> Part:
 def warn_foreign_extra(extra: Extra, path: str, ctx: Context) -> None:
     """One ``field-unknown`` note per other format's fields: they do not travel. Fields
     that hold nothing (null, empty) are not worth a note."""
-    for namespace, fields in foreign_fields(extra, FORMAT_ID):
-        ctx.drift.add(
-            "field-unknown",
-            f"{namespace} fields have no Bedrock Converse equivalent and are not sent",
-            field=f"{path}.extra.{namespace}" if path else f"extra.{namespace}",
-            original=fields,
-            severity="info",
-        )
+    report_foreign_fields(
+        extra, path, ctx.drift, FORMAT_ID, "Bedrock Converse", tail=" and are not sent"
+    )
 
 
 def is_blank_text(part: Part) -> bool:

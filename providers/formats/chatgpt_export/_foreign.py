@@ -70,7 +70,9 @@ def render_foreign(conversation: Conversation) -> Rendered:
     tree = any(message.parent_id for message in conversation.messages)
     previous = ROOT_ID
     for index, message in enumerate(conversation.messages):
-        report_foreign_fields(message.extra, f"messages[{index}]", ctx.drift, FORMAT_ID, "ChatGPT")
+        report_foreign_fields(
+            message.extra, f"messages[{index}]", ctx.drift, FORMAT_ID, "ChatGPT", with_empty=True
+        )
         parent = ctx.last_node.get(message.parent_id or "", ROOT_ID) if tree else previous
         previous = _place(message, index, parent, ctx)
         ctx.last_node[message.id or f"#{index}"] = previous
@@ -97,7 +99,7 @@ def render_foreign(conversation: Conversation) -> Rendered:
 
 
 def _report_request(conversation: Conversation, drift: Drift) -> None:
-    report_foreign_fields(conversation.extra, "", drift, FORMAT_ID, "ChatGPT")
+    report_foreign_fields(conversation.extra, "", drift, FORMAT_ID, "ChatGPT", with_empty=True)
     parameters = conversation.parameters.model_dump(exclude_defaults=True)
     for key, value in parameters.items():
         if key != "model":

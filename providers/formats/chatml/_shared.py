@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
-from providers.formats._common import foreign_fields, hint
+from providers.formats._common import hint, report_foreign_fields
 from providers.formats.base import Drift
 from providers.umf import Extra, Role
 
@@ -103,11 +103,4 @@ class Context:
 def warn_foreign_extra(extra: Extra, path: str, drift: Drift) -> None:
     """One ``field-unknown`` note per other format's fields on a value: text has no room
     for them. Empty fields are not worth one."""
-    for namespace, kept in foreign_fields(extra, FORMAT_ID):
-        drift.add(
-            "field-unknown",
-            f"{namespace} fields have no ChatML equivalent and are not written",
-            field=f"{path}.extra.{namespace}" if path else f"extra.{namespace}",
-            original=kept,
-            severity="info",
-        )
+    report_foreign_fields(extra, path, drift, FORMAT_ID, "ChatML", tail=" and are not written")

@@ -54,7 +54,9 @@ def render_foreign(conversation: Conversation) -> Rendered:
     _report_request(conversation, ctx.drift)
     tree = any(message.parent_id for message in conversation.messages)
     for index, message in enumerate(conversation.messages):
-        report_foreign_fields(message.extra, f"messages[{index}]", ctx.drift, FORMAT_ID, "Claude")
+        report_foreign_fields(
+            message.extra, f"messages[{index}]", ctx.drift, FORMAT_ID, "Claude", with_empty=True
+        )
         parent = _parent(message, tree, ctx)
         _place(message, index, parent, ctx)
     out: dict[str, Any] = {"uuid": ctx.uuid("conversation")}
@@ -66,7 +68,7 @@ def render_foreign(conversation: Conversation) -> Rendered:
 
 
 def _report_request(conversation: Conversation, drift: Drift) -> None:
-    report_foreign_fields(conversation.extra, "", drift, FORMAT_ID, "Claude")
+    report_foreign_fields(conversation.extra, "", drift, FORMAT_ID, "Claude", with_empty=True)
     for key, value in conversation.parameters.model_dump(exclude_defaults=True).items():
         drift.add(
             "parameter-unsupported",

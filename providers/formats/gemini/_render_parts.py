@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._common import (
-    foreign_fields,
     hint,
     is_base64,
     own_extra,
     parse_arguments,
     parse_data_uri,
+    report_foreign_fields,
     signature_portable,
 )
 from providers.formats.base import Drift
@@ -81,14 +81,7 @@ def merge_fields(body: dict[str, Any], fields: dict[str, Any]) -> None:
 
 def warn_foreign_extra(extra: Extra, path: str, ctx: Context) -> None:
     """One ``field-unknown`` note per other format's fields (that hold something)."""
-    for namespace, fields in foreign_fields(extra, FORMAT_ID):
-        ctx.drift.add(
-            "field-unknown",
-            f"{namespace} fields have no Gemini equivalent and are not sent",
-            field=f"{path}.extra.{namespace}" if path else f"extra.{namespace}",
-            original=fields,
-            severity="info",
-        )
+    report_foreign_fields(extra, path, ctx.drift, FORMAT_ID, "Gemini", tail=" and are not sent")
 
 
 def _text(block: Any, path: str, ctx: Context) -> dict[str, Any]:

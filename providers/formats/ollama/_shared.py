@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from typing import Any, Final, cast
 
 from providers.formats._common import (
-    foreign_fields,
     hint,
     hinted_extra,
     own_extra,
     refuse_reserved_names,
+    report_foreign_fields,
     require_mapping,
 )
 from providers.formats.base import Drift, FormatError
@@ -93,14 +93,7 @@ def is_number(value: JSON) -> bool:
 def warn_foreign_extra(extra: Extra, path: str, drift: Drift) -> None:
     """One ``field-unknown`` note per other format's fields on a value: they belong to
     that format and never travel into an Ollama request. Empty fields are not worth one."""
-    for namespace, kept in foreign_fields(extra, FORMAT_ID):
-        drift.add(
-            "field-unknown",
-            f"{namespace} fields have no Ollama equivalent and are not sent",
-            field=join(path, f"extra.{namespace}"),
-            original=kept,
-            severity="info",
-        )
+    report_foreign_fields(extra, path, drift, FORMAT_ID, "Ollama", tail=" and are not sent")
 
 
 class Fields:

@@ -7,7 +7,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from providers.formats._common import ToolIdMap, hint, hinted_extra, own_extra
+from providers.formats._common import (
+    ToolIdMap,
+    hint,
+    hinted_extra,
+    own_extra,
+    report_foreign_fields,
+)
 from providers.formats.base import Drift, FormatError
 from providers.umf import JSON, Extra
 
@@ -111,14 +117,4 @@ class RenderContext:
 def report_foreign_extra(extra: Extra, path: str, drift: Drift) -> None:
     """One ``field-unknown`` (info) warning per other format's fields on a value: they
     belong to that format and never travel into an OpenAI request."""
-    for namespace in extra:
-        provider_fields = own_extra(extra, namespace)
-        if namespace == FORMAT_ID or not provider_fields:
-            continue
-        drift.add(
-            "field-unknown",
-            f"{namespace} fields have no OpenAI Chat equivalent",
-            field=at(path, f"extra.{namespace}"),
-            original=provider_fields,
-            severity="info",
-        )
+    report_foreign_fields(extra, path, drift, FORMAT_ID, "OpenAI Chat", with_empty=True)

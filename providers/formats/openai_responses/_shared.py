@@ -13,6 +13,7 @@ from providers.formats._common import (
     hinted_extra,
     own_extra,
     refuse_reserved_names,
+    report_foreign_fields,
     with_hints,
 )
 from providers.formats.base import Drift, FormatError
@@ -143,18 +144,6 @@ def report_foreign_extra(extra: Extra, path: str, drift: Drift) -> None:
     """One ``field-unknown`` (info) warning per other format's fields on a value: they
     belong to that format and never travel into a Responses request. Fields that hold
     nothing (null, empty) are not worth a note."""
-    for namespace in sorted(extra):
-        fields = {
-            key: value
-            for key, value in own_extra(extra, namespace).items()
-            if value not in (None, [], {})
-        }
-        if namespace == FORMAT_ID or not fields:
-            continue
-        drift.add(
-            "field-unknown",
-            f"{namespace} fields have no OpenAI Responses equivalent and are not sent",
-            field=at(path, f"extra.{namespace}"),
-            original=fields,
-            severity="info",
-        )
+    report_foreign_fields(
+        extra, path, drift, FORMAT_ID, "OpenAI Responses", tail=" and are not sent"
+    )

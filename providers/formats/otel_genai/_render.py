@@ -341,4 +341,4 @@ def _encode(conversation: Conversation, out: dict[str, Any]) -> None:
 
 def report_foreign(extra: dict[str, dict[str, Any]], path: str, drift: Drift) -> None:
     """A ``field-unknown`` (info) warning for each other format's fields on a value."""
-    report_foreign_fields(extra, path, drift, FORMAT_ID, "GenAI")
+    report_foreign_fields(extra, path, drift, FORMAT_ID, "GenAI", with_empty=True)

@@ -364,7 +364,7 @@ def thread(conversation: Conversation, drift: Drift) -> list[tuple[int, Message]
 
 def report_foreign(extra: dict[str, dict[str, Any]], path: str, drift: Drift) -> None:
     """A ``field-unknown`` (info) warning for each other format's fields on a value."""
-    report_foreign_fields(extra, path, drift, FORMAT_ID, "ShareGPT")
+    report_foreign_fields(extra, path, drift, FORMAT_ID, "ShareGPT", with_empty=True)
 
 
 def tools_field(conversation: Conversation, ctx: Context) -> Any:

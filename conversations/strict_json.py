@@ -25,13 +25,13 @@ fool it), is parsed again, slowly, to find the duplicate's path.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from itertools import chain
 from typing import Any
 
 import orjson
 
 from providers.json_integers import describe, integer_beyond_64_bits
+from providers.validation import json_strings
 
 MAX_DEPTH = 128
 # Above the largest inline media a provider accepts (20 MB images), base64-encoded.
@@ -91,30 +91,15 @@ def _check_depth(value: Any) -> None:
 
 
 def _check_nul_characters(value: Any) -> None:
-    for path, text in _strings(value):
+    for path, text in json_strings(value):
         if "\x00" in text:
             raise JsonError(
                 "nul_character", f"a NUL character (\\u0000) at {path or 'the top'}", path or None
             )
 
 
-def _strings(value: Any) -> Iterator[tuple[str, str]]:
-    """Every key and string of ``value`` with its path (depth already bounded)."""
-    stack: list[tuple[Any, str]] = [(value, "")]
-    while stack:
-        node, path = stack.pop()
-        if isinstance(node, str):
-            yield path, node
-        elif isinstance(node, dict):
-            for key, child in node.items():
-                yield _join(path, key), key
-                stack.append((child, _join(path, key)))
-        elif isinstance(node, list):
-            stack.extend((child, f"{path}[{index}]") for index, child in enumerate(node))
-
-
 def _check_string_lengths(value: Any) -> None:
-    for path, text in _strings(value):
+    for path, text in json_strings(value):
         if len(text) > MAX_STRING_CHARS:
             raise JsonError(
                 "too_large",

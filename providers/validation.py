@@ -51,7 +51,7 @@ def _check_nul_characters(conversation: Conversation) -> None:
     # it in the text, no string or key holds one, and no walk is needed.
     if "\\u0000" not in conversation.model_dump_json():
         return
-    for path, text in _strings(conversation.model_dump(mode="json")):
+    for path, text in json_strings(conversation.model_dump(mode="json")):
         if "\x00" in text:
             raise FormatError(
                 "a NUL character (\\u0000) in the text: the archive cannot store one",
@@ -73,13 +73,13 @@ def replace_nul(value: Any) -> tuple[Any, list[str]]:
     if b"\\u0000" not in encoded:
         return value, []
     # A key may hold one too: the paths are stored, so they get the same replacement.
-    paths = [path.replace("\x00", "\ufffd") for path, text in _strings(value) if "\x00" in text]
+    paths = [path.replace("\x00", "\ufffd") for path, text in json_strings(value) if "\x00" in text]
     if not paths:  # only the text "\u0000" (backslash, u, zeros)
         return value, []
     return orjson.loads(_NUL_ESCAPE.sub(rb"\1\\ufffd", encoded)), paths
 
 
-def _strings(value: Any) -> Iterator[tuple[str, str]]:
+def json_strings(value: Any) -> Iterator[tuple[str, str]]:
     """Every key and string of a JSON value, with its path (without recursion: a file's
     ``extra`` may nest deeper than Python's stack)."""
     stack: list[tuple[Any, str]] = [(value, "")]

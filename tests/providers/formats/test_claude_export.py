@@ -1,6 +1,6 @@
 """The ``claude-export`` format: Claude.ai export conversations read as trees and written
 back exactly, streamed from ``conversations.json`` or the export zip (hostile archives
-refused), and other formats' conversations as export entries."""
+refused). Other formats' conversations as export entries: test_claude_export_convert.py."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from providers.formats.base import FormatError, ParseResult
 from providers.umf import (
     Conversation,
     DocumentBlock,
-    Message,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
@@ -28,16 +27,13 @@ from providers.umf import (
 from tests.providers.sdk.archive import (
     FIXTURES,
     assert_mutations_fail_cleanly,
-    assert_nothing_dropped_silently,
     assert_round_trips,
     check_mutation,
-    every_block,
     fixtures,
     load,
     nested,
     other_fixtures,
     results,
-    stored,
     summary,
     zip_bomb,
     zip_bytes,
@@ -359,138 +355,6 @@ def test_a_conversation_nested_too_deep_is_refused_alone() -> None:
 
 # --------------------------------------------------------------------------- other formats
 
-
-def convert(format_id: str, name: str) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
-    conversation = formats.get(format_id).parse(load(FIXTURES / format_id / name))[0].conversation
-    rendered = FORMAT.render(stored(conversation))
-    [entry] = rendered.payload
-    check_claude_conversation(entry)
-    assert all(w.source == "claude-export" for w in rendered.warnings)
-    return entry, summary(rendered.warnings)
-
-
-def test_an_anthropic_tool_loop_keeps_results_in_the_calling_message() -> None:
-    entry, warnings = convert("anthropic", "thinking_tool_loop.json")
-    source = load(FIXTURES / "anthropic" / "thinking_tool_loop.json")
-    messages = entry["chat_messages"]
-    assert [m["sender"] for m in messages] == ["human", "assistant", "assistant", "human"]
-    assert messages[1]["content"] == [
-        {"type": "thinking", "thinking": source["messages"][1]["content"][0]["thinking"]},
-        {
-            "type": "tool_use",
-            "id": "toolu_01NXq3wPqLsGkVbZ6rT8uYc2",
-            "name": "run_sql",
-            "input": source["messages"][1]["content"][2]["input"],
-        },
-        {
-            "type": "tool_result",
-            "tool_use_id": "toolu_01NXq3wPqLsGkVbZ6rT8uYc2",
-            "name": "run_sql",
-            "content": [{"type": "text", "text": '[{"late": 42, "total": 1380}]'}],
-            "is_error": False,
-        },
-    ]
-    assert messages[2]["parent_message_uuid"] == messages[1]["uuid"]
-    assert warnings == [
-        (
-            "field-unknown",
-            "extra.anthropic",
-            {"thinking": {"type": "enabled", "budget_tokens": 10000}},
-            None,
-        ),
-        ("parameter-unsupported", "parameters.model", "claude-opus-4-1-20250805", None),
-        ("parameter-unsupported", "parameters.max_tokens", 16000, None),
-        ("parameter-unsupported", "tool_choice", {"type": "auto"}, None),
-        ("tool-unsupported", "tools[0]", "run_sql", None),
-        ("signature-stripped", "messages[1].content[0]", "anthropic", None),
-        ("reasoning-dropped", "messages[1].content[1]", None, None),
-        ("role-merged", "messages[2]", "user", "assistant"),
-    ]
-
-
-def test_an_openai_chat_tool_loop_merges_tool_messages_and_moves_the_system_prompt() -> None:
-    entry, warnings = convert("openai-chat", "tool_loop_parallel.json")
-    messages = entry["chat_messages"]
-    assert messages[0]["sender"] == "human"
-    assert [b["type"] for b in messages[2]["content"]] == ["tool_use"] * 3 + ["tool_result"] * 3
-    assert warnings == [
-        ("parameter-unsupported", "parameters.model", "gpt-4.1-2025-04-14", None),
-        ("parameter-unsupported", "parameters.temperature", 0.2, None),
-        ("parameter-unsupported", "parameters.parallel_tool_calls", True, None),
-        ("parameter-unsupported", "tool_choice", {"type": "auto"}, None),
-        ("tool-unsupported", "tools[0]", "get_weather", None),
-        ("tool-unsupported", "tools[1]", "get_time", None),
-        ("tool-unsupported", "tools[2]", "search_restaurants", None),
-        ("system-message-transformed", "messages[0]", "system", "human"),
-        (
-            "field-unknown",
-            "messages[2].extra.openai-chat",
-            {"refusal": None, "annotations": []},
-            None,
-        ),
-        ("role-merged", "messages[3]", "tool", "assistant"),
-        ("role-merged", "messages[4]", "tool", "assistant"),
-        ("role-merged", "messages[5]", "tool", "assistant"),
-        ("role-merged", "messages[9]", "tool", "assistant"),
-    ]
-
-
-def test_media_without_bytes_in_the_export_are_reported_and_text_documents_attached() -> None:
-    entry, warnings = convert("anthropic", "multimodal_documents.json")
-    first = entry["chat_messages"][0]
-    assert [a["file_name"] for a in first["attachments"]] == ["Species notes", "Field log"]
-    assert entry["chat_messages"][1]["text"] == (
-        "Probably yes. Workers of this species measure 7 to 12 mm, and the colony was found "
-        "under bark, which matches the second photo."
-    )
-    assert [w[:2] for w in warnings if w[0] == "content-dropped"] == [
-        ("content-dropped", "messages[0].content[0]"),
-        ("content-dropped", "messages[0].content[1]"),
-        ("content-dropped", "messages[0].content[2]"),
-        ("content-dropped", "messages[0].content[3]"),
-        ("content-dropped", "messages[0].content[4]"),
-        ("content-dropped", "messages[1].content[1].citations"),
-        ("content-dropped", "messages[1].content[3].citations"),
-        ("content-dropped", "messages[2].content[0]"),
-    ]
-
-
-def test_a_branching_conversation_keeps_its_tree() -> None:
-    source = parse_one("tree_branches.json")
-    ids = [message.id for message in source.messages]
-    foreign = Conversation(
-        messages=[
-            Message(
-                role=message.role,
-                id=f"m{index}",
-                parent_id=f"m{ids.index(message.parent_id)}" if message.parent_id else None,
-                content=[TextBlock(text="x")],
-            )
-            for index, message in enumerate(source.messages)
-        ]
-    )
-    [entry] = FORMAT.render(foreign).payload
-    parents = [m["parent_message_uuid"] for m in entry["chat_messages"]]
-    assert parents == ["00000000-0000-4000-8000-000000000000", "m0", "m1", "m2", "m1", "m4"]
-
-
-@pytest.mark.parametrize(
-    "path",
-    fixtures("openai-chat") + fixtures("anthropic") + fixtures("umf"),
-    ids=lambda p: f"{p.parent.name}/{p.stem}",
-)
-def test_every_other_fixture_becomes_an_export_entry(path: Path) -> None:
-    for item in formats.get(path.parent.name).parse(load(path)):
-        [entry] = FORMAT.render(stored(item.conversation)).payload
-        check_claude_conversation(entry)
-
-
-def test_no_block_is_dropped_silently() -> None:
-    conversation = every_block()
-    assert_nothing_dropped_silently(conversation, FORMAT.render(conversation))
-
-
-# --------------------------------------------------------------------------- fuzzing
 
 _SEEDS = [load(path) for path in FIXTURE_PATHS] + ODD_ENTRIES
 

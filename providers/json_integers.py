@@ -19,17 +19,19 @@ MIN_INTEGER, MAX_INTEGER = -(2**63), 2**64 - 1
 # such a run of digits (in a number or, rarely, in a string) a document holds none, and
 # the check costs one scan.
 _LONG_DIGITS = re.compile(rb"\d{20}|-\d{19}")
+_LONG_DIGITS_TEXT = re.compile(r"\d{20}|-\d{19}", re.ASCII)
 
 
 def integer_beyond_64_bits(raw: bytes | str, path: str = "") -> tuple[str, str] | None:
     """``(path, digits)`` of the first integer of the JSON text ``raw`` that orjson would
     not read exactly, or None. ``raw`` must be valid JSON (orjson has read it already);
     ``path`` is prefixed to the path found."""
-    data = raw.encode() if isinstance(raw, str) else raw
-    if not _LONG_DIGITS.search(data):
+    # Scanned as given: a JSON Lines entry arrives decoded, and is not encoded again.
+    found = _LONG_DIGITS_TEXT.search(raw) if isinstance(raw, str) else _LONG_DIGITS.search(raw)
+    if not found:
         return None
     # The standard library reads integers exactly.
-    stack: list[tuple[Any, str]] = [(json.loads(data), path)]
+    stack: list[tuple[Any, str]] = [(json.loads(raw), path)]
     while stack:
         node, at = stack.pop()
         if type(node) is int and not MIN_INTEGER <= node <= MAX_INTEGER:

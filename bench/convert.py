@@ -9,9 +9,13 @@ and whether that side said so (our drift warnings; LiteLLM has no such channel).
 
     .venv/bin/python bench/convert.py [--sizes 10,100,1000,10000] [--repeats 5] [--bare]
 
-``--bare`` also times a bare openai-chat -> gemini conversion on plain dicts (no UMF, no
-validation, no warnings, no unknown field kept: not a converter anyone should use), as
-the floor of what any Python converter costs per message on the same conversations.
+``--bare`` also times two floors on the same conversations, against the goal's budget
+(LiteLLM's time per message / 3): a bare openai-chat -> gemini conversion on plain dicts
+(no UMF, no validation, no warnings, no unknown field kept: not a converter anyone should
+use), what any Python converter costs; and building the validated UMF model of the
+conversation from a ready-made dict in one pydantic-core call (nothing parsed, checked
+or rendered), what any converter through the typed, validated UMF of DESIGN.md section 2
+costs before it does any work.
 
 Goal (issue 3): at least 3x LiteLLM's messages per second, and no silent loss where
 LiteLLM has one. Pure Python: no Django, no network, no API key.
@@ -38,6 +42,8 @@ os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 from _convert_facts import facts, warned
 
 from providers import formats
+from providers.formats._gc import collector_paused, payload_size
+from providers.umf import Conversation
 
 FETCHED: set[str] = set()  # image URLs LiteLLM downloaded (stubbed) instead of sending
 TARGETS = ("anthropic", "gemini", "bedrock-converse")
@@ -291,6 +297,13 @@ def bare_gemini(payload: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def validated_umf(umf: dict[str, Any]) -> Conversation:
+    """The floor of a converter through the validated UMF: only the model is built (with
+    the collector paused from the same size as :func:`providers.formats.convert`)."""
+    with collector_paused(payload_size(umf)):
+        return Conversation.model_validate(umf)
+
+
 def timed(
     fns: list[Callable[[dict[str, Any]], Any]], payload: dict[str, Any], repeats: int
 ) -> list[float]:
@@ -349,6 +362,20 @@ def differences(lite: dict[str, Callable[[dict[str, Any]], Any]] | None, size: i
     print("\nOur silent losses: " + ("; ".join(bugs) if bugs else "none"))
 
 
+def floors(sizes: list[int], repeats: int, budgets: dict[tuple[str, int], float]) -> None:
+    print("\nFloors, us per message (budget = LiteLLM's time / 3, what the goal allows):")
+    targets = [target for target in TARGETS if (target, sizes[0]) in budgets]
+    head = f"{'messages':>8} {'bare gemini':>12} {'validated UMF':>14}"
+    print(head + "".join(f" {'budget ' + target:>24}" for target in targets))
+    for size in sizes:
+        payload = conversation(size)
+        umf = formats.convert("openai-chat", "umf", payload).payload
+        [bare] = timed([bare_gemini], payload, repeats)
+        [model] = timed([validated_umf], umf, repeats)
+        row = f"{size:>8} {bare / size * 1e6:>12.1f} {model / size * 1e6:>14.1f}"
+        print(row + "".join(f" {budgets[t, size] * 1e6:>24.1f}" for t in targets))
+
+
 # --- main -------------------------------------------------------------------------------
 
 
@@ -371,6 +398,7 @@ def main() -> None:
 
     head = f"{'target':<17} {'messages':>8} {'ours ms':>10} {'LiteLLM ms':>11}"
     print(f"{head} {'ours msg/s':>11} {'LiteLLM msg/s':>14} {'ratio':>7}")
+    budgets: dict[tuple[str, int], float] = {}  # seconds per message the goal allows
     for target in TARGETS:
         for size in sizes:
             payload = conversation(size)
@@ -381,17 +409,13 @@ def main() -> None:
                 print(f"{row} {'-':>11} {size / mine:>11.0f} {'-':>14} {'-':>7}")
                 continue
             theirs = rest[0]
+            budgets[target, size] = theirs / size / 3
             print(
                 f"{row} {theirs * 1e3:>11.2f} {size / mine:>11.0f} {size / theirs:>14.0f}"
                 f" {theirs / mine:>6.1f}x"
             )
     if args.bare:
-        print("\nbare openai-chat -> gemini (plain dicts, nothing checked, kept or reported):")
-        for size in sizes:
-            [seconds] = timed([bare_gemini], conversation(size), args.repeats)
-            print(
-                f"{size:>8} messages {seconds * 1e3:>9.2f} ms {seconds / size * 1e6:>6.1f} us/msg"
-            )
+        floors(sizes, args.repeats, budgets)
     differences(lite, args.facts_size)
 
 

@@ -20,7 +20,7 @@ from django.core.cache import caches
 from django.utils.safestring import SafeString, mark_safe
 
 from conversations import models
-from conversations.templatetags import umf_render
+from conversations.templatetags import umf_citations, umf_render
 
 register = template.Library()
 
@@ -31,7 +31,7 @@ def _code_version() -> str:
     """A hash of the message templates and the filters they use."""
     templates = Path(settings.BASE_DIR) / "templates" / "conversations"
     sources = [templates / "_message.html", *sorted((templates / "blocks").glob("*.html"))]
-    sources.append(Path(umf_render.__file__))
+    sources += [Path(umf_render.__file__), Path(umf_citations.__file__)]
     digest = hashlib.blake2b(digest_size=8)
     for source in sources:
         digest.update(source.read_bytes())

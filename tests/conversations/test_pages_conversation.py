@@ -172,7 +172,7 @@ def test_hostile_content_renders_inert(alice: Any) -> None:
     assert "<strong>md</strong>" in page
 
 
-def test_citations_show_under_their_text(alice: Any) -> None:
+def test_a_cited_answer_reads_as_one_passage_with_numbered_sources(alice: Any) -> None:
     path = (
         Path(__file__).resolve().parents[2]
         / "conversations/demo/anthropic.multimodal-documents.json"
@@ -180,8 +180,19 @@ def test_citations_show_under_their_text(alice: Any) -> None:
     payload = json.loads(path.read_text())
     conversation = store(alice, payload, format_id="anthropic")
     page = html(logged_in(alice).get(f"/conversations/{conversation.pk}/"))
-    assert page.count('<ul class="citations">') == 2
-    assert "cites Species notes: “Workers measure 7 to 12 mm.”" in page
+    answer = selectors.conversation_thread(conversation=conversation).messages[1]
+    anchor = f"cite-{answer['id']}-0"
+    sup = '<sup class="cite"><a href="#{}-{}">{}</a></sup>'
+    assert (
+        "<p>Probably yes. Workers of this species measure 7 to 12 mm"
+        + sup.format(anchor, 1, 1)
+        + ", and the colony was found under bark"
+        + sup.format(anchor, 2, 2)
+        + ", which matches the second photo.</p>"
+    ) in page
+    assert page.count('<ol class="citations">') == 1
+    assert f'<li id="{anchor}-1" value="1">Species notes: “Workers measure 7 to 12 mm.”' in page
+    assert f'<li id="{anchor}-2" value="2">Field log: “Observation 1: colony' in page
 
 
 def test_thread_blocks_read_absent_fields_as_none(alice: Any) -> None:

@@ -7,10 +7,15 @@ from typing import Any
 from django.core.validators import RegexValidator
 from rest_framework import serializers
 
+# What DRF trims from a value (Python's str.strip), spelled out: the schema's readers
+# match patterns with ECMAScript's \s, which leaves out \x1c-\x1f and \x85 and adds \ufeff.
+WHITESPACE = r"\t-\r \u001c-\u001f\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 # Blank values are mistakes, not "any"; the pattern also tells schema readers that a NUL
 # character (which DRF refuses too) is not text.
 NOT_BLANK = [
-    RegexValidator(r"^[^\u0000]*[^\s\u0000][^\u0000]*$", message="may not be blank", code="blank")
+    RegexValidator(
+        rf"^[^\u0000]*[^{WHITESPACE}\u0000][^\u0000]*$", message="may not be blank", code="blank"
+    )
 ]
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
 from conversations import models
+from conversations.api.filters import NOT_BLANK
 from tests.conftest import load_fixture
 
 pytestmark = pytest.mark.django_db
@@ -103,6 +105,24 @@ def test_bad_list_parameters_are_400(api: APIClient, query: str) -> None:
     response = api.get(f"/api/v1/conversations?{query}")
     assert response.status_code == 400
     assert response.json()["error"]["field"] == query.split("=")[0]
+
+
+def test_the_schemas_not_blank_pattern_is_what_the_server_trims() -> None:
+    # The pattern is published in the schema, whose readers (ECMAScript regexes) must
+    # refuse exactly the values the server finds blank: every character, alone.
+    [validator] = NOT_BLANK
+    pattern = re.compile(validator.regex.pattern, re.ASCII)  # no Unicode \\s to lean on
+    for code in range(0x3100):
+        char = chr(code)
+        assert bool(pattern.match(char)) == (char != "\0" and bool(char.strip())), hex(code)
+    assert pattern.match("\ufeff")  # ECMAScript's \\s has it; DRF keeps it
+
+
+@pytest.mark.parametrize("value", ["\x1f", " \x85 ", "\u3000"])
+def test_a_value_the_server_trims_to_nothing_is_400_blank(api: APIClient, value: str) -> None:
+    response = api.get("/api/v1/conversations", {"q": value})
+    assert response.status_code == 400
+    assert response.json()["error"]["field"] == "q"
 
 
 def test_detail_returns_the_conversation_in_umf(api: APIClient, archive: dict[str, str]) -> None:

@@ -102,7 +102,7 @@ def test_api_stateful(alice: Any, auth_headers: dict[str, str]) -> None:
             store(alice, tool_conversation(2, f"t{index}"))
         store(alice, TREE, format_id="umf")
 
-    class AliceWorkflow(Workflow):  # type: ignore[misc,valid-type]
+    class AliceWorkflow(Workflow):  # type: ignore[misc]
         def setup(self) -> None:
             reset_archive()
 

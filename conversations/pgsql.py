@@ -27,6 +27,8 @@ from django.db import connection, models
 from django.db.models import F
 from psycopg.types.json import Jsonb
 
+from conversations import stored_json
+
 # Flipped off by tests to run the ORM fallback on PostgreSQL too.
 USE_SQL = True
 
@@ -200,12 +202,9 @@ def update_statement(
 
 
 def jsonb(value: Any) -> Any:
-    """A JSON value for a ``jsonb`` parameter (None: SQL NULL), serialised by orjson."""
-    return None if value is None else Jsonb(value, dumps=_dumps)
-
-
-def _dumps(value: Any) -> str:
-    return orjson.dumps(value).decode()
+    """A JSON value for a ``jsonb`` parameter (None: SQL NULL), written so that it reads
+    back as it was (:mod:`conversations.stored_json`)."""
+    return None if value is None else Jsonb(value, dumps=stored_json.dumps)
 
 
 def adapter(field: Any) -> Any:

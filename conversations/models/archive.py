@@ -19,11 +19,24 @@ from django.conf import settings
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models.fields.json import KeyTransform
+from psycopg.types.json import Jsonb
+
+from conversations import stored_json
 
 
 class JSONField(models.JSONField):
     """Django's JSONField, decoded with orjson: a long conversation reads ~50,000 JSON
-    values, and the standard library's decoder was most of the export's time."""
+    values, and the standard library's decoder was most of the export's time. On
+    PostgreSQL it is written as the hand-written statements write it
+    (:mod:`conversations.stored_json`), so that a float comes back a float."""
+
+    def get_db_prep_value(self, value: Any, connection: Any, prepared: bool = False) -> Any:
+        # SQLite keeps the text as Django writes it, and it reads back as it was.
+        if connection.vendor != "postgresql":
+            return super().get_db_prep_value(value, connection, prepared)
+        if not prepared:
+            value = self.get_prep_value(value)
+        return Jsonb(value, dumps=stored_json.dumps)
 
     def from_db_value(self, value: object, expression: object, connection: object) -> object:
         if value is None:

@@ -131,3 +131,12 @@ def test_numbers_json_cannot_hold_are_refused(api: APIClient, number: str) -> No
     response = import_raw(api, "openai-chat", openai_chat(number))
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "parse_error"
+
+
+def test_a_negative_zero_is_stored_and_comes_back_as_zero(api: APIClient) -> None:
+    # numeric has no sign on zero. A -0.0 (a log probability of a certain token can be
+    # one) is still imported: refusing a whole conversation for the sign of a zero would
+    # cost the user more than the sign, and the two are equal as numbers.
+    exported, _ = round_trip(api, "openai-chat", openai_chat("-0.0"))
+    assert exported["x_float"] == 0.0 and str(exported["x_float"]) == "0.0"
+    assert exported == json.loads(openai_chat("-0.0"))

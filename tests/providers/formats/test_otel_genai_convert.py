@@ -1,7 +1,7 @@
 """Other formats' conversations written as ``otel-genai`` span attributes: the answer as
-the output with its usage, reasoning without signatures, documents as document parts,
-what has no attribute reported, only the main path of a tree, and nothing dropped without
-a warning."""
+the output with its usage and the finish reason the conventions require, reasoning without
+signatures, documents as document parts, what has no attribute reported, only the main
+path of a tree, and nothing dropped without a warning."""
 
 from __future__ import annotations
 
@@ -11,11 +11,12 @@ from typing import Any
 import pytest
 
 from providers import formats
-from providers.umf import Message, TextBlock
+from providers.umf import Conversation, Message, TextBlock, ToolUseBlock, Usage
 from tests.providers.formats.test_otel_genai import validate
 from tests.providers.sdk.archive import (
     FIXTURES,
     assert_nothing_dropped_silently,
+    assert_round_trips,
     every_block,
     fixtures,
     load,
@@ -25,6 +26,7 @@ from tests.providers.sdk.archive import (
 from tests.providers.sdk.otel_genai import validate_otel_attributes
 
 FORMAT = formats.get("otel-genai")
+USER_HI = {"role": "user", "content": "Hi"}
 
 
 def convert(format_id: str, name: str) -> tuple[Any, list[tuple[Any, ...]]]:
@@ -154,6 +156,92 @@ def test_error_flags_refusals_and_parameters_without_an_attribute() -> None:
 def test_every_other_fixture_becomes_valid_span_attributes(path: Path) -> None:
     for item in formats.get(path.parent.name).parse(load(path)):
         validate_otel_attributes(FORMAT.render(stored(item.conversation)).payload)
+
+
+# An answer whose response recorded usage but no finish reason (a stream cut short, an
+# exchange logged before the stop reason came).
+_UNFINISHED_ANSWERS = {
+    "anthropic": {
+        "request": {"model": "claude-x", "max_tokens": 64, "messages": [USER_HI]},
+        "response": {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-x",
+            "content": [{"type": "text", "text": "Hello"}],
+            "stop_reason": None,
+            "usage": {"input_tokens": 3, "output_tokens": 2},
+        },
+    },
+    "openai-chat": {
+        "request": {"model": "gpt-x", "messages": [USER_HI]},
+        "response": {
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 1,
+            "model": "gpt-x",
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": "Hello"},
+                    "finish_reason": None,
+                }
+            ],
+            "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5},
+        },
+    },
+}
+
+
+@pytest.mark.parametrize("format_id", _UNFINISHED_ANSWERS)
+def test_an_answer_with_usage_but_no_finish_reason_is_output_with_one_synthesized(
+    format_id: str,
+) -> None:
+    [item] = formats.get(format_id).parse(_UNFINISHED_ANSWERS[format_id])
+    rendered = FORMAT.render(stored(item.conversation))
+    validate_otel_attributes(rendered.payload)
+    payload = rendered.payload
+    assert payload["gen_ai.output.messages"] == [
+        {
+            "role": "assistant",
+            "parts": [{"type": "text", "content": "Hello"}],
+            "finish_reason": "stop",
+        }
+    ]
+    assert (payload["gen_ai.usage.input_tokens"], payload["gen_ai.usage.output_tokens"]) == (3, 2)
+    assert payload["gen_ai.response.finish_reasons"] == ["stop"]
+    synthesized = [w for w in summary(rendered.warnings) if w[0] == "parameter-defaulted"]
+    assert synthesized == [("parameter-defaulted", "messages[1].finish_reason", None, "stop")]
+
+
+def test_an_answer_that_calls_a_tool_without_a_finish_reason_gets_tool_call() -> None:
+    call = ToolUseBlock(id="call_1", name="lookup", input={"q": "x"})
+    conversation = Conversation(
+        messages=[
+            Message(role="user", content=[TextBlock(text="Hi")]),
+            Message(role="assistant", content=[call], usage=Usage(completion_tokens=4)),
+        ]
+    )
+    rendered = FORMAT.render(conversation)
+    validate_otel_attributes(rendered.payload)
+    [output] = rendered.payload["gen_ai.output.messages"]
+    assert output["finish_reason"] == "tool_call"
+    assert summary(rendered.warnings) == [
+        ("parameter-defaulted", "messages[1].finish_reason", None, "tool_call")
+    ]
+
+
+def test_an_output_message_read_without_a_finish_reason_is_written_back_without_one() -> None:
+    # Not valid under the conventions, but a span is written back as it was read.
+    span = {
+        "gen_ai.input.messages": [{"role": "user", "parts": [{"type": "text", "content": "Hi"}]}],
+        "gen_ai.output.messages": [
+            {"role": "assistant", "parts": [{"type": "text", "content": "Hello"}]}
+        ],
+        "gen_ai.usage.output_tokens": 2,
+    }
+    [item] = assert_round_trips(FORMAT, span)
+    assert FORMAT.render(item.conversation).warnings == []
 
 
 def test_only_the_main_path_of_a_tree_is_written_and_each_other_branch_message_reported() -> None:

@@ -1,16 +1,18 @@
 """Other formats' conversations written as ``chatgpt-export`` entries: tool loops as chains
-of nodes that read back paired, thinking as thoughts, every fixture a well-formed entry,
-and nothing dropped without a warning."""
+of nodes that read back paired (each result after its call, in partial trees too),
+thinking as thoughts, every fixture a well-formed entry, and nothing dropped without a
+warning."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from providers import formats
-from providers.umf import ToolResultBlock, ToolUseBlock
+from providers.umf import Block, Conversation, Message, TextBlock, ToolResultBlock, ToolUseBlock
 from tests.providers.sdk.archive import (
     FIXTURES,
     assert_nothing_dropped_silently,
@@ -139,3 +141,101 @@ def test_every_other_fixture_becomes_an_export_entry(path: Path) -> None:
 def test_no_block_is_dropped_silently() -> None:
     conversation = every_block()
     assert_nothing_dropped_silently(conversation, FORMAT.render(conversation))
+
+
+# --------------------------------------------------------------------------- partial trees
+
+CALL_ARGUMENTS = {"14C": '{"city":"Paris"}', "19C": '{"city":"Rome"}'}
+
+
+def weather_loop() -> list[Message]:
+    """Two parallel calls and their results, every message naming its parent."""
+    calls: list[Block] = [
+        ToolUseBlock(id=f"c{n}", name="weather", input={"city": city})
+        for n, city in ((1, "Paris"), (2, "Rome"))
+    ]
+    results = [
+        ToolResultBlock(tool_use_id=f"c{n}", name="weather", content=text)
+        for n, text in ((1, "14C"), (2, "19C"))
+    ]
+    return [
+        Message(role="user", id="u1", content=[TextBlock(text="Paris and Rome?")]),
+        Message(role="assistant", id="a1", parent_id="u1", content=calls),
+        Message(role="tool", id="t1", parent_id="a1", tool_call_id="c1", content=[results[0]]),
+        Message(role="tool", id="t2", parent_id="t1", tool_call_id="c2", content=[results[1]]),
+        Message(role="assistant", id="a2", parent_id="t2", content=[TextBlock(text="14C, 19C")]),
+    ]
+
+
+def author(node: dict[str, Any]) -> str | None:
+    return node["message"]["author"]["role"] if node["message"] is not None else None
+
+
+def assert_results_follow_their_calls(entry: dict[str, Any]) -> None:
+    """Every tool node has the call it answers on its thread, and reads back as a result."""
+    check_chatgpt_conversation(entry)
+    mapping = entry["mapping"]
+    tools = [key for key, node in mapping.items() if author(node) == "tool"]
+    assert len(tools) == 2
+    for key in tools:
+        call = CALL_ARGUMENTS[mapping[key]["message"]["content"]["parts"][0]]
+        ancestors, parent = [], mapping[key]["parent"]
+        while parent is not None:
+            ancestors.append(mapping[parent])
+            parent = mapping[parent]["parent"]
+        thread = [node["message"]["content"].get("parts") for node in ancestors if author(node)]
+        assert [call] in thread, f"{key} answers {call}, which is not on its thread"
+    [item] = FORMAT.parse([entry])
+    answers = [m.content for m in item.conversation.messages if m.role == "tool"]
+    assert all(isinstance(blocks[0], ToolResultBlock) for blocks in answers)
+
+
+@pytest.mark.parametrize(
+    "without_parent",
+    [set(chosen) for size in range(5) for chosen in itertools.combinations((1, 2, 3, 4), size)],
+    ids=lambda chosen: ",".join(f"messages[{i}]" for i in sorted(chosen)) or "none",
+)
+def test_in_a_partial_tree_every_result_is_written_after_its_call(without_parent: set[int]) -> None:
+    messages = weather_loop()
+    for index in without_parent:
+        messages[index].parent_id = None
+    rendered = FORMAT.render(Conversation(messages=messages))
+    assert_results_follow_their_calls(rendered.payload[0])
+
+
+def test_a_result_naming_no_parent_in_a_tree_is_written_after_its_call_with_a_note() -> None:
+    messages = weather_loop()
+    messages[2].parent_id = None
+    rendered = FORMAT.render(Conversation(messages=messages))
+    moved = [w for w in rendered.warnings if w.category == "message-reordered"]
+    assert summary(moved) == [("message-reordered", "messages[2].parent_id", None, "a1-1")]
+    assert moved[0].severity == "info"
+    assert rendered.payload[0]["mapping"]["t1"]["parent"] == "a1-1"
+
+
+def test_a_result_whose_parent_is_on_another_branch_is_moved_after_its_call() -> None:
+    messages = weather_loop()
+    messages[2:2] = [Message(role="user", id="u2", parent_id="u1", content=[TextBlock(text="?")])]
+    messages[3].parent_id = "u2"
+    rendered = FORMAT.render(Conversation(messages=messages))
+    moved = [w for w in rendered.warnings if w.category == "message-reordered"]
+    assert summary(moved) == [("message-reordered", "messages[3].parent_id", "u2", "a1-1")]
+    assert moved[0].severity == "warning"
+    assert_results_follow_their_calls(rendered.payload[0])
+
+
+@pytest.mark.parametrize("tree", [False, True], ids=["thread", "tree"])
+def test_a_result_whose_call_is_not_before_it_is_user_text_with_a_warning(tree: bool) -> None:
+    result = ToolResultBlock(tool_use_id="c9", name="weather", content="14C")
+    messages = [
+        Message(role="user", id="u1", content=[TextBlock(text="Paris?")]),
+        Message(role="tool", parent_id="u1" if tree else None, content=[result]),
+    ]
+    rendered = FORMAT.render(Conversation(messages=messages))
+    [entry] = rendered.payload
+    check_chatgpt_conversation(entry)
+    [answer] = [n["message"] for n in entry["mapping"].values() if n["parent"] == "u1"]
+    assert (answer["author"]["role"], answer["content"]["parts"]) == ("user", ["14C"])
+    assert summary(rendered.warnings) == [
+        ("content-type-unsupported", "messages[1].content[0]", "tool_result", "text")
+    ]

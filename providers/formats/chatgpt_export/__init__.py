@@ -17,6 +17,11 @@ developer messages                              system, ``system-message-transfo
 tool-call ids                                   ``id-rewritten`` to None (a call is a message
                                                 addressed to the tool; its result follows)
 tool result error flag                          "Error: " text, ``capability-unsupported``
+a tool result placed on another thread than     written after its call's message,
+its call (a parent elsewhere, or none in a      ``message-reordered`` (info when the message
+tree where only some messages name theirs)      named no parent)
+a tool result with no call before it on its     text, ``content-type-unsupported``
+thread
 images, audio, documents that are not text      ``content-dropped`` (an export points only to
                                                 ChatGPT's own files)
 plain-text documents, refusals                  text, ``content-type-unsupported``

@@ -4,8 +4,11 @@ A ChatGPT message holds one content object from one author, so a UMF message may
 several chained nodes: its reasoning a ``thoughts`` node, its text (and text documents) a
 ``text`` node, each tool call a node addressed to the tool (``recipient``), each tool
 result a ``tool`` node. The tree is kept (``parent_id``), under a ``client-created-root``
-node; ids are the messages' own or deterministic uuids. See the package docstring for
-the warnings.
+node; ids are the messages' own or deterministic uuids. A tool message answers the call
+before it on its thread, so a result whose message is placed on another thread (a parent
+elsewhere, or none where only some messages name theirs) is written after its call's
+message instead, and one whose call is nowhere before it is written as text. See the
+package docstring for the warnings.
 """
 
 from __future__ import annotations
@@ -43,6 +46,11 @@ class _Context:
     seed: str
     mapping: dict[str, Any] = field(default_factory=dict)
     last_node: dict[str, str] = field(default_factory=dict)
+    # ChatGPT pairs a tool message with the call just before it, so a result is written
+    # after its call: the key of the message holding each call, and the node that
+    # message's next result goes under (its last node, then its last result's).
+    call_owner: dict[str, str] = field(default_factory=dict)
+    chain_end: dict[str, str] = field(default_factory=dict)
 
     def uuid(self, key: str) -> str:
         """A uuid made from the conversation and ``key``, the same every time."""
@@ -60,6 +68,16 @@ class _Context:
         self.mapping[parent]["children"].append(node_id)
         return node_id
 
+    def on_thread(self, call_id: str, node: str) -> bool:
+        """Whether the call ``call_id`` was written on the thread that ends at ``node``."""
+        owner = self.call_owner.get(call_id)
+        if owner is None:
+            return False
+        call_node, key = self.last_node[owner], node
+        while key is not None and key != call_node:
+            key = self.mapping[key]["parent"]
+        return key is not None
+
 
 def render_foreign(conversation: Conversation) -> Rendered:
     """An export conversation for a conversation read from another format."""
@@ -74,8 +92,10 @@ def render_foreign(conversation: Conversation) -> Rendered:
             message.extra, f"messages[{index}]", ctx.drift, FORMAT_ID, "ChatGPT", with_empty=True
         )
         parent = ctx.last_node.get(message.parent_id or "", ROOT_ID) if tree else previous
+        parent = _after_calls(message, index, parent, ctx)
         previous = _place(message, index, parent, ctx)
         ctx.last_node[message.id or f"#{index}"] = previous
+        _note_calls(message, message.id or f"#{index}", ctx)
     path = main_path(conversation)
     current = (
         ctx.last_node.get(path[-1].id or f"#{len(conversation.messages) - 1}") if path else None
@@ -127,6 +147,42 @@ def _report_request(conversation: Conversation, drift: Drift) -> None:
         )
 
 
+def _after_calls(message: Message, index: int, parent: str, ctx: _Context) -> str:
+    """``parent``, unless the message holds a tool result whose call was written on
+    another thread (as when only some messages of a tree name their parent): then the node
+    after the message holding that call, so that the result reads as its answer."""
+    for block in message.content:
+        if not isinstance(block, ToolResultBlock) or block.tool_use_id not in ctx.call_owner:
+            continue
+        if ctx.on_thread(block.tool_use_id, parent):
+            continue
+        moved = ctx.chain_end[ctx.call_owner[block.tool_use_id]]
+        ctx.drift.add(
+            "message-reordered",
+            "ChatGPT pairs a tool result with the call just before it; the message is "
+            "written after the message holding its call",
+            field=f"messages[{index}].parent_id",
+            original=message.parent_id,
+            transformed=moved,
+            # Without a parent of its own it had no place in the tree to lose.
+            severity="info" if message.parent_id is None else "warning",
+        )
+        return moved
+    return parent
+
+
+def _note_calls(message: Message, key: str, ctx: _Context) -> None:
+    """Remember where the message's calls were written, and that its results extend the
+    thread of the calls they answer."""
+    last = ctx.last_node[key]
+    for block in message.content:
+        if isinstance(block, ToolUseBlock) and message.role == "assistant":
+            ctx.call_owner[block.id] = key
+            ctx.chain_end[key] = last
+        elif isinstance(block, ToolResultBlock) and ctx.on_thread(block.tool_use_id, last):
+            ctx.chain_end[ctx.call_owner[block.tool_use_id]] = last
+
+
 def _place(message: Message, index: int, parent: str, ctx: _Context) -> str:
     """Add the nodes of one message under ``parent``; the id of its last node."""
     path = f"messages[{index}]"
@@ -140,7 +196,7 @@ def _place(message: Message, index: int, parent: str, ctx: _Context) -> str:
             transformed="system",
         )
         role = "system"
-    groups = _groups(message, path, role, ctx)
+    groups = _groups(message, path, role, parent, ctx)
     if not groups:
         groups = [({"content_type": "text", "parts": []}, role, "all", None)]
     base = message.id or ctx.uuid(path)
@@ -184,18 +240,25 @@ def _message(
 Group = tuple[dict[str, Any], str, str, str | None]
 
 
-def _groups(message: Message, path: str, role: str, ctx: _Context) -> list[Group]:
+def _groups(message: Message, path: str, role: str, parent: str, ctx: _Context) -> list[Group]:
     groups: list[Group] = []
     texts: list[str] = []
+    calls: set[str] = set()  # the message's own calls, written before its later blocks
     for position, block in enumerate(message.content):
         block_path = f"{path}.content[{position}]"
-        if isinstance(block, ToolUseBlock | ToolResultBlock | ThinkingBlock):
+        if isinstance(block, ToolResultBlock) and not (
+            block.tool_use_id in calls or ctx.on_thread(block.tool_use_id, parent)
+        ):
+            texts.append(_unanswered(block, block_path, role, ctx))
+        elif isinstance(block, ToolUseBlock | ToolResultBlock | ThinkingBlock):
             if texts:
                 groups.append(_text_group(texts, role))
                 texts = []
             group = _special(block, block_path, message, ctx)
             if group is not None:
                 groups.append(group)
+                if isinstance(block, ToolUseBlock):
+                    calls.add(block.id)
         else:
             text = _text(block, block_path, ctx)
             if text is not None:
@@ -208,6 +271,21 @@ def _groups(message: Message, path: str, role: str, ctx: _Context) -> list[Group
 def _text_group(texts: list[str], role: str) -> Group:
     author = "user" if role == "tool" else role  # plain text from a tool message
     return ({"content_type": "text", "parts": texts}, author, "all", None)
+
+
+def _unanswered(block: ToolResultBlock, path: str, role: str, ctx: _Context) -> str:
+    """The text of a result whose call is not before it on its thread (or nowhere in the
+    conversation): a tool message there would answer no call."""
+    author = _text_group([], role)[1]
+    ctx.drift.add(
+        "content-type-unsupported",
+        "a ChatGPT tool message answers the call before it, and this result's call is not "
+        f"on its thread; written as text from the {author}",
+        field=path,
+        original=block.type,
+        transformed="text",
+    )
+    return _result_text(block, path, ctx)
 
 
 def _special(block: Block, path: str, message: Message, ctx: _Context) -> Group | None:

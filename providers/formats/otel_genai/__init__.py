@@ -23,6 +23,10 @@ developer messages                              role system, ``system-message-tr
 tool_choice, user, parallel_tool_calls, stream  ``parameter-unsupported``
 custom parameters
 other branches of a tree                        ``content-dropped`` per message
+an answer with usage but no finish reason       an output message all the same, its required
+                                                ``finish_reason`` synthesized (``tool_call``
+                                                when it makes calls, else ``stop``),
+                                                ``parameter-defaulted``
 other formats' fields                           ``field-unknown`` (info)
 ==============================================  ==============================================
 

@@ -4,7 +4,8 @@ A conversation read from this format comes back as it was (attributes given as J
 strings come back as the same text when their value is unchanged). Any other gives
 ``gen_ai.input.messages`` (every message of the thread but a final answer),
 ``gen_ai.output.messages`` (the last assistant message when it has a finish reason or
-usage), ``gen_ai.tool.definitions``, ``gen_ai.request.*`` and ``gen_ai.usage.*``, with the
+usage; one with usage alone gets the finish reason the conventions require, synthesized),
+``gen_ai.tool.definitions``, ``gen_ai.request.*`` and ``gen_ai.usage.*``, with the
 warnings listed in the package docstring.
 """
 
@@ -162,9 +163,27 @@ def _message(message: Message, index: int, ctx: Context, *, output: bool) -> dic
     if message.name is not None:
         out["name"] = message.name
     reason = wire_finish_reason(message, _WIRE_FINISH, keep_unknown=True)
+    if reason is None and output and not ctx.faithful:
+        reason = _synthesized_finish_reason(message, path, ctx)
     if reason is not None and (output or ctx.faithful):
         out["finish_reason"] = reason
     return {**out, **{k: v for k, v in fields_of(message).items() if k != UNMAPPED}}
+
+
+def _synthesized_finish_reason(message: Message, path: str, ctx: Context) -> str:
+    # An answer known by its usage alone still goes out as the span's output (its usage and
+    # model are the response's), and the conventions require a finish_reason on every
+    # output message: the one its content shows, tool_call when it makes calls, else stop.
+    calls = any(isinstance(block, ToolUseBlock) for block in message.content)
+    reason = "tool_call" if calls else "stop"
+    ctx.drift.add(
+        "parameter-defaulted",
+        "GenAI output messages require a finish_reason and none was recorded; "
+        f"{reason!r} was synthesized from the content",
+        field=f"{path}.finish_reason",
+        transformed=reason,
+    )
+    return reason
 
 
 def _parts(message: Message, index: int, ctx: Context) -> list[Any]:

@@ -1,5 +1,6 @@
 """The ``otel-genai`` format: GenAI span attributes (and spans, and message lists) read and
-written back exactly, streamed span files, and other formats' conversations as spans."""
+written back exactly, and streamed span files (other formats' conversations as spans are in
+test_otel_genai_convert.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ from providers.umf import (
     Conversation,
     DocumentBlock,
     ImageBlock,
-    Message,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
@@ -27,16 +27,13 @@ from providers.umf import (
 from tests.providers.sdk.archive import (
     FIXTURES,
     assert_mutations_fail_cleanly,
-    assert_nothing_dropped_silently,
     assert_round_trips,
     check_mutation,
-    every_block,
     fixtures,
     load,
     nested,
     other_fixtures,
     results,
-    stored,
     summary,
 )
 from tests.providers.sdk.otel_genai import validate_otel_attributes, validate_otel_messages
@@ -289,155 +286,6 @@ def test_a_span_nested_too_deep_is_refused_alone() -> None:
     found = results(FORMAT, b"[" + deep + b"," + good + b"]")
     assert isinstance(found[0], FormatError) and "nested deeper" in found[0].message
     assert isinstance(found[1], ParseResult)
-
-
-# --------------------------------------------------------------------------- other formats
-
-
-def convert(format_id: str, name: str) -> tuple[Any, list[tuple[Any, ...]]]:
-    conversation = formats.get(format_id).parse(load(FIXTURES / format_id / name))[0].conversation
-    rendered = FORMAT.render(stored(conversation))
-    validate(rendered.payload)
-    assert all(w.source == "otel-genai" for w in rendered.warnings)
-    return rendered.payload, summary(rendered.warnings)
-
-
-def test_an_openai_chat_exchange_becomes_input_output_and_usage() -> None:
-    payload, warnings = convert("openai-chat", "exchange_usage.json")
-    exchange = load(FIXTURES / "openai-chat" / "exchange_usage.json")
-    usage = exchange["response"]["usage"]
-    assert payload["gen_ai.output.messages"] == [
-        {
-            "role": "assistant",
-            "parts": [
-                {
-                    "type": "text",
-                    "content": exchange["response"]["choices"][0]["message"]["content"],
-                }
-            ],
-            "finish_reason": "stop",
-        }
-    ]
-    assert payload["gen_ai.usage.input_tokens"] == usage["prompt_tokens"]
-    assert payload["gen_ai.usage.output_tokens"] == usage["completion_tokens"]
-    assert (
-        payload["gen_ai.usage.cache_read.input_tokens"]
-        == usage["prompt_tokens_details"]["cached_tokens"]
-    )
-    assert (
-        payload["gen_ai.usage.reasoning.output_tokens"]
-        == usage["completion_tokens_details"]["reasoning_tokens"]
-    )
-    assert payload["gen_ai.response.model"] == exchange["response"]["model"]
-    assert payload["gen_ai.input.messages"][0]["role"] == "system"
-    assert warnings == [
-        ("system-message-transformed", "messages[0]", "developer", "system"),
-        (
-            "field-unknown",
-            "messages[2].extra.openai-chat",
-            {"refusal": None, "annotations": []},
-            None,
-        ),
-        ("field-unknown", "extra.openai-chat", {"reasoning_effort": "high", "store": True}, None),
-    ]
-
-
-def test_an_anthropic_thinking_loop_keeps_the_text_of_its_reasoning() -> None:
-    payload, warnings = convert("anthropic", "thinking_tool_loop.json")
-    source = load(FIXTURES / "anthropic" / "thinking_tool_loop.json")
-    assistant = payload["gen_ai.input.messages"][1]
-    assert assistant == {
-        "role": "assistant",
-        "parts": [
-            {"type": "reasoning", "content": source["messages"][1]["content"][0]["thinking"]},
-            {
-                "type": "tool_call",
-                "id": "toolu_01NXq3wPqLsGkVbZ6rT8uYc2",
-                "name": "run_sql",
-                "arguments": source["messages"][1]["content"][2]["input"],
-            },
-        ],
-    }
-    assert payload["gen_ai.tool.definitions"][0]["type"] == "function"
-    assert warnings == [
-        ("signature-stripped", "messages[1].content[0]", "anthropic", None),
-        ("reasoning-dropped", "messages[1].content[1]", None, None),
-        (
-            "field-unknown",
-            "extra.anthropic",
-            {"thinking": {"type": "enabled", "budget_tokens": 10000}},
-            None,
-        ),
-        ("parameter-unsupported", "tool_choice", {"type": "auto"}, None),
-    ]
-
-
-def test_documents_become_document_parts_and_citations_are_reported() -> None:
-    payload, warnings = convert("anthropic", "multimodal_documents.json")
-    parts = payload["gen_ai.input.messages"][0]["parts"]
-    assert [(p["type"], p.get("modality")) for p in parts[:5]] == [
-        ("blob", "image"),
-        ("uri", "image"),
-        ("file", "image"),
-        ("blob", "document"),
-        ("uri", "document"),
-    ]
-    assert [w[:2] for w in warnings] == [
-        ("content-type-unsupported", "messages[0].content[3]"),
-        ("content-type-unsupported", "messages[0].content[4]"),
-        ("content-type-unsupported", "messages[0].content[5]"),
-        ("content-type-unsupported", "messages[0].content[6]"),
-        ("content-dropped", "messages[1].content[1].citations"),
-        ("content-dropped", "messages[1].content[3].citations"),
-        ("content-type-unsupported", "messages[2].content[0]"),
-    ]
-
-
-def test_error_flags_refusals_and_parameters_without_an_attribute() -> None:
-    conversation = every_block()
-    conversation.parameters.user = "user-7"
-    conversation.messages.insert(1, Message(role="developer", content=[TextBlock(text="Terse.")]))
-    rendered = FORMAT.render(conversation)
-    validate_otel_attributes(rendered.payload)
-    response = rendered.payload["gen_ai.input.messages"][5]["parts"][0]
-    assert response == {
-        "type": "tool_call_response",
-        "id": "toolu_error",
-        "response": "ERROR-RESULT-TEXT",
-        "is_error": True,
-    }
-    found = summary(rendered.warnings)
-    assert ("capability-unsupported", "messages[5].content[0].is_error", True, None) in found
-    assert ("content-type-unsupported", "messages[6].content[0]", "refusal", "text") in found
-    assert ("system-message-transformed", "messages[1]", "developer", "system") in found
-    assert ("parameter-unsupported", "parameters.user", "user-7", None) in found
-
-
-@pytest.mark.parametrize(
-    "path",
-    fixtures("openai-chat") + fixtures("anthropic") + fixtures("umf"),
-    ids=lambda p: f"{p.parent.name}/{p.stem}",
-)
-def test_every_other_fixture_becomes_valid_span_attributes(path: Path) -> None:
-    for item in formats.get(path.parent.name).parse(load(path)):
-        validate_otel_attributes(FORMAT.render(stored(item.conversation)).payload)
-
-
-def test_only_the_main_path_of_a_tree_is_written_and_each_other_branch_message_reported() -> None:
-    tree = formats.get("claude-export").parse(
-        load(FIXTURES / "claude-export" / "tree_branches.json")
-    )
-    rendered = FORMAT.render(stored(tree[0].conversation))
-    dropped = [w for w in summary(rendered.warnings) if w[0] == "content-dropped"]
-    assert dropped == [
-        ("content-dropped", "messages[2]", "0195e3a1-1111-7000-8000-000000000003", None),
-        ("content-dropped", "messages[3]", "0195e3a1-1111-7000-8000-000000000004", None),
-    ]
-
-
-def test_no_block_is_dropped_silently() -> None:
-    conversation = every_block()
-    assert_nothing_dropped_silently(conversation, FORMAT.render(conversation))
 
 
 # --------------------------------------------------------------------------- fuzzing

@@ -69,18 +69,24 @@ class AssistantWriter:
         return self.entries
 
     def _drop_trailing_reasoning(self) -> None:
-        # The API refuses a reasoning item without the item that followed it.
-        while (
-            not self.ctx.faithful
-            and self.entries
-            and self.entries[-1].wire.get("type") == "reasoning"
-        ):
-            entry = self.entries.pop()
-            block = self.blocks[entry.order]
-            assert isinstance(block, ThinkingBlock)
-            drop_reasoning(
-                block, entry.path, "nothing follows this reasoning to send it with", self.ctx
-            )
+        # The API refuses a reasoning item without the item that followed it: an output of
+        # this turn (a message, a call), not a tool's answer, which the request moves to
+        # right after its call anyway.
+        if self.ctx.faithful:
+            return
+        kept: list[Entry] = []
+        followed = False
+        for entry in reversed(self.entries):
+            if entry.wire.get("type") == "reasoning" and not followed:
+                block = self.blocks[entry.order]
+                assert isinstance(block, ThinkingBlock)
+                why = "nothing this turn outputs follows this reasoning to send it with"
+                drop_reasoning(block, entry.path, why, self.ctx)
+                continue
+            followed = followed or (entry.result is None and entry.wire.get("type") != "reasoning")
+            kept.append(entry)
+        kept.reverse()
+        self.entries = kept
 
     def _path(self, position: int) -> str:
         return item(at(self.path, "content"), position)

@@ -14,6 +14,7 @@ import orjson
 from providers.umf import (
     TextBlock,
     ThinkingBlock,
+    ToolResultBlock,
 )
 from tests.providers.formats.openai_responses._convert_helpers import (
     FC_ID,
@@ -130,6 +131,21 @@ def test_reasoning_with_nothing_after_it_is_not_sent() -> None:
     assert summary(warnings) == [
         ("reasoning-dropped", "messages[1].content[0]", "Need the weather.", None)
     ]
+
+
+def test_reasoning_followed_only_by_a_tool_answer_is_not_sent() -> None:
+    # The answer moves to right after its call, which left the reasoning last (found by
+    # the random conversations of test_convert_every_block).
+    answer = ToolResultBlock(tool_use_id="call_a", content="ok")
+    conversation = chat(assistant(call("call_a")), assistant(own_reasoning(id=RS_ID), answer))
+    payload, warnings = render(conversation)
+    assert [item["type"] for item in payload["input"]] == [
+        "function_call",
+        "function_call_output",
+    ]
+    assert ("reasoning-dropped", "messages[1].content[0]", "Need the weather.", None) in (
+        summary(warnings)
+    )
 
 
 def test_call_ids_the_api_refuses_are_rewritten_on_both_sides() -> None:

@@ -162,12 +162,37 @@ def _message(message: Message, index: int, ctx: Context, *, output: bool) -> dic
     out: dict[str, Any] = {"role": role, "parts": _parts(message, index, ctx)}
     if message.name is not None:
         out["name"] = message.name
-    reason = wire_finish_reason(message, _WIRE_FINISH, keep_unknown=True)
-    if reason is None and output and not ctx.faithful:
-        reason = _synthesized_finish_reason(message, path, ctx)
-    if reason is not None and (output or ctx.faithful):
+    if ctx.faithful:
+        reason = wire_finish_reason(message, _WIRE_FINISH, keep_unknown=True)
+    elif output:
+        reason = _finish_reason(message, path, ctx)
+    else:
+        reason = None
+    if reason is not None:
         out["finish_reason"] = reason
     return {**out, **{k: v for k, v in fields_of(message).items() if k != UNMAPPED}}
+
+
+def _finish_reason(message: Message, path: str, ctx: Context) -> str:
+    """An output message's finish_reason, in the conventions' names: another provider's own
+    value (Anthropic's ``end_turn``) is written as the reason it means (``stop``), and said;
+    one that means nothing UMF knows is written as it is."""
+    if message.finish_reason is None:
+        if message.provider_finish_reason is not None:
+            return message.provider_finish_reason
+        return _synthesized_finish_reason(message, path, ctx)
+    reason = _WIRE_FINISH.get(message.finish_reason, message.finish_reason)
+    raw = message.provider_finish_reason
+    if raw is not None and raw != reason:
+        ctx.drift.add(
+            "parameter-normalized",
+            f"GenAI finish reasons are not the provider's own; {raw!r} is written as {reason!r}",
+            field=f"{path}.finish_reason",
+            original=raw,
+            transformed=reason,
+            severity="info",
+        )
+    return reason
 
 
 def _synthesized_finish_reason(message: Message, path: str, ctx: Context) -> str:
@@ -333,6 +358,9 @@ def _response(
 ) -> None:
     if conversation.metadata.provider_response_id is not None:
         out["gen_ai.response.id"] = conversation.metadata.provider_response_id
+    elif not ctx.faithful and outputs and outputs[-1].id is not None:
+        # Another format's answer keeps the response's id as its own (Anthropic's msg_...).
+        out["gen_ai.response.id"] = outputs[-1].id
     if not outputs:
         return
     if outputs[0].model is not None:

@@ -107,6 +107,19 @@ def test_an_anthropic_thinking_loop_keeps_the_text_of_its_reasoning() -> None:
     ]
 
 
+def test_an_anthropic_answer_gets_the_conventions_finish_reason_and_its_response_id() -> None:
+    # Anthropic's end_turn is no GenAI finish reason: it goes out as the stop it means, and
+    # the answer's own id (the response's, msg_...) as gen_ai.response.id.
+    payload, warnings = convert("anthropic", "exchange_cache_usage.json")
+    response = load(FIXTURES / "anthropic" / "exchange_cache_usage.json")["response"]
+    [answer] = payload["gen_ai.output.messages"]
+    assert answer["finish_reason"] == "stop"
+    assert payload["gen_ai.response.finish_reasons"] == ["stop"]
+    assert payload["gen_ai.response.id"] == response["id"]
+    at = f"messages[{len(payload['gen_ai.input.messages'])}].finish_reason"
+    assert ("parameter-normalized", at, "end_turn", "stop") in warnings
+
+
 def test_documents_become_document_parts_and_citations_are_reported() -> None:
     payload, warnings = convert("anthropic", "multimodal_documents.json")
     parts = payload["gen_ai.input.messages"][0]["parts"]

@@ -108,7 +108,7 @@ def _new_key(data: st.DataObject, seed: Any, taken: Any) -> str:
     fresh = [sorted(pool - set(taken)) for pool in pools]
     choices = [st.sampled_from(names) for names in fresh if names]
     everything = sorted(set().union(*pools) - {name for name in pools[1] if name[0] == "$"})
-    choices.append(st.sampled_from(everything).map("$".__add__))
+    choices.append(st.sampled_from(everything).map(lambda name: "$" + name))
     choices.append(st.text(max_size=8))
     return data.draw(st.one_of(choices))
 

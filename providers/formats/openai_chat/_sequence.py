@@ -99,7 +99,9 @@ class _Assembler:
 
     def _claim_ids(self, entry: Entry) -> list[str]:
         # One request may not use a call id twice; a repeated one gets a fresh id.
-        calls = entry.wire.get("tool_calls") or []  # null is kept as written
+        # Only calls this renderer wrote: null is kept as written, and so is a field named
+        # tool_calls on a message that makes no calls (a user's, say), which calls nothing.
+        calls = (entry.wire.get("tool_calls") or []) if entry.calls else []
         for call, (original, call_path) in zip(calls, entry.calls, strict=True):
             if call["id"] in self.call_ids:
                 call["id"] = self._fresh_id(original, call_path)

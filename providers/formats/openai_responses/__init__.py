@@ -81,7 +81,7 @@ def parse(payload: JSON) -> list[ParseResult]:
 def _read(payload: JSON, reader: ItemReader) -> tuple[Conversation, str]:
     if isinstance(payload, list):
         return Conversation(messages=reader.read(payload, "")), "messages"
-    body = plain(payload, "payload")
+    body = plain(payload, "")
     if "request" in body or "response" in body:
         return _read_exchange(body, reader), "exchange"
     if is_response(body):

@@ -9,7 +9,7 @@ from typing import Any
 from providers.umf import Block, Message, ThinkingBlock, ToolResultBlock, ToolUseBlock
 
 from ._parts import render_part
-from ._shared import RenderContext, at, fields_of, get_hint, item, put_fields
+from ._shared import RenderContext, at, fields_of, get_hint, item, put_fields, valid_item_id
 
 
 @dataclass
@@ -43,6 +43,23 @@ def drop_reasoning(block: ThinkingBlock, path: str, why: str, ctx: RenderContext
             "signed": bool(block.signature or block.data),
         },
     )
+
+
+def without_id(fields: dict[str, Any], why: str, path: str, ctx: RenderContext) -> dict[str, Any]:
+    """``fields`` (of the item at ``path``) without their ``id``, said (``id-rewritten``)."""
+    ctx.drift.add("id-rewritten", why, field=at(path, "id"), original=fields["id"])
+    return {key: value for key, value in fields.items() if key != "id"}
+
+
+def checked_id(
+    fields: dict[str, Any], prefix: str, path: str, ctx: RenderContext
+) -> dict[str, Any]:
+    """``fields`` (of the item at ``path``) without an ``id`` the API refuses for items
+    whose ids start ``prefix``."""
+    if "id" not in fields or valid_item_id(fields["id"], prefix):
+        return fields
+    why = f"item ids of this type start with {prefix!r}; the id is left out"
+    return without_id(fields, why, path, ctx)
 
 
 def carried(

@@ -28,7 +28,7 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._entries import Entry, carried, drop_reasoning, result_entry
+from ._entries import Entry, carried, checked_id, drop_reasoning, result_entry, without_id
 from ._parts import render_part, warn_citations
 from ._shared import (
     FORMAT_ID,
@@ -185,18 +185,11 @@ class AssistantWriter:
     def _checked_id(self, fields: dict[str, Any], prefix: str, position: int) -> dict[str, Any]:
         """``fields`` without an ``id`` the API would refuse: one of the wrong type, or one
         that followed reasoning that is not sent."""
-        if "id" not in fields:
-            return fields
-        if self.strip_next:
+        path = self._path(position)
+        if "id" in fields and self.strip_next:
             why = "the reasoning this item followed is not sent, so neither is its id"
-        elif not valid_item_id(fields["id"], prefix):
-            why = f"item ids of this type start with {prefix!r}; the id is left out"
-        else:
-            return fields
-        self.ctx.drift.add(
-            "id-rewritten", why, field=at(self._path(position), "id"), original=fields["id"]
-        )
-        return {key: value for key, value in fields.items() if key != "id"}
+            return without_id(fields, why, path, self.ctx)
+        return checked_id(fields, prefix, path, self.ctx)
 
 
 def _marker(blocks: list[Block], position: int) -> dict[str, Any] | None:

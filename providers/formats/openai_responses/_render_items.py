@@ -16,7 +16,8 @@ When the conversation is not rendered as the openai-responses document it was re
   ``openai-responses``, with its ``rs_`` id); any other is dropped (``reasoning-dropped``),
   and the item that followed it loses its own id too (``id-rewritten`` to None), since the
   API refuses an item that followed reasoning without that reasoning;
-* item ids that do not start with the prefix of their type are left out (``id-rewritten``),
+* item ids (a user or system message's too) that do not start with the prefix of their
+  type are left out (``id-rewritten``),
   call ids the API would refuse are rewritten (``id-rewritten``, info);
 * a tool result's error flag is said in its text (``capability-unsupported``).
 """
@@ -27,7 +28,7 @@ from typing import Any
 
 from providers.umf import Block, Message, ThinkingBlock, ToolResultBlock, ToolUseBlock
 
-from ._entries import Entry, carried, drop_reasoning, result_entry
+from ._entries import Entry, carried, checked_id, drop_reasoning, result_entry
 from ._parse_items import ITEM_TYPES, OUTPUT_ITEMS
 from ._parts import render_part
 from ._render_assistant import AssistantWriter
@@ -161,7 +162,10 @@ def _turn_entries(message: Message, index: int, path: str, ctx: RenderContext) -
     if ctx.faithful or parts or not message.content:
         order = parts[0][0] if parts else 0
         wire = {"role": role, "content": _message_content(message, [p for _, p in parts], ctx)}
-        entries.append(Entry(put_fields(wire, fields_of(message.extra)), path, index, order))
+        fields = fields_of(message.extra)
+        if not ctx.faithful:
+            fields = checked_id(fields, "msg", path, ctx)
+        entries.append(Entry(put_fields(wire, fields), path, index, order))
     if carry:
         entries.append(Entry({"role": "user", "content": carry}, path, index, len(message.content)))
     return sorted(entries, key=lambda entry: entry.order)

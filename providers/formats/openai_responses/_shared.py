@@ -12,6 +12,7 @@ from providers.formats._common import (
     hint,
     hinted_extra,
     own_extra,
+    refuse_kept_name,
     refuse_reserved_names,
     report_foreign_fields,
     with_hints,
@@ -49,11 +50,15 @@ def item(base: str, index: int) -> str:
 
 
 def plain(raw: JSON, path: str) -> dict[str, Any]:
-    """``raw`` as an object whose keys cannot be mistaken for this format's ``$`` hints."""
+    """``raw`` as an object whose keys cannot be mistaken for this format's ``$`` hints or
+    its own ``unmapped_*`` fields (which renderers put back as items or tools, never as
+    fields: a provider field of that name would vanish)."""
     if not isinstance(raw, dict):
         kind = "an array" if isinstance(raw, list) else "null" if raw is None else "a scalar"
         raise FormatError(f"expected an object, got {kind}", field=path or "payload")
     refuse_reserved_names(raw, path)
+    for name in _UNMAPPED:
+        refuse_kept_name(raw, name, path)
     return raw
 
 

@@ -218,3 +218,16 @@ def test_an_assistant_message_with_null_tool_calls_renders_for_another_request()
     rendered = render_request(conversation)
     assert rendered.payload["messages"][0]["role"] == "assistant"
     assert rendered.warnings
+
+
+@pytest.mark.parametrize("tool_calls", [[None], 1, [{"id": "call_1", "type": "function"}]])
+def test_a_user_message_field_named_tool_calls_is_no_call_in_a_request(tool_calls: Any) -> None:
+    # Found by the mutation test above: a user message keeps a ``tool_calls`` field as
+    # written, and rendering for a request took it for the calls the renderer wrote (and
+    # raised ValueError or TypeError).
+    payload = [{"role": "user", "content": "Hi", "tool_calls": tool_calls}]
+    conversation = stored(formats.get("openai-chat").parse(payload)[0].conversation)
+    assert OPENAI_CHAT.render(conversation).payload == payload
+    request = render_request(conversation).payload
+    assert request["messages"] == payload
+    check_openai_chat_tool_pairing(request)

@@ -23,6 +23,21 @@ MALFORMED: dict[str, tuple[Any, str | None]] = {
     "item without type or role": ([{"content": "hi"}], "[0].type"),
     "item type a number": ([{"type": 3}], "[0].type"),
     "reserved key": ([{"role": "user", "content": "x", "$content": "string"}], "[0].$content"),
+    # This format's own fields (items and tools it keeps verbatim), which a render puts
+    # back as items or tools: a provider field of that name would vanish (found by the
+    # mutation test).
+    "message field named unmapped_items": (
+        [{"role": "user", "content": [], "unmapped_items": None}],
+        "[0].unmapped_items",
+    ),
+    "request field named unmapped_tools": (
+        {"input": "x", "unmapped_tools": [{"type": "web_search"}]},
+        "unmapped_tools",
+    ),
+    "output field named unmapped_items": (
+        [{"type": "function_call_output", "call_id": "c", "output": "x", "unmapped_items": 1}],
+        "[0].unmapped_items",
+    ),
     "unknown role": ({"input": [{"role": "tool", "content": "hi"}]}, "input[0].role"),
     "message without content": ([{"role": "user"}], "[0].content"),
     "content a number": ({"input": [_USER, {"role": "user", "content": 3}]}, "input[1].content"),

@@ -18,6 +18,7 @@ from providers.umf import (
 )
 from tests.providers.formats.openai_responses._convert_helpers import (
     FC_ID,
+    FORMAT_ID,
     RS_ID,
     assistant,
     call,
@@ -166,4 +167,20 @@ def test_call_ids_the_api_refuses_are_rewritten_on_both_sides() -> None:
     assert summary(warnings) == [
         ("id-rewritten", "messages[1].content[0].id", long_id, rewritten(long_id)),
         ("id-rewritten", "messages[4].content[0].id", "call_1", fresh),
+    ]
+
+
+def test_a_user_messages_id_of_the_wrong_type_is_never_sent() -> None:
+    # Found by the mutation test: only the assistant's item ids were checked, so an input
+    # message's id went to the API whatever it held.
+    conversation = chat(
+        user(TextBlock(text="Hi"), extra={FORMAT_ID: {"id": "item-1"}}),
+        user(TextBlock(text="Hi"), extra={FORMAT_ID: {"id": ["msg_1"]}}),
+        user(TextBlock(text="Again"), extra={FORMAT_ID: {"id": "msg_2"}}),
+    )
+    payload, warnings = render(conversation)
+    assert [item.get("id") for item in payload["input"]] == [None, None, "msg_2"]
+    assert summary(warnings) == [
+        ("id-rewritten", "messages[0].id", "item-1", None),
+        ("id-rewritten", "messages[1].id", ["msg_1"], None),
     ]

@@ -291,7 +291,7 @@ class Conversation(UMFModel):
 
     Messages form a linear thread unless they carry ``parent_id``: then each names the
     ``id`` of its parent and the list holds a tree in which every parent comes before its
-    children.
+    children. A message without ``parent_id`` follows the one before it.
     """
 
     messages: list[Message] = Field(default_factory=list)
@@ -427,18 +427,27 @@ def extract_reasoning(message: Message) -> str | None:
 def main_path(conversation: Conversation, leaf_id: str | None = None) -> list[Message]:
     """The thread from the root to ``leaf_id`` (default: the last message) of a tree.
 
-    A conversation without ``parent_id`` links is already linear and comes back as is.
+    A conversation without ``parent_id`` links is already linear and comes back as is. In
+    a tree, a message without ``parent_id`` follows the one before it, as it is stored:
+    only the first message is a root.
     """
     messages = conversation.messages
     if not any(m.parent_id for m in messages):
         return list(messages)
-    by_id = {m.id: m for m in messages if m.id is not None}
+    by_id: dict[str, Message] = {}
+    parents: dict[int, Message | None] = {}
+    previous: Message | None = None
+    for message in messages:
+        parents[id(message)] = by_id.get(message.parent_id) if message.parent_id else previous
+        if message.id is not None:
+            by_id.setdefault(message.id, message)
+        previous = message
     node: Message | None = by_id.get(leaf_id) if leaf_id else messages[-1] if messages else None
     path: list[Message] = []
     seen: set[int] = set()
     while node is not None and id(node) not in seen:
         seen.add(id(node))
         path.append(node)
-        node = by_id.get(node.parent_id) if node.parent_id else None
+        node = parents.get(id(node))
     path.reverse()
     return path

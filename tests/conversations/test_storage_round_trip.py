@@ -45,3 +45,37 @@ def test_import_then_export_gives_back_the_payload(api: APIClient, path: Path) -
 
 def test_every_registered_format_with_fixtures_is_covered() -> None:
     assert {path.parent.name for path in CASES} >= {"umf"}
+
+
+def test_a_tree_without_parents_on_its_first_messages_exports_as_it_converts(
+    api: APIClient,
+) -> None:
+    # The system prompt and the question name no parent; the two answers name the question.
+    # Stored, the question follows the system prompt; converted, it must too.
+    tree = {
+        "messages": [
+            {"role": "system", "content": [{"type": "text", "text": "Be brief."}]},
+            {"role": "user", "id": "q", "content": [{"type": "text", "text": "Hi"}]},
+            {"role": "assistant", "id": "a1", "parent_id": "q", "content": "Hello A"},
+            {"role": "assistant", "id": "a2", "parent_id": "q", "content": "Hello B"},
+        ]
+    }
+    converted = api.post(
+        "/api/v1/convert", {"from": "umf", "to": "openai-chat", "payload": tree}, format="json"
+    )
+    imported = api.post(
+        "/api/v1/conversations/import", {"format": "umf", "payload": tree}, format="json"
+    )
+    pk = imported.json()["conversations"][0]["id"]
+    exported = api.get(f"/api/v1/conversations/{pk}/export", {"format": "openai-chat"})
+
+    assert converted.status_code == exported.status_code == 200
+    assert converted.json()["payload"]["messages"] == [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": "Hello B"},
+    ]
+    assert exported.json()["payload"] == converted.json()["payload"]
+    assert [w["field"] for w in converted.json()["warnings"]] == [
+        w["field"] for w in exported.json()["warnings"]
+    ]

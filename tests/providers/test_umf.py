@@ -71,6 +71,23 @@ def test_main_path_follows_parents_to_the_chosen_leaf() -> None:
     assert [m.id for m in umf.main_path(conversation, "c")] == ["a", "c"]
 
 
+def test_in_a_tree_a_message_without_parent_follows_the_one_before_it() -> None:
+    # As storage reads it: only the first message is a root, so the system prompt and the
+    # question that no parent_id names are still on the thread to the last answer.
+    conversation = umf.Conversation(
+        messages=[
+            umf.system("Be brief."),
+            umf.Message(role="user", id="q", content=[umf.TextBlock(text="Hi")]),
+            umf.Message(role="assistant", id="a1", parent_id="q"),
+            umf.Message(role="assistant", id="a2", parent_id="q"),
+            umf.Message(role="user", id="f"),
+        ]
+    )
+    assert [m.id for m in umf.main_path(conversation, "a2")] == [None, "q", "a2"]
+    assert [m.id for m in umf.main_path(conversation)] == [None, "q", "a2", "f"]
+    assert [m.id for m in umf.main_path(conversation, "a1")] == [None, "q", "a1"]
+
+
 def test_main_path_of_a_linear_conversation_is_the_list() -> None:
     conversation = umf.Conversation(messages=[umf.user("a"), umf.assistant("b")])
     assert umf.main_path(conversation) == conversation.messages

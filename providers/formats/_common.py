@@ -330,3 +330,32 @@ def wire_finish_reason(
     if message.finish_reason is None:
         return None
     return wire.get(message.finish_reason, message.finish_reason if keep_unknown else None)
+
+
+MESSAGE_METADATA = ("id", "timestamp", "model", "finish_reason", "usage", "metadata")
+
+
+def report_message_metadata(
+    thread: Iterable[tuple[int, Message]],
+    drift: Drift,
+    message: str,
+    *,
+    held: Collection[str] = (),
+) -> None:
+    """One note (info) for the per-message facts a payload has no place for: ids,
+    timestamps, models, finish reasons, usage, metadata (less the ``held`` ones it
+    carries), which of them were left out and on which messages (UMF indexes)."""
+    dropped: dict[str, list[int]] = {}
+    for index, item in thread:
+        for name in MESSAGE_METADATA:
+            if name not in held and getattr(item, name):
+                dropped.setdefault(name, []).append(index)
+    if dropped:
+        drift.add(
+            "content-dropped",
+            message,
+            field="messages",
+            original=sorted(dropped),
+            details={"messages": dropped},
+            severity="info",
+        )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import hint, own_extra
+from providers.formats._common import hint, own_extra, report_message_metadata
 from providers.formats.base import Drift, Rendered
 from providers.formats.gemini._constants import FORMAT_ID, WIRE_FINISH_REASONS
 from providers.formats.gemini._normalize import normalize
@@ -13,6 +13,10 @@ from providers.formats.gemini._render_parts import Context, warn_foreign_extra
 from providers.formats.gemini._tools import render_tool_config, render_tools
 from providers.formats.gemini._turns import build_turns, system_instruction
 from providers.umf import JSON, Conversation, Message, ToolUseBlock, Usage, main_path
+
+_NO_MESSAGE_METADATA = (
+    "a Gemini request has no per-message ids, timestamps, models, finish reasons or usage; left out"
+)
 
 # Conversation-level fields written by their own renderers, not merged back verbatim.
 _HANDLED = ("generationConfig", "toolConfig")
@@ -68,7 +72,7 @@ def _request(
     turns, system_messages, system_parts = build_turns(thread, ctx)
     if not ctx.faithful:
         turns = normalize(turns, ctx)
-        _warn_message_metadata(thread, ctx)
+        report_message_metadata(thread, ctx.drift, _NO_MESSAGE_METADATA)
     body: dict[str, Any] = {}
     system = system_instruction(system_messages, system_parts, ctx)
     if system is not None:
@@ -86,29 +90,6 @@ def _request(
     body.update({key: value for key, value in own.items() if key not in _HANDLED})
     warn_foreign_extra(conversation.extra, "", ctx)
     return body
-
-
-_MESSAGE_METADATA = ("id", "timestamp", "model", "finish_reason", "usage", "metadata")
-
-
-def _warn_message_metadata(thread: list[tuple[int, Message]], ctx: Context) -> None:
-    """One note for the per-message facts a request has no place for (ids, timestamps,
-    models, finish reasons, usage): which ones, and on which messages."""
-    dropped: dict[str, list[int]] = {}
-    for index, message in thread:
-        for name in _MESSAGE_METADATA:
-            if getattr(message, name):
-                dropped.setdefault(name, []).append(index)
-    if dropped:
-        ctx.drift.add(
-            "content-dropped",
-            "a Gemini request has no per-message ids, timestamps, models, finish reasons or "
-            "usage; left out",
-            field="messages",
-            original=sorted(dropped),
-            details={"messages": dropped},
-            severity="info",
-        )
 
 
 def _put(body: dict[str, Any], key: str, value: tuple[bool, Any]) -> None:

@@ -43,10 +43,9 @@ more than 4 stop sequences                          ``stop-sequences-truncated``
 a forced tool choice that names no tool             ``required``, ``parameter-normalized``
 other branches of a tree                            ``content-dropped`` per message
 other formats' ``extra`` fields                     ``field-unknown`` (info)
+message ids, timestamps, models, finish reasons,    ``content-dropped`` (info), one for all
+usage and metadata                                  messages
 ==================================================  ==========================================
-
-Archive metadata (message ids, timestamps, per-message model, usage, finish reason) has no
-place in a request and is not warned about.
 """
 
 from __future__ import annotations
@@ -56,7 +55,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from providers.formats import register
-from providers.formats._common import require_mapping, split, unknown_fields
+from providers.formats._common import (
+    report_message_metadata,
+    require_mapping,
+    split,
+    unknown_fields,
+)
 from providers.formats.base import Capabilities, Drift, Format, FormatError, ParseResult, Rendered
 from providers.umf import JSON, Conversation, Message, main_path
 
@@ -90,6 +94,10 @@ from ._shared import (
 __all__ = ["DEFAULT_MODEL", "FORMAT", "FORMAT_ID", "detect", "parse", "render", "render_request"]
 
 _SHAPES = ("request", "messages", "exchange", "response")
+_NO_MESSAGE_METADATA = (
+    "an OpenAI Chat request has no per-message ids, timestamps, models, finish reasons or "
+    "usage; left out"
+)
 
 
 # --------------------------------------------------------------------------- parse
@@ -184,6 +192,8 @@ def _render(conversation: Conversation, shape: str, ctx: RenderContext) -> Rende
     if shape == "response":
         _report_unplaced(conversation, thread, ctx)
         thread = []
+    if not ctx.faithful:
+        report_message_metadata(thread, ctx.drift, _NO_MESSAGE_METADATA)
     entries = [entry for index, message in thread for entry in render_message(message, index, ctx)]
     messages = assemble(entries, ctx)
     payload: JSON = messages

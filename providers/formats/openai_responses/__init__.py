@@ -23,7 +23,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from providers.formats import register
-from providers.formats._common import split
+from providers.formats._common import report_message_metadata, split
 from providers.formats.base import Capabilities, Format, FormatError, ParseResult, Rendered
 from providers.umf import JSON, Conversation, Message, TextBlock, main_path
 
@@ -61,6 +61,10 @@ from ._shared import (
 __all__ = ["DEFAULT_MODEL", "FORMAT", "FORMAT_ID", "detect", "parse", "render", "render_request"]
 
 _SHAPES = ("request", "messages", "exchange", "response")
+_NO_MESSAGE_METADATA = (
+    "a Responses request has no per-message ids, timestamps, models, finish reasons or usage; "
+    "left out"
+)
 
 
 # --------------------------------------------------------------------------- parse
@@ -183,7 +187,7 @@ def _render(conversation: Conversation, shape: str, ctx: RenderContext) -> Rende
     if shape in ("request", "exchange") and thread and _is_instructions(thread[0][1]):
         instructions = thread.pop(0)[1].content[0]
     if not ctx.faithful:
-        _warn_message_metadata(thread, ctx)
+        report_message_metadata(thread, ctx.drift, _NO_MESSAGE_METADATA)
     items = assemble([e for i, m in thread for e in render_message(m, i, ctx)], ctx)
     payload: JSON = items
     if shape == "messages":
@@ -243,29 +247,6 @@ def _thread(conversation: Conversation, ctx: RenderContext) -> list[tuple[int, M
                 original=message.id,
             )
     return [(positions[id(message)], message) for message in path]
-
-
-_MESSAGE_METADATA = ("id", "timestamp", "model", "finish_reason", "usage", "metadata")
-
-
-def _warn_message_metadata(thread: list[tuple[int, Message]], ctx: RenderContext) -> None:
-    """One note for the per-message facts a request has no place for (ids, timestamps,
-    models, finish reasons, usage): which ones, and on which messages."""
-    dropped: dict[str, list[int]] = {}
-    for index, message in thread:
-        for name in _MESSAGE_METADATA:
-            if getattr(message, name):
-                dropped.setdefault(name, []).append(index)
-    if dropped:
-        ctx.drift.add(
-            "content-dropped",
-            "a Responses request has no per-message ids, timestamps, models, finish reasons "
-            "or usage; left out",
-            field="messages",
-            original=sorted(dropped),
-            details={"messages": dropped},
-            severity="info",
-        )
 
 
 def _render_body(

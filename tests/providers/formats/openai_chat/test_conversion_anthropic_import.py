@@ -175,6 +175,7 @@ def test_anthropic_import_warns_for_each_lossy_step() -> None:
     rome = rewritten(LONG_ID)
     assert summary(warnings) == [
         ("field-unknown", "extra.anthropic", {"metadata": {"user_id": "u-1"}}, None),
+        ("content-dropped", "messages", ["model"], None),
         ("reasoning-dropped", "messages[2].content[0]", "Need both cities.", None),
         ("id-rewritten", "messages[2].content[3].id", LONG_ID, rome),
         ("message-reordered", "messages[3].content[0].content[1]", "tool", "user"),
@@ -197,7 +198,7 @@ def test_anthropic_import_warns_for_each_lossy_step() -> None:
         ),
         ("field-unknown", "tool_choice.extra.anthropic", {"disable_parallel_tool_use": True}, None),
     ]
-    assert warnings[5].details == {"redacted": True, "signed": True}
+    assert warnings[6].details == {"redacted": True, "signed": True}
     assert {w.source for w in warnings} == {"openai-chat"}
     assert [w.severity for w in warnings if w.category in ("field-unknown", "id-rewritten")] == [
         "info"

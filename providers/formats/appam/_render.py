@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import wire_finish_reason
+from providers.formats._common import report_message_metadata, wire_finish_reason
 from providers.formats.base import Rendered
 from providers.umf import JSON, Block, Conversation, Message, ToolResultBlock, Usage
 
@@ -24,6 +24,7 @@ from ._shared import (
 )
 
 SHAPES = ("messages", "message", "exchange")
+_NO_MESSAGE_METADATA = "Appam messages have no models, finish reasons, usage or metadata; left out"
 _WIRE_STOP_REASONS: dict[str, str] = {v: k for k, v in reversed(STOP_REASONS.items())}
 
 
@@ -35,10 +36,12 @@ def render_conversation(conversation: Conversation) -> Rendered:
     report_unplaced(conversation, ctx)
     messages = thread(conversation, ctx)
     last = messages[-1][1] if messages else None
+    exchange = shape == "exchange" and last is not None and last.role == "assistant"
+    _report_metadata(messages, exchange, ctx)
     payload: JSON
     if shape == "message" and len(messages) == 1:
         payload = render_message(messages[0][1], messages[0][0], ctx)
-    elif shape == "exchange" and last is not None and last.role == "assistant":
+    elif exchange and last is not None:
         payload = {
             **get_hint(conversation.extra, "exchange", {}),
             "request": [render_message(m, i, ctx) for i, m in messages[:-1]],
@@ -48,6 +51,19 @@ def render_conversation(conversation: Conversation) -> Rendered:
     else:
         payload = [render_message(message, index, ctx) for index, message in messages]
     return Rendered(payload, ctx.drift.warnings)
+
+
+def _report_metadata(
+    messages: list[tuple[int, Message]], exchange: bool, ctx: RenderContext
+) -> None:
+    """One note for the messages' models, finish reasons, usage and metadata: a
+    UnifiedMessage holds only an id and a timestamp, an exchange the answer's model, usage
+    and stop reason beside it."""
+    if exchange:
+        index, answer = messages[-1]
+        kept = answer.model_copy(update={"model": None, "usage": None, "finish_reason": None})
+        messages = [*messages[:-1], (index, kept)]
+    report_message_metadata(messages, ctx.drift, _NO_MESSAGE_METADATA, held=("id", "timestamp"))
 
 
 def render_message(message: Message, index: int, ctx: RenderContext) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from providers.formats._common import (
     hinted_extra,
     own_extra,
     report_foreign_fields,
+    report_message_metadata,
 )
 from providers.formats.base import Drift
 from providers.umf import Conversation, Extra, Message, main_path
@@ -62,6 +63,11 @@ def report_foreign_extra(extra: Extra, path: str, ctx: RenderContext) -> None:
     report_foreign_fields(extra, path, ctx.drift, FORMAT_ID, "ART")
 
 
+_NO_MESSAGE_METADATA = (
+    "ART messages have no ids, timestamps, models, finish reasons, usage or metadata; left out"
+)
+
+
 def thread(conversation: Conversation, ctx: RenderContext) -> list[tuple[int, Message]]:
     """The messages to write with their UMF indexes: one path when the conversation is a
     tree, each message left on another branch noted as dropped."""
@@ -76,7 +82,10 @@ def thread(conversation: Conversation, ctx: RenderContext) -> list[tuple[int, Me
                 field=item("messages", index),
                 original=message.id,
             )
-    return [(positions[id(message)], message) for message in path]
+    written = [(positions[id(message)], message) for message in path]
+    if not ctx.faithful:
+        report_message_metadata(written, ctx.drift, _NO_MESSAGE_METADATA)
+    return written
 
 
 def report_unplaced(conversation: Conversation, ctx: RenderContext) -> None:

@@ -6,7 +6,7 @@ the way the Qwen2.5/Qwen3 templates write it: ``developer`` messages as ``system
 ``<tool_response>`` blocks (``role-merged`` for each one after the first), tool definitions
 as the ``# Tools`` section of the system turn (``content-type-unsupported``: they become
 text). Text has no room for parameters (``parameter-unsupported``), tool_choice
-(``tool-unsupported``), message ids, models, timestamps, usage or finish reasons
+(``tool-unsupported``), message ids, models, timestamps, usage, finish reasons or metadata
 (``content-dropped``), nor for other formats' fields (``field-unknown``).
 """
 
@@ -23,7 +23,15 @@ from ._shared import FORMAT_ID, START, Context, get_hint, warn_foreign_extra
 from ._tools import tools_section
 from ._turns import header_text, turn_text, valid_name
 
-_METADATA = ("id", "model", "timestamp", "finish_reason", "provider_finish_reason", "usage")
+_METADATA = (
+    "id",
+    "model",
+    "timestamp",
+    "finish_reason",
+    "provider_finish_reason",
+    "usage",
+    "metadata",
+)
 
 
 @dataclass
@@ -163,13 +171,12 @@ def _report_message_fields(message: Message, path: str, ctx: Context) -> None:
     warn_foreign_extra(message.extra, path, ctx.drift)
     if ctx.faithful:
         return
-    dropped: dict[str, Any] = message.model_dump(
-        mode="json", include=set(_METADATA), exclude_none=True
-    )
+    present = {name for name in _METADATA if getattr(message, name) not in (None, {})}
+    dropped: dict[str, Any] = message.model_dump(mode="json", include=present, exclude_none=True)
     if dropped:
         ctx.drift.add(
             "content-dropped",
-            "ChatML text has no ids, models, timestamps, usage or finish reasons",
+            "ChatML text has no ids, models, timestamps, usage, finish reasons or metadata",
             field=path,
             original=dropped,
             severity="info",

@@ -15,6 +15,7 @@ from providers.formats._common import (
     hinted_extra,
     own_extra,
     report_foreign_fields,
+    report_message_metadata,
 )
 from providers.formats.base import Drift, FormatError
 from providers.umf import JSON, Conversation, Extra, Message, main_path
@@ -64,6 +65,12 @@ def report_foreign_extra(extra: Extra, path: str, ctx: RenderContext) -> None:
     report_foreign_fields(extra, path, ctx.drift, FORMAT_ID, "ai.matey IR")
 
 
+_NO_MESSAGE_METADATA = (
+    "an ai.matey IR request has no per-message ids, timestamps, models, finish reasons or "
+    "usage; left out"
+)
+
+
 def thread(conversation: Conversation, ctx: RenderContext) -> list[tuple[int, Message]]:
     """The messages to write with their UMF indexes: one path when the conversation is a
     tree, each message left on another branch noted as dropped."""
@@ -78,7 +85,10 @@ def thread(conversation: Conversation, ctx: RenderContext) -> list[tuple[int, Me
                 field=item("messages", index),
                 original=message.id,
             )
-    return [(positions[id(message)], message) for message in path]
+    written = [(positions[id(message)], message) for message in path]
+    if not ctx.faithful:
+        report_message_metadata(written, ctx.drift, _NO_MESSAGE_METADATA, held=("metadata",))
+    return written
 
 
 def is_int(value: JSON) -> bool:

@@ -109,6 +109,7 @@ def test_branches_usage_and_timestamps() -> None:
             parent_id="1",
             model="m",
             usage=Usage(prompt_tokens=3, completion_tokens=2),
+            metadata={"tag": "a"},
         ),
     ]
     written, warnings = convert(Conversation(messages=messages))
@@ -120,7 +121,12 @@ def test_branches_usage_and_timestamps() -> None:
             "content-dropped",
             "info",
             "messages[2]",
-            {"id": "3", "model": "m", "usage": {"prompt_tokens": 3, "completion_tokens": 2}},
+            {
+                "id": "3",
+                "model": "m",
+                "usage": {"prompt_tokens": 3, "completion_tokens": 2},
+                "metadata": {"tag": "a"},
+            },
             None,
         ),
     ]

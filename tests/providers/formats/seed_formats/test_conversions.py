@@ -162,7 +162,53 @@ def test_other_branches_and_citations_are_dropped_with_warnings(format_id: str) 
     )
     rendered = render_checked(format_id, conversation)
     assert "old" not in orjson.dumps(rendered.payload).decode()
+    # Appam messages hold their ids; the others say they left them out, in one note.
+    ids = [] if format_id == "appam" else [("content-dropped", "messages", ["id"], None)]
     assert [w for w in summary(rendered.warnings) if w[0] == "content-dropped"] == [
         ("content-dropped", "messages[1]", "b", None),
+        *ids,
         ("content-dropped", "messages[2].content[0].citations", citations, None),
     ]
+
+
+HI = [{"type": "text", "text": "hi"}]
+METADATA_CONVERSATION = Conversation.model_validate(
+    {
+        "messages": [
+            {"role": "user", "id": "u1", "timestamp": "2025-03-04T05:06:07Z", "content": HI},
+            {
+                "role": "assistant",
+                "id": "msg_01",
+                "timestamp": "2025-03-04T05:06:09Z",
+                "model": "claude-sonnet-4-5",
+                "finish_reason": "length",
+                "usage": {"prompt_tokens": 3, "completion_tokens": 2},
+                "metadata": {"tag": "a"},
+                "content": [{"type": "text", "text": "hello"}],
+            },
+        ]
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("format_id", "left_out"),
+    [
+        ("matey-ir", {"id": [0, 1], "timestamp": [0, 1], "model": [1], "finish_reason": [1]}),
+        ("forge", {"id": [0, 1], "timestamp": [0, 1], "model": [1], "finish_reason": [1]}),
+        ("art", {"id": [0, 1], "timestamp": [0, 1], "model": [1], "finish_reason": [1]}),
+        ("appam", {"model": [1], "finish_reason": [1]}),
+    ],
+)
+def test_message_metadata_from_another_format_is_named_in_one_note(
+    format_id: str, left_out: dict[str, list[int]]
+) -> None:
+    # The answer's usage goes with its finish reason and model (ai.matey IR keeps metadata).
+    left_out = {**left_out, "usage": [1]}
+    if format_id != "matey-ir":
+        left_out["metadata"] = [1]
+    rendered = render_checked(format_id, METADATA_CONVERSATION)
+    [note] = [w for w in rendered.warnings if w.category == "content-dropped"]
+    assert (note.severity, note.field) == ("info", "messages")
+    assert note.original_value == sorted(left_out)
+    assert note.details == {"messages": left_out}

@@ -359,3 +359,16 @@ def report_message_metadata(
             details={"messages": dropped},
             severity="info",
         )
+
+
+def report_message_name(message: Message, path: str, drift: Drift, what: str) -> None:
+    """An info note for the ``name`` of a message other than a tool's (a tool's is the
+    tool's), which ``what`` (e.g. "a ShareGPT turn") has no place for."""
+    if message.name is not None and message.role != "tool":
+        drift.add(
+            "content-dropped",
+            f"{what} has no name",
+            field=f"{path}.name",
+            original=message.name,
+            severity="info",
+        )

@@ -28,7 +28,7 @@ thinking signed by another provider             text kept, ``signature-stripped`
 reasoning with no text (redacted, encrypted)    ``reasoning-dropped``
 tool definitions; tool choice; parameters       ``tool-unsupported``; ``parameter-unsupported``
 other branches of a tree                        ``content-dropped`` per message
-message models, finish reasons, usage and      ``content-dropped`` (info), one for all
+message models, finish reasons, usage and       ``content-dropped`` (info), one for all
 metadata (an exchange keeps its answer's)       messages
 other formats' fields                           ``field-unknown`` (info)
 ==============================================  ============================================

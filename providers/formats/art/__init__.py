@@ -23,7 +23,7 @@ tool result ``is_error``                        "Error: " text, ``capability-uns
 a tool message that answers no call             a user message, ``content-type-unsupported``
 tool definitions; tool choice; parameters       ``tool-unsupported``; ``parameter-unsupported``
 other branches of a tree                        ``content-dropped`` per message
-message ids, timestamps, models, finish        ``content-dropped`` (info), one for all
+message ids, timestamps, models, finish         ``content-dropped`` (info), one for all
 reasons, usage and metadata                     messages
 other formats' fields                           ``field-unknown`` (info)
 ==============================================  ============================================

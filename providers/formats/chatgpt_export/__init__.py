@@ -32,10 +32,12 @@ tool calls outside assistant messages           ``content-dropped``
 tool definitions                                ``tool-unsupported``
 parameters other than model, tool_choice        ``parameter-unsupported``
 other formats' fields                           ``field-unknown`` (info)
+a message's ``name`` (not a tool's)             ``content-dropped`` (info)
+message usage and metadata                      ``content-dropped`` (info), one for all
+                                                messages
 ==============================================  ==============================================
 
-Usage has no place in the export and is not warned about; trees, timestamps, per-message
-models and finish reasons are kept.
+Trees, timestamps, per-message models and finish reasons are kept.
 """
 
 from __future__ import annotations

@@ -19,7 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._archive import report_foreign_fields
-from providers.formats._common import arguments_string
+from providers.formats._common import (
+    arguments_string,
+    report_message_metadata,
+    report_message_name,
+)
 from providers.formats.base import Drift, Rendered
 from providers.umf import (
     Block,
@@ -38,6 +42,7 @@ from ._shared import FORMAT_ID
 
 ROOT_ID = "client-created-root"
 _WIRE_FINISH = {"stop": "stop", "length": "max_tokens", "cancelled": "interrupted"}
+_NO_MESSAGE_METADATA = "a ChatGPT export has no per-message usage or metadata; left out"
 
 
 @dataclass
@@ -85,12 +90,19 @@ def render_foreign(conversation: Conversation) -> Rendered:
     ctx = _Context(Drift(FORMAT_ID), seed)
     ctx.mapping[ROOT_ID] = {"id": ROOT_ID, "message": None, "parent": None, "children": []}
     _report_request(conversation, ctx.drift)
+    report_message_metadata(
+        enumerate(conversation.messages),
+        ctx.drift,
+        _NO_MESSAGE_METADATA,
+        held=("id", "timestamp", "model", "finish_reason"),
+    )
     tree = any(message.parent_id for message in conversation.messages)
     previous = ROOT_ID
     for index, message in enumerate(conversation.messages):
         report_foreign_fields(
             message.extra, f"messages[{index}]", ctx.drift, FORMAT_ID, "ChatGPT", with_empty=True
         )
+        report_message_name(message, f"messages[{index}]", ctx.drift, "a ChatGPT export message")
         parent = ctx.last_node.get(message.parent_id or "", ROOT_ID) if tree else previous
         parent = _after_calls(message, index, parent, ctx)
         previous = _place(message, index, parent, ctx)

@@ -26,6 +26,9 @@ tool calls outside assistant messages           ``content-dropped``
 tool definitions                                ``tool-unsupported``
 parameters, tool_choice                         ``parameter-unsupported``
 other formats' fields                           ``field-unknown`` (info)
+a message's ``name`` (not a tool's)             ``content-dropped`` (info)
+message models, finish reasons, usage and       ``content-dropped`` (info), one for all
+metadata                                        messages
 ==============================================  ==============================================
 
 Message models, usage and finish reasons have no place in the export and are not warned

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._archive import join_texts, report_foreign_fields
+from providers.formats._common import report_message_metadata, report_message_name
 from providers.formats.base import Drift, Rendered
 from providers.umf import (
     Block,
@@ -31,6 +32,9 @@ from ._blocks import FORMAT_ID
 from ._parse import ROOT, SENDER_OF
 
 DEFAULT_FILE_NAME = "document.txt"
+_NO_MESSAGE_METADATA = (
+    "a Claude.ai export has no per-message models, finish reasons, usage or metadata; left out"
+)
 
 
 @dataclass
@@ -52,11 +56,18 @@ def render_foreign(conversation: Conversation) -> Rendered:
     seed = hashlib.sha256(conversation.model_dump_json().encode()).hexdigest()
     ctx = _Context(Drift(FORMAT_ID), seed)
     _report_request(conversation, ctx.drift)
+    report_message_metadata(
+        enumerate(conversation.messages),
+        ctx.drift,
+        _NO_MESSAGE_METADATA,
+        held=("id", "timestamp"),
+    )
     tree = any(message.parent_id for message in conversation.messages)
     for index, message in enumerate(conversation.messages):
         report_foreign_fields(
             message.extra, f"messages[{index}]", ctx.drift, FORMAT_ID, "Claude", with_empty=True
         )
+        report_message_name(message, f"messages[{index}]", ctx.drift, "a Claude.ai export message")
         parent = _parent(message, tree, ctx)
         _place(message, index, parent, ctx)
     out: dict[str, Any] = {"uuid": ctx.uuid("conversation")}

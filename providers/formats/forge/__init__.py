@@ -26,7 +26,7 @@ refusals, text documents                        text, ``content-type-unsupported
 citations; a message ``name``                   ``content-dropped`` (the name as info)
 tool definitions; tool choice; parameters       ``tool-unsupported``; ``parameter-unsupported``
 other branches of a tree                        ``content-dropped`` per message
-message ids, timestamps, models, finish        ``content-dropped`` (info), one for all
+message ids, timestamps, models, finish         ``content-dropped`` (info), one for all
 reasons, usage and metadata                     messages
 other formats' fields                           ``field-unknown`` (info)
 ==============================================  ============================================

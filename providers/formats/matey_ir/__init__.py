@@ -33,7 +33,7 @@ provenance's served model                       ``content-dropped`` (info)
 history warnings of categories the IR lacks     ``capability-unsupported`` with the category
                                                 in details, ``parameter-normalized`` (info)
 other branches of a tree                        ``content-dropped`` per message
-message ids, timestamps, models, finish        ``content-dropped`` (info), one for all
+message ids, timestamps, models, finish         ``content-dropped`` (info), one for all
 reasons and usage outside a response            messages
 other formats' fields                           ``field-unknown`` (info)
 ==============================================  ============================================

@@ -25,8 +25,8 @@ custom (free-text) tools                        ``tool-unsupported`` (function t
 request fields a line does not have             ``parameter-unsupported``
 ==============================================  ==============================================
 
-Per-message timestamps, models, usage and finish reasons have no place in a line: like the
-``openai-chat`` module, they are not warned about.
+Per-message ids, timestamps, models, finish reasons, usage and metadata have no place in a
+line: as in the ``openai-chat`` module, one info note (``content-dropped``) names them.
 """
 
 from __future__ import annotations

@@ -28,10 +28,13 @@ an answer with usage but no finish reason       an output message all the same, 
                                                 when it makes calls, else ``stop``),
                                                 ``parameter-defaulted``
 other formats' fields                           ``field-unknown`` (info)
+message ids, timestamps, models, finish         ``content-dropped`` (info), one for all
+reasons, usage and metadata (but the output's   messages
+response id, model, finish reason and usage)
 ==============================================  ==============================================
 
-Message ids and timestamps have no standard place and are not written or warned about (as
-in every request format); only the answer's model and usage have attributes.
+Message ids and timestamps have no standard place; only the answer's response id, model,
+finish reason and usage have attributes.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from providers.formats._archive import put_back, report_foreign_fields
-from providers.formats._common import own_extra, wire_finish_reason
+from providers.formats._common import own_extra, report_message_metadata, wire_finish_reason
 from providers.formats.base import Drift
 from providers.umf import (
     JSON,
@@ -58,6 +58,10 @@ from ._parts import (
 
 _WIRE_FINISH = {"tool_calls": "tool_call", "cancelled": "error"}
 _PARAMETERS = {**FLOAT_PARAMETERS, **INT_PARAMETERS}
+_NO_MESSAGE_METADATA = (
+    "GenAI messages have no ids, timestamps, models, finish reasons, usage or metadata but "
+    "the output's response id, model, finish reason and usage; left out"
+)
 
 
 @dataclass
@@ -72,6 +76,8 @@ class Context:
 def render_attributes(conversation: Conversation, ctx: Context) -> dict[str, Any]:
     """The span attributes for ``conversation``."""
     groups = _groups(conversation, ctx)
+    if not ctx.faithful:
+        _report_metadata(groups, ctx)
     present = _present(conversation, groups, ctx)
     out: dict[str, Any] = {}
     if SYSTEM in present and groups["system"]:
@@ -89,6 +95,15 @@ def render_attributes(conversation: Conversation, ctx: Context) -> dict[str, Any
     for key, value in own_extra(conversation.extra, FORMAT_ID).items():
         out.setdefault(key, value)
     return out
+
+
+def _report_metadata(groups: dict[str, list[tuple[int, Message]]], ctx: Context) -> None:
+    """One note for the messages' facts a span has no place for: all of an input
+    message's, an output's timestamp and metadata (its id, model, finish reason and usage
+    are the response's)."""
+    response = {"id": None, "model": None, "finish_reason": None, "usage": None}
+    outputs = [(index, m.model_copy(update=response)) for index, m in groups["output"]]
+    report_message_metadata([*groups["input"], *outputs], ctx.drift, _NO_MESSAGE_METADATA)
 
 
 def _present(

@@ -32,11 +32,12 @@ citations                                       ``content-dropped``
 parameters, tool_choice                         ``parameter-unsupported``
 other branches of a tree                        ``content-dropped`` per message
 other formats' fields                           ``field-unknown`` (info)
+a message's ``name`` (not a tool's)             ``content-dropped`` (info)
+message ids, timestamps, models, finish         ``content-dropped`` (info), one for all
+reasons, usage and metadata                     messages
 ==============================================  ==============================================
 
-Message ids, names, timestamps, models, usage and finish reasons have no place in an entry
-and are not warned about (as in every request format). A conversation that opens with an
-assistant turn is written as it is.
+A conversation that opens with an assistant turn is written as it is.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from typing import Any, BinaryIO
 
 from providers.formats import register
 from providers.formats._archive import check_depth, checked, entry_error, read_entries
-from providers.formats._common import hint
+from providers.formats._common import hint, report_message_metadata, report_message_name
 from providers.formats.base import Capabilities, Drift, Format, FormatError, ParseResult, Rendered
 from providers.umf import JSON, Conversation
 
@@ -63,6 +64,9 @@ from ._render import (
 
 __all__ = ["FORMAT", "FORMAT_ID", "detect", "iter_parse", "parse", "render", "render_many"]
 
+_NO_MESSAGE_METADATA = (
+    "a ShareGPT turn has no ids, timestamps, models, finish reasons, usage or metadata; left out"
+)
 _SIDE = {"human": "user", "observation": "user", "gpt": "assistant", "function_call": "assistant"}
 
 
@@ -123,9 +127,13 @@ def render_entry(conversation: Conversation) -> Rendered:
     if not ctx.faithful:
         _report_request_fields(conversation, ctx)
     turns: list[Turn] = []
-    for index, message in thread(conversation, ctx.drift):
+    written = thread(conversation, ctx.drift)
+    if not ctx.faithful:
+        report_message_metadata(written, ctx.drift, _NO_MESSAGE_METADATA)
+    for index, message in written:
         if not ctx.faithful:
             report_foreign(message.extra, f"messages[{index}]", ctx.drift)
+            report_message_name(message, f"messages[{index}]", ctx.drift, "a ShareGPT turn")
         turns.extend(message_turns(message, index, ctx))
     if not ctx.faithful:
         turns = _alternate(turns, ctx)

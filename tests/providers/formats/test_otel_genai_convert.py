@@ -66,6 +66,8 @@ def test_an_openai_chat_exchange_becomes_input_output_and_usage() -> None:
     assert payload["gen_ai.response.model"] == exchange["response"]["model"]
     assert payload["gen_ai.input.messages"][0]["role"] == "system"
     assert warnings == [
+        # The answer's created time: a span has the response's id, model and usage only.
+        ("content-dropped", "messages", ["timestamp"], None),
         ("system-message-transformed", "messages[0]", "developer", "system"),
         (
             "field-unknown",
@@ -266,6 +268,7 @@ def test_only_the_main_path_of_a_tree_is_written_and_each_other_branch_message_r
     assert dropped == [
         ("content-dropped", "messages[2]", "0195e3a1-1111-7000-8000-000000000003", None),
         ("content-dropped", "messages[3]", "0195e3a1-1111-7000-8000-000000000004", None),
+        ("content-dropped", "messages", ["id", "timestamp"], None),
     ]
 
 

@@ -429,6 +429,7 @@ def test_only_the_main_path_of_a_tree_is_written_and_each_other_branch_message_r
     assert dropped == [
         ("content-dropped", "messages[2]", "0195e3a1-1111-7000-8000-000000000003", None),
         ("content-dropped", "messages[3]", "0195e3a1-1111-7000-8000-000000000004", None),
+        ("content-dropped", "messages", ["id", "timestamp"], None),
     ]
 
 

@@ -17,7 +17,8 @@ system and developer messages in the top-level ``system``, tool messages and sam
 merged into alternating turns that start with the user, every call answered right after it,
 tool ids fitted to ``^[a-zA-Z0-9_-]+$``, and a drift warning for each of these steps and for
 everything left out (audio, foreign reasoning and signatures, citations, temperature/top_p/
-top_k, penalties, seed, other formats' fields).
+top_k, penalties, seed, other formats' fields; the messages' ids, timestamps, models, finish
+reasons, usage and metadata in one info note).
 """
 
 from __future__ import annotations

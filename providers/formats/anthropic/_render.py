@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import hint, own_extra
+from providers.formats._common import hint, own_extra, report_message_metadata
 from providers.formats.anthropic._constants import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
@@ -23,12 +23,19 @@ from providers.formats.anthropic._render_blocks import (
 from providers.formats.base import Drift, Rendered
 from providers.umf import JSON, Conversation, Message, Tool, Usage, main_path
 
+_NO_MESSAGE_METADATA = (
+    "an Anthropic request has no per-message ids, timestamps, models, finish reasons or "
+    "usage; left out"
+)
+
 
 def render_conversation(conversation: Conversation) -> Rendered:
     """The payload for ``conversation`` and the warnings for what it could not carry."""
     shape = hint(conversation.extra, FORMAT_ID, "shape")
     ctx = Context(Drift(FORMAT_ID), faithful=shape is not None)
     thread = _thread(conversation, ctx)
+    if not ctx.faithful:  # from another format: always a request of the whole thread
+        report_message_metadata(thread, ctx.drift, _NO_MESSAGE_METADATA)
     last = thread[-1][1] if thread else None
     is_response = last is not None and hint(last.extra, FORMAT_ID, "response") is True
     payload: JSON

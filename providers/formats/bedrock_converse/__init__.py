@@ -20,7 +20,8 @@ and names to ``[a-zA-Z0-9_-]{1,64}``, ``toolConfig`` present whenever the histor
 blocks, media as base64 ``bytes`` (HTTP URLs cannot be fetched: sent as text naming them),
 and a drift warning for each of these steps and for everything left out (foreign reasoning
 and signatures, citations, ``tool_choice: none``, top_k, seed, penalties, other formats'
-fields).
+fields; the messages' ids, timestamps, models, finish reasons, usage and metadata in one info
+note).
 """
 
 from __future__ import annotations

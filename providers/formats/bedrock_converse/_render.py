@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import hint, own_extra
+from providers.formats._common import hint, own_extra, report_message_metadata
 from providers.formats.base import Drift, Rendered
 from providers.formats.bedrock_converse._constants import DEFAULT_MODEL, FORMAT_ID, STOP_REASONS
 from providers.formats.bedrock_converse._context import Context, warn_foreign_extra
@@ -14,6 +14,11 @@ from providers.formats.bedrock_converse._render_blocks import render_blocks
 from providers.formats.bedrock_converse._sequence import normalize
 from providers.formats.bedrock_converse._tools import render_tool_config
 from providers.umf import JSON, Conversation, Message, Parameters, Usage, main_path
+
+_NO_MESSAGE_METADATA = (
+    "a Bedrock Converse request has no per-message ids, timestamps, models, finish reasons "
+    "or usage; left out"
+)
 
 # Parameters Converse has no member for (top_k only through a model's own
 # additionalModelRequestFields, whose names differ per model).
@@ -32,6 +37,8 @@ def render_conversation(conversation: Conversation) -> Rendered:
     shape = hint(conversation.extra, FORMAT_ID, "shape")
     ctx = Context(Drift(FORMAT_ID), faithful=shape is not None)
     thread = _thread(conversation, ctx)
+    if not ctx.faithful:  # from another format: always a request of the whole thread
+        report_message_metadata(thread, ctx.drift, _NO_MESSAGE_METADATA)
     last = thread[-1][1] if thread else None
     is_response = last is not None and hint(last.extra, FORMAT_ID, "response") is True
     payload: JSON

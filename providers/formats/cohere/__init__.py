@@ -41,6 +41,8 @@ temperature < 0, p, k, penalties out of range       ``parameter-clamped``
 more than 5 stop sequences                          ``stop-sequences-truncated``
 image detail other than auto/low/high               ``content-dropped`` (info)
 other formats' ``extra`` fields                     ``field-unknown`` (info)
+message ids, timestamps, models, finish reasons,    ``content-dropped`` (info), one for all
+usage and metadata                                  messages
 ==================================================  ==========================================
 """
 

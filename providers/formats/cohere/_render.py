@@ -17,7 +17,7 @@ from providers.formats._chatlike import (
     write_parameters,
     write_tool,
 )
-from providers.formats._common import wire_finish_reason
+from providers.formats._common import report_message_metadata, wire_finish_reason
 from providers.formats.base import Rendered
 from providers.umf import JSON, Conversation, Message, Usage
 
@@ -33,6 +33,10 @@ from ._shared import (
 )
 from ._turns import TurnWriter
 
+_NO_MESSAGE_METADATA = (
+    "a Cohere request has no per-message ids, timestamps, models, finish reasons or usage; left out"
+)
+
 
 def render_conversation(conversation: Conversation) -> Rendered:
     """The payload for ``conversation`` and the warnings for what it could not carry."""
@@ -44,6 +48,7 @@ def render_conversation(conversation: Conversation) -> Rendered:
     if shape in ("messages", "response"):
         report_unplaced(conversation, messages if shape == "response" else [], ctx)
     if not ctx.faithful:
+        report_message_metadata(messages, ctx.drift, _NO_MESSAGE_METADATA)
         turns = linearize(messages, ctx, valid_tool_call_id, make_tool_call_id)
     else:
         turns = turns_as_read(messages, ctx) if shape != "response" else []

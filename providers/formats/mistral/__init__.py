@@ -49,6 +49,8 @@ a tool without parameters                           an empty object schema,
                                                     ``parameter-defaulted`` (info)
 temperature, top_p, penalties out of range          ``parameter-clamped``
 other formats' ``extra`` fields                     ``field-unknown`` (info)
+message ids, timestamps, models, finish reasons,    ``content-dropped`` (info), one for all
+usage and metadata                                  messages
 ==================================================  ==========================================
 """
 

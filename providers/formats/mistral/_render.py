@@ -17,7 +17,7 @@ from providers.formats._chatlike import (
     write_parameters,
     write_tool,
 )
-from providers.formats._common import wire_finish_reason
+from providers.formats._common import report_message_metadata, wire_finish_reason
 from providers.formats.base import Rendered
 from providers.umf import JSON, Conversation, Message, ToolChoice, Usage
 
@@ -35,6 +35,11 @@ from ._shared import (
 )
 from ._turns import TurnWriter
 
+_NO_MESSAGE_METADATA = (
+    "a Mistral request has no per-message ids, timestamps, models, finish reasons or usage; "
+    "left out"
+)
+
 
 def render_conversation(conversation: Conversation) -> Rendered:
     """The payload for ``conversation`` and the warnings for what it could not carry."""
@@ -50,6 +55,7 @@ def render_conversation(conversation: Conversation) -> Rendered:
         turns = turns_as_read(messages, ctx) if shape != "response" else []
         wire = [w.wire for turn in turns if (w := writer.turn(turn)).wire is not None]
     else:
+        report_message_metadata(messages, ctx.drift, _NO_MESSAGE_METADATA)
         turns = linearize(messages, ctx, valid_tool_call_id, make_tool_call_id)
         wire = order([writer.turn(turn) for turn in turns], ctx)
     payload: JSON = wire

@@ -16,7 +16,8 @@ defaulted (:data:`DEFAULT_MODEL`), parameters moved into ``options``, tool resul
 ``tool`` messages with ``tool_name``, and a drift warning for each lossy step (see
 ``_render_blocks`` and ``_render_messages``): tool ids and tool_choice (Ollama has
 neither), image URLs (sent as text: nothing is downloaded), documents, audio, citations,
-signatures, redacted reasoning, error flags, author names.
+signatures, redacted reasoning, error flags, author names; the messages' ids, timestamps,
+models, finish reasons, usage and metadata (one info note).
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._common import report_message_metadata
 from providers.formats.base import Drift, Rendered
 from providers.umf import JSON, Conversation, Message, Tool, ToolUseBlock, extract_text, main_path
 
@@ -22,6 +23,11 @@ from ._shared import (
     warn_foreign_extra,
 )
 
+_NO_MESSAGE_METADATA = (
+    "an Ollama request has no per-message ids, timestamps, models, finish reasons or usage; "
+    "left out"
+)
+
 
 def render_conversation(conversation: Conversation) -> Rendered:
     """The payload for ``conversation`` and the warnings for what it could not carry."""
@@ -36,6 +42,8 @@ def render_conversation(conversation: Conversation) -> Rendered:
     if shape == "response":
         _report_unplaced(conversation, thread, ctx)
         thread = []
+    if not ctx.faithful:
+        report_message_metadata(thread, ctx.drift, _NO_MESSAGE_METADATA)
     messages = [wire for index, message in thread for wire in render_message(message, index, ctx)]
     payload: JSON = messages
     if shape == "messages":

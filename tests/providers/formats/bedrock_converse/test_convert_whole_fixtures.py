@@ -188,7 +188,9 @@ def test_anthropic_mid_conversation_system_message_moves_to_the_top() -> None:
 
 def test_openai_chat_refusal_and_annotations() -> None:
     _, refusal_warnings = from_fixture(OC, "refusal_exchange")
-    assert refusal_warnings[:2] == [
+    answer_fields = ["finish_reason", "id", "model", "timestamp", "usage"]
+    assert refusal_warnings[:3] == [
+        ("content-dropped", "info", "messages", answer_fields, None),
         ("content-type-unsupported", "warning", "messages[1].content[0]", "refusal", "text"),
         ("content-type-unsupported", "warning", "messages[3].content[0]", "refusal", "text"),
     ]
@@ -198,8 +200,9 @@ def test_openai_chat_refusal_and_annotations() -> None:
     assert payload["messages"][-1]["content"] == [
         {"text": source["response"]["choices"][0]["message"]["content"]}
     ]
-    assert warnings[0][:3] == ("content-dropped", "warning", "messages[1].content[0].citations")
-    assert len(warnings[0][3]) == len(annotations)
+    assert warnings[0] == ("content-dropped", "info", "messages", answer_fields, None)
+    assert warnings[1][:3] == ("content-dropped", "warning", "messages[1].content[0].citations")
+    assert len(warnings[1][3]) == len(annotations)
 
 
 def test_openai_chat_audio_input_is_carried() -> None:
@@ -207,4 +210,5 @@ def test_openai_chat_audio_input_is_carried() -> None:
     audio = payload["messages"][0]["content"][-1]
     assert audio["audio"]["format"] == "wav" and audio["audio"]["source"]["bytes"]
     # The assistant's audio replies are ids of OpenAI-side clips: nothing to send.
-    assert warnings[0][:3] == ("content-dropped", "warning", "messages[1].content[0]")
+    assert warnings[0][:3] == ("content-dropped", "info", "messages")
+    assert warnings[1][:3] == ("content-dropped", "warning", "messages[1].content[0]")

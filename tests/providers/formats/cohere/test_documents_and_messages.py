@@ -178,5 +178,11 @@ def test_citations_of_other_formats_are_dropped() -> None:
     assert isinstance(text, TextBlock)
     assert payload["messages"][1] == {"role": "assistant", "content": text.text}
     assert summary(warnings)[1:] == [
-        ("content-dropped", "messages[1].content[0].citations", text.citations, None)
+        (
+            "content-dropped",
+            "messages",
+            ["finish_reason", "id", "model", "timestamp", "usage"],
+            None,
+        ),
+        ("content-dropped", "messages[1].content[0].citations", text.citations, None),
     ]

@@ -160,6 +160,12 @@ def test_openai_refusals_render_the_exact_request_as_text() -> None:
             {"response_format": source["request"]["response_format"]},
             None,
         ),
+        (
+            "content-dropped",
+            "messages",
+            ["finish_reason", "id", "model", "timestamp", "usage"],
+            None,
+        ),
         ("content-type-unsupported", "messages[1].content[0]", "refusal", "text"),
         ("content-type-unsupported", "messages[3].content[0]", "refusal", "text"),
     ]

@@ -100,6 +100,12 @@ def test_refusals_become_text_and_the_last_answer_a_prefix() -> None:
         "prefix": True,
     }
     assert summary(warnings)[1:] == [
+        (
+            "content-dropped",
+            "messages",
+            ["finish_reason", "id", "model", "timestamp", "usage"],
+            None,
+        ),
         ("content-type-unsupported", "messages[1].content[0]", "refusal", "text"),
         ("content-type-unsupported", "messages[3].content[0]", "refusal", "text"),
         ("parameter-defaulted", "messages[3]", None, {"prefix": True}),
@@ -113,6 +119,12 @@ def test_citations_of_other_formats_are_dropped() -> None:
     assert isinstance(text, TextBlock)
     assert payload["messages"][1] == {"role": "assistant", "content": text.text, "prefix": True}
     assert summary(warnings)[1:] == [
+        (
+            "content-dropped",
+            "messages",
+            ["finish_reason", "id", "model", "timestamp", "usage"],
+            None,
+        ),
         ("content-dropped", "messages[1].content[0].citations", text.citations, None),
         ("parameter-defaulted", "messages[1]", None, {"prefix": True}),
     ]

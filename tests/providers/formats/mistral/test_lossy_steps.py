@@ -183,7 +183,45 @@ def test_a_tree_exports_its_main_thread() -> None:
     )
     payload, warnings = render(conversation)
     assert [m["content"] for m in payload["messages"]] == ["hi", "new", "and?"]
-    assert summary(warnings) == [("content-dropped", "messages[1]", "b", None)]
+    assert summary(warnings) == [
+        ("content-dropped", "messages[1]", "b", None),
+        ("content-dropped", "messages", ["id"], None),
+    ]
+
+
+def test_an_answer_from_another_format_says_its_usage_and_finish_reason_are_left_out() -> None:
+    # Anthropic's logged exchange: the answer's id, model, finish reason and usage have no
+    # place in a Mistral request; one note names them and the messages they were on.
+    conversation = Conversation(
+        parameters=Parameters(model="mistral-small-latest"),
+        messages=[
+            Message(role="user", content=[TextBlock(text="hi")], metadata={"tag": "a"}),
+            Message.model_validate(
+                {
+                    "role": "assistant",
+                    "id": "msg_01",
+                    "model": "claude-sonnet-4-5",
+                    "finish_reason": "length",
+                    "provider_finish_reason": "max_tokens",
+                    "usage": {"prompt_tokens": 3, "completion_tokens": 2},
+                    "content": [{"type": "text", "text": "hello"}],
+                }
+            ),
+            Message(role="user", content=[TextBlock(text="and?")]),
+        ],
+    )
+    payload, warnings = render(conversation)
+    assert payload["messages"] == [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "hello"},
+        {"role": "user", "content": "and?"},
+    ]
+    [note] = warnings
+    assert (note.category, note.severity, note.field) == ("content-dropped", "info", "messages")
+    assert note.original_value == ["finish_reason", "id", "metadata", "model", "usage"]
+    assert note.details == {
+        "messages": {"metadata": [0], "id": [1], "model": [1], "finish_reason": [1], "usage": [1]}
+    }
 
 
 def test_a_result_without_its_call_becomes_user_text() -> None:

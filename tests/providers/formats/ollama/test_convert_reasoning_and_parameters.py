@@ -3,8 +3,9 @@ argument strings, parameters, branches and response fields."""
 
 from __future__ import annotations
 
-from providers.formats.ollama import DEFAULT_MODEL
+from providers.formats.ollama import DEFAULT_MODEL, render
 from providers.umf import (
+    Message,
     Parameters,
     RefusalBlock,
     TextBlock,
@@ -155,11 +156,43 @@ def test_branches_are_reduced_to_the_main_thread() -> None:
         )
     )
     assert [m["content"] for m in payload["messages"]] == ["q", "second try"]
-    assert warnings == [("content-dropped", "warning", "messages[1]", "first try", None)]
+    assert warnings == [
+        ("content-dropped", "warning", "messages[1]", "first try", None),
+        ("content-dropped", "info", "messages", ["id"], None),
+    ]
 
 
 def test_response_fields_stay_out_of_a_converted_request() -> None:
     answer = assistant(text("hi"), id="msg_1", model="claude", finish_reason="stop")
     payload, warnings = convert(messages(user(text("q")), answer))
     assert payload["messages"][1] == {"role": "assistant", "content": "hi"}
-    assert warnings == []
+    assert warnings == [
+        ("content-dropped", "info", "messages", ["finish_reason", "id", "model"], None)
+    ]
+
+
+def test_an_answer_from_another_format_says_its_usage_and_finish_reason_are_left_out() -> None:
+    # Anthropic's logged exchange: the answer's id, model, finish reason and usage have no
+    # place in an /api/chat request; one note names them and the messages they were on.
+    answer = Message.model_validate(
+        {
+            "role": "assistant",
+            "id": "msg_01",
+            "model": "claude-sonnet-4-5",
+            "finish_reason": "length",
+            "provider_finish_reason": "max_tokens",
+            "usage": {"prompt_tokens": 3, "completion_tokens": 2},
+            "content": [{"type": "text", "text": "hello"}],
+        }
+    )
+    rendered = render(messages(user(text("hi"), metadata={"tag": "a"}), answer))
+    assert rendered.payload["messages"] == [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "hello"},
+    ]
+    [note] = rendered.warnings
+    assert (note.category, note.severity, note.field) == ("content-dropped", "info", "messages")
+    assert note.original_value == ["finish_reason", "id", "metadata", "model", "usage"]
+    assert note.details == {
+        "messages": {"metadata": [0], "id": [1], "model": [1], "finish_reason": [1], "usage": [1]}
+    }

@@ -96,14 +96,14 @@ def render_foreign(conversation: Conversation) -> Rendered:
         _NO_MESSAGE_METADATA,
         held=("id", "timestamp", "model", "finish_reason"),
     )
-    tree = any(message.parent_id for message in conversation.messages)
     previous = ROOT_ID
     for index, message in enumerate(conversation.messages):
         report_foreign_fields(
             message.extra, f"messages[{index}]", ctx.drift, FORMAT_ID, "ChatGPT", with_empty=True
         )
         report_message_name(message, f"messages[{index}]", ctx.drift, "a ChatGPT export message")
-        parent = ctx.last_node.get(message.parent_id or "", ROOT_ID) if tree else previous
+        # A message naming no parent follows the one before it, as storage reads a tree.
+        parent = ctx.last_node.get(message.parent_id, ROOT_ID) if message.parent_id else previous
         parent = _after_calls(message, index, parent, ctx)
         previous = _place(message, index, parent, ctx)
         ctx.last_node[message.id or f"#{index}"] = previous
@@ -161,7 +161,7 @@ def _report_request(conversation: Conversation, drift: Drift) -> None:
 
 def _after_calls(message: Message, index: int, parent: str, ctx: _Context) -> str:
     """``parent``, unless the message holds a tool result whose call was written on
-    another thread (as when only some messages of a tree name their parent): then the node
+    another thread (its parent, or the message before it, is on another branch): then the node
     after the message holding that call, so that the result reads as its answer."""
     for block in message.content:
         if not isinstance(block, ToolResultBlock) or block.tool_use_id not in ctx.call_owner:

@@ -62,13 +62,12 @@ def render_foreign(conversation: Conversation) -> Rendered:
         _NO_MESSAGE_METADATA,
         held=("id", "timestamp"),
     )
-    tree = any(message.parent_id for message in conversation.messages)
     for index, message in enumerate(conversation.messages):
         report_foreign_fields(
             message.extra, f"messages[{index}]", ctx.drift, FORMAT_ID, "Claude", with_empty=True
         )
         report_message_name(message, f"messages[{index}]", ctx.drift, "a Claude.ai export message")
-        parent = _parent(message, tree, ctx)
+        parent = _parent(message, ctx)
         _place(message, index, parent, ctx)
     out: dict[str, Any] = {"uuid": ctx.uuid("conversation")}
     out["name"] = conversation.metadata.title or ""
@@ -105,9 +104,10 @@ def _report_request(conversation: Conversation, drift: Drift) -> None:
         )
 
 
-def _parent(message: Message, tree: bool, ctx: _Context) -> str:
-    if tree:
-        return ctx.placed.get(message.parent_id or "", ROOT)
+def _parent(message: Message, ctx: _Context) -> str:
+    # A message naming no parent follows the one before it, as storage reads a tree.
+    if message.parent_id:
+        return ctx.placed.get(message.parent_id, ROOT)
     return ctx.chat[-1]["uuid"] if ctx.chat else ROOT
 
 

@@ -12,7 +12,15 @@ from typing import Any
 import pytest
 
 from providers import formats
-from providers.umf import Block, Conversation, Message, TextBlock, ToolResultBlock, ToolUseBlock
+from providers.umf import (
+    Block,
+    Conversation,
+    Message,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    main_path,
+)
 from tests.providers.sdk.archive import (
     FIXTURES,
     assert_nothing_dropped_silently,
@@ -203,14 +211,24 @@ def test_in_a_partial_tree_every_result_is_written_after_its_call(without_parent
     assert_results_follow_their_calls(rendered.payload[0])
 
 
-def test_a_result_naming_no_parent_in_a_tree_is_written_after_its_call_with_a_note() -> None:
-    messages = weather_loop()
-    messages[2].parent_id = None
+def test_a_message_naming_no_parent_in_a_tree_follows_the_one_before_it() -> None:
+    # As storage reads the tree: the result follows its call, with nothing to say, and the
+    # system prompt and question naming no parent stay on the current thread.
+    messages = [
+        Message(role="system", content=[TextBlock(text="Be brief.")]),
+        *weather_loop(),
+    ]
+    messages[1].parent_id = None
+    messages[3].parent_id = None
     rendered = FORMAT.render(Conversation(messages=messages))
-    moved = [w for w in rendered.warnings if w.category == "message-reordered"]
-    assert summary(moved) == [("message-reordered", "messages[2].parent_id", None, "a1-1")]
-    assert moved[0].severity == "info"
-    assert rendered.payload[0]["mapping"]["t1"]["parent"] == "a1-1"
+    assert [w for w in rendered.warnings if w.category == "message-reordered"] == []
+    entry = rendered.payload[0]
+    assert entry["mapping"]["t1"]["parent"] == "a1-1"
+    assert [m["author"]["role"] for m in thread(entry)][:2] == ["system", "user"]
+    [item] = FORMAT.parse([entry])
+    assert [m.content for m in main_path(item.conversation)][:2] == [
+        m.content for m in messages[:2]
+    ]
 
 
 def test_a_result_whose_parent_is_on_another_branch_is_moved_after_its_call() -> None:

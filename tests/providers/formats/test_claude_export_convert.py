@@ -145,6 +145,22 @@ def test_a_branching_conversation_keeps_its_tree() -> None:
     assert parents == ["00000000-0000-4000-8000-000000000000", "m0", "m1", "m2", "m1", "m4"]
 
 
+def test_a_message_naming_no_parent_in_a_tree_follows_the_one_before_it() -> None:
+    # As storage reads the tree: the second question names no parent, so it follows the
+    # answer before it, not the root.
+    foreign = Conversation(
+        messages=[
+            Message(role="user", id="m0", content=[TextBlock(text="q")]),
+            Message(role="assistant", id="m1", parent_id="m0", content=[TextBlock(text="a")]),
+            Message(role="assistant", id="m2", parent_id="m0", content=[TextBlock(text="b")]),
+            Message(role="user", id="m3", content=[TextBlock(text="q2")]),
+        ]
+    )
+    [entry] = FORMAT.render(foreign).payload
+    parents = [m["parent_message_uuid"] for m in entry["chat_messages"]]
+    assert parents == ["00000000-0000-4000-8000-000000000000", "m0", "m0", "m2"]
+
+
 @pytest.mark.parametrize(
     "path",
     fixtures("openai-chat") + fixtures("anthropic") + fixtures("umf"),

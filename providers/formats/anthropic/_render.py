@@ -21,7 +21,7 @@ from providers.formats.anthropic._render_blocks import (
     warn_foreign_extra,
 )
 from providers.formats.base import Drift, Rendered
-from providers.umf import JSON, Conversation, Message, Tool, Usage, main_path
+from providers.umf import JSON, Conversation, Message, Tool, ToolChoice, Usage, main_path
 
 
 def render_conversation(conversation: Conversation) -> Rendered:
@@ -207,6 +207,16 @@ def _tool_choice(
             severity="info",
         )
         return None
+    tool_names = {tool.name for tool in conversation.tools}
+    if not ctx.faithful and choice.type == "tool" and choice.name not in tool_names:
+        ctx.drift.add(
+            "parameter-normalized",
+            "the forced tool is not among the tools; any tool may be called",
+            field="tool_choice.name",
+            original=choice.name,
+            transformed="any",
+        )
+        choice = ToolChoice(type="required", extra=choice.extra)
     body: dict[str, Any] = {"type": {"required": "any"}.get(choice.type, choice.type)}
     if choice.name is not None:
         body["name"] = choice.name

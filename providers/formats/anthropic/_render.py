@@ -88,14 +88,16 @@ def _parameters(conversation: Conversation, ctx: Context) -> dict[str, Any]:
     body: dict[str, Any] = {}
     for name, default in (("model", DEFAULT_MODEL), ("max_tokens", DEFAULT_MAX_TOKENS)):
         value = getattr(params, name)
-        if value is None and not ctx.faithful:
-            value = default
+        # An empty model name is no model either.
+        if value in (None, "") and not ctx.faithful:
             ctx.drift.add(
                 "parameter-defaulted",
                 f"Anthropic requires {name}; the default was used",
                 field=f"parameters.{name}",
+                original=value,
                 transformed=default,
             )
+            value = default
         if value is not None:
             body[name] = value
     for name in SAMPLING_PARAMETERS:

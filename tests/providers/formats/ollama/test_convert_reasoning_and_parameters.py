@@ -3,6 +3,7 @@ argument strings, parameters, branches and response fields."""
 
 from __future__ import annotations
 
+from providers import formats
 from providers.formats.ollama import DEFAULT_MODEL
 from providers.umf import (
     Parameters,
@@ -163,3 +164,15 @@ def test_response_fields_stay_out_of_a_converted_request() -> None:
     payload, warnings = convert(messages(user(text("q")), answer))
     assert payload["messages"][1] == {"role": "assistant", "content": "hi"}
     assert warnings == []
+
+
+def test_an_empty_model_name_gets_the_default() -> None:
+    # Found by converting mutated fixtures: an empty model name was sent as it came; the
+    # API refuses it as it refuses no model (Bedrock's SDK says so before sending).
+    payload = {"model": "", "messages": [{"role": "user", "content": "hi"}]}
+    converted = formats.convert("openai-chat", "ollama", payload)
+    assert converted.payload["model"] == DEFAULT_MODEL
+    defaulted = [w for w in converted.warnings if w.field == "parameters.model"]
+    assert [(w.category, w.original_value, w.transformed_value) for w in defaulted] == [
+        ("parameter-defaulted", "", DEFAULT_MODEL)
+    ]

@@ -149,14 +149,15 @@ def _report_unsupported(parameters: Parameters, covered: set[str], ctx: Context)
 
 
 def default_model(parameters: Parameters, default: str, ctx: Context) -> str | None:
-    """The model to send: the conversation's, else ``default`` (``parameter-defaulted``)
-    when converting; None when a faithful payload had none."""
-    if parameters.model is not None or ctx.faithful:
+    """The model to send: the conversation's, else (none or an empty name) ``default``
+    (``parameter-defaulted``) when converting; as read when rendering faithfully."""
+    if parameters.model or ctx.faithful:
         return parameters.model
     ctx.drift.add(
         "parameter-defaulted",
         f"{ctx.label} requires a model; the default one was filled in",
         field="parameters.model",
+        original=parameters.model,
         transformed=default,
     )
     return default

@@ -21,7 +21,7 @@ from providers.formats.anthropic._render_blocks import (
     warn_foreign_extra,
 )
 from providers.formats.base import Drift, Rendered
-from providers.umf import JSON, Conversation, Message, Tool, Usage, main_path
+from providers.umf import JSON, Conversation, Message, Tool, ToolChoice, Usage, main_path
 
 _NO_MESSAGE_METADATA = (
     "an Anthropic request has no per-message ids, timestamps, models, finish reasons or "
@@ -95,14 +95,16 @@ def _parameters(conversation: Conversation, ctx: Context) -> dict[str, Any]:
     body: dict[str, Any] = {}
     for name, default in (("model", DEFAULT_MODEL), ("max_tokens", DEFAULT_MAX_TOKENS)):
         value = getattr(params, name)
-        if value is None and not ctx.faithful:
-            value = default
+        # An empty model name is no model either.
+        if value in (None, "") and not ctx.faithful:
             ctx.drift.add(
                 "parameter-defaulted",
                 f"Anthropic requires {name}; the default was used",
                 field=f"parameters.{name}",
+                original=value,
                 transformed=default,
             )
+            value = default
         if value is not None:
             body[name] = value
     for name in SAMPLING_PARAMETERS:
@@ -214,6 +216,16 @@ def _tool_choice(
             severity="info",
         )
         return None
+    tool_names = {tool.name for tool in conversation.tools}
+    if not ctx.faithful and choice.type == "tool" and choice.name not in tool_names:
+        ctx.drift.add(
+            "parameter-normalized",
+            "the forced tool is not among the tools; any tool may be called",
+            field="tool_choice.name",
+            original=choice.name,
+            transformed="any",
+        )
+        choice = ToolChoice(type="required", extra=choice.extra)
     body: dict[str, Any] = {"type": {"required": "any"}.get(choice.type, choice.type)}
     if choice.name is not None:
         body["name"] = choice.name

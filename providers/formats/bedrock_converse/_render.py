@@ -106,12 +106,13 @@ def _had_system(thread: list[tuple[int, Message]]) -> bool:
 
 
 def _model(parameters: Parameters, ctx: Context) -> str | None:
-    if parameters.model is not None or ctx.faithful:
+    if parameters.model or ctx.faithful:
         return parameters.model
     ctx.drift.add(
         "parameter-defaulted",
         "Bedrock needs a model id; the default was used",
         field="parameters.model",
+        original=parameters.model,
         transformed=DEFAULT_MODEL,
     )
     return DEFAULT_MODEL

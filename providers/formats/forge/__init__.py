@@ -12,7 +12,8 @@ What does not travel into Forge, and the warning it gives:
 developer messages                              system, ``system-message-transformed``
 tool-call ids                                   dropped (results follow their call by tool
                                                 name): ``id-rewritten`` (info), one per call
-a result that does not name its tool            ``tool``, ``parameter-defaulted``
+a result that does not name its tool, or names  ``tool``, ``parameter-defaulted``
+it blank or over lines
 tool results inside other messages              ``Tool:`` messages of their own, after an
                                                 assistant's message, before any other;
                                                 ``message-reordered`` (info) for each one

@@ -221,14 +221,17 @@ def _remember_calls(blocks: Sequence[Block], state: _Render) -> None:
 
 def _tool_text(block: ToolResultBlock, path: str, state: _Render) -> str:
     name = block.name or state.call_names.get(block.tool_use_id)
-    if name is None:
-        name = DEFAULT_TOOL_NAME
+    # ``Tool: <name>`` is one line, and a blank one reads back as no tool message at all.
+    if name is None or not name.strip() or "\n" in name:
         state.ctx.drift.add(
             "parameter-defaulted",
-            "a Forge tool message names its tool; this result does not say which",
+            "a Forge tool message names its tool on its first line; this result does not "
+            "say which, or its name is blank or spans lines",
             field=at(path, "name"),
-            transformed=name,
+            original=name,
+            transformed=DEFAULT_TOOL_NAME,
         )
+        name = DEFAULT_TOOL_NAME
     return write_result(name, _result_text(block, path, state.ctx), bool(block.is_error))
 
 

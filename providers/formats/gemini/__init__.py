@@ -19,6 +19,9 @@ with a drift warning for each lossy step:
 * system/developer messages that are not leading (or are developer): ``systemInstruction``,
   ``system-message-transformed``;
 * tool-call ids of other providers: left out, ``id-rewritten`` (transformed None);
+* function names Gemini refuses (a leading digit, a space, more than 64 characters):
+  fitted the same way in declarations, calls, responses and the tool choice,
+  ``id-rewritten`` (info);
 * the first function call of a step without a signature: Google's placeholder,
   ``parameter-defaulted`` (info);
 * tool results whose text is not a JSON object, and errors: ``{"output": ...}`` /

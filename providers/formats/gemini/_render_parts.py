@@ -27,18 +27,26 @@ from providers.formats._common import (
 from providers.formats.base import Drift
 from providers.formats.gemini._constants import FETCHABLE_SCHEMES, FORMAT_ID, GEMINI_FILE_PREFIXES
 from providers.formats.gemini._media import default_media_type, guess_media_type, media_summary
+from providers.formats.gemini._names import FunctionNames
 from providers.formats.gemini._results import response_object
 from providers.umf import Block, Extra, MediaSource, ToolResultBlock, ToolUseBlock
 
 
 @dataclass
 class Context:
-    """What one render needs everywhere: the warnings, whether to be faithful, and the
-    function name of every call (a result must name its function)."""
+    """What one render needs everywhere: the warnings, whether to be faithful, the
+    function name of every call (a result must name its function), and the names as sent."""
 
     drift: Drift
     faithful: bool
     call_names: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._names = FunctionNames(self.drift)
+
+    def function_name(self, original: str, field: str) -> str:
+        """``original`` as Gemini takes it (kept as read when rendering faithfully)."""
+        return original if self.faithful else self._names(original, field)
 
 
 @dataclass
@@ -63,7 +71,7 @@ def render_block(block: Block, path: str, ctx: Context) -> Part | None:
     merge_fields(body, own_extra(block.extra, FORMAT_ID))
     part = Part(body, path)
     if isinstance(block, ToolUseBlock):
-        part.call_id, part.name = block.id, block.name
+        part.call_id, part.name = block.id, body["functionCall"]["name"]
     elif isinstance(block, ToolResultBlock):
         part.answers, part.name = block.tool_use_id, body["functionResponse"]["name"]
     return part
@@ -227,7 +235,7 @@ def _warn_media_fields(block: Any, path: str, ctx: Context) -> None:
 
 
 def _tool_use(block: Any, path: str, ctx: Context) -> dict[str, Any]:
-    call: dict[str, Any] = {"name": block.name}
+    call: dict[str, Any] = {"name": ctx.function_name(block.name, f"{path}.name")}
     if hint(block.extra, FORMAT_ID, "args") != "absent":
         call["args"] = block.input if ctx.faithful else _arguments(block, path, ctx)
     if _keeps_id(block, ctx):
@@ -291,6 +299,7 @@ def _tool_result(block: Any, path: str, ctx: Context) -> dict[str, Any]:
     name = block.name
     if not (ctx.faithful and name is not None):
         name = ctx.call_names.get(block.tool_use_id) or block.name or block.tool_use_id
+        name = ctx.function_name(name, f"{path}.name")
     body: dict[str, Any] = {"name": name, "response": response}
     if _keeps_id(block, ctx):
         body["id"] = block.tool_use_id

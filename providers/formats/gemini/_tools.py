@@ -35,7 +35,7 @@ def render_tools(conversation: Conversation, ctx: Context) -> list[dict[str, Any
 
 
 def _declaration(tool: Tool, path: str, ctx: Context) -> dict[str, Any]:
-    body: dict[str, Any] = {"name": tool.name}
+    body: dict[str, Any] = {"name": ctx.function_name(tool.name, f"{path}.name")}
     if tool.description is not None:
         body["description"] = tool.description
     if tool.parameters is not None:
@@ -104,7 +104,9 @@ def _calling_config(
     body: dict[str, Any] = {"mode": mode}
     if choice.type == "tool":
         names = {tool.name for tool in conversation.tools}
-        if ctx.faithful or choice.name in names:
+        if choice.name is not None and (ctx.faithful or choice.name in names):
+            body["allowedFunctionNames"] = [ctx.function_name(choice.name, "tool_choice.name")]
+        elif ctx.faithful:
             body["allowedFunctionNames"] = [choice.name]
         else:
             ctx.drift.add(

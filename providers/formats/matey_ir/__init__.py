@@ -25,6 +25,7 @@ tool arguments that were not valid JSON         ``content-dropped`` (the raw str
 citations; image detail                         ``content-dropped`` (detail as info)
 parallel_tool_calls                             ``parameter-unsupported``
 temperature, topP, penalties out of range       ``parameter-clamped``
+maxTokens or topK below 1 (Cohere's ``k: 0``)   left out, ``parameter-normalized``
 a forced tool choice naming no tool             ``required``, ``parameter-normalized``
 no request id / timestamp; a tool without       defaults, ``parameter-defaulted`` (info)
 description or schema; a base64 image without

@@ -5,7 +5,8 @@ Parameters map one to one onto UMF's (``stopSequences`` is ``stop``). What UMF c
 restate exactly is kept in the ``$parameters`` hint: unknown keys, a float parameter given
 as an integer, an empty ``custom``; a kept value is written back only while UMF still says
 the same. Ranges from seed 001's parameter table are enforced on conversions
-(``parameter-clamped``).
+(``parameter-clamped``); a ``max_tokens`` or ``top_k`` below the IR's minimum of 1 (Cohere's
+``k: 0`` turns top-k sampling off) is left out (``parameter-normalized``).
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ RANGES = {
     "frequency_penalty": (-2.0, 2.0),
     "presence_penalty": (-2.0, 2.0),
 }
+# Integer parameters the IR takes from 1 up.
+POSITIVE = ("max_tokens", "top_k")
 TOOL_CHOICES = ("auto", "required", "none")
 STREAM_MODES = ("delta", "accumulated")
 
@@ -142,6 +145,9 @@ def render_parameters(conversation: Conversation, ctx: RenderContext) -> dict[st
         value = getattr(parameters, name)
         if name in RANGES and value is not None and not ctx.faithful:
             value = _clamp(name, value, ctx)
+        if name in POSITIVE and value is not None and value < 1 and not ctx.faithful:
+            _warn_below_one(name, value, ctx)
+            value = None
         if value is not None and value != {}:
             out[key] = value
     if parameters.parallel_tool_calls is not None:
@@ -179,6 +185,15 @@ def _clamp(name: str, value: float, ctx: RenderContext) -> float:
             transformed=clamped,
         )
     return clamped
+
+
+def _warn_below_one(name: str, value: int, ctx: RenderContext) -> None:
+    ctx.drift.add(
+        "parameter-normalized",
+        f"the IR takes {name} from 1 up; {value} was left out",
+        field=f"parameters.{name}",
+        original=value,
+    )
 
 
 def render_tools(conversation: Conversation, ctx: RenderContext) -> list[dict[str, Any]]:

@@ -110,12 +110,13 @@ def _request(
     parameters = conversation.parameters
     body: dict[str, Any] = {}
     model = parameters.model
-    if model is None and not ctx.faithful:
+    if not model and not ctx.faithful:
         model = DEFAULT_MODEL
         ctx.drift.add(
             "parameter-defaulted",
             "Ollama requires a model; the default was used",
             field="parameters.model",
+            original=parameters.model,
             transformed=DEFAULT_MODEL,
         )
     if model is not None:

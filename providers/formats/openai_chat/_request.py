@@ -103,7 +103,7 @@ def render_parameters(conversation: Conversation, ctx: RenderContext) -> dict[st
     """The request's parameters; what OpenAI cannot take is left out with a warning."""
     parameters, extra = conversation.parameters, conversation.extra
     out: dict[str, Any] = {}
-    if parameters.model is not None:
+    if parameters.model or (ctx.faithful and parameters.model is not None):
         out["model"] = parameters.model
     elif not ctx.faithful:
         out["model"] = DEFAULT_MODEL
@@ -111,6 +111,7 @@ def render_parameters(conversation: Conversation, ctx: RenderContext) -> dict[st
             "parameter-defaulted",
             "OpenAI requires a model; the default one was filled in",
             field="parameters.model",
+            original=parameters.model,
             transformed=DEFAULT_MODEL,
         )
     _render_floats(parameters, out, get_hint(extra, "int_parameters", []), ctx)

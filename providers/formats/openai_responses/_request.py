@@ -101,7 +101,7 @@ def render_parameters(conversation: Conversation, ctx: RenderContext) -> dict[st
     """The request's parameters; what the API cannot take is left out with a warning."""
     parameters = conversation.parameters
     out: dict[str, Any] = {}
-    if parameters.model is not None:
+    if parameters.model or (ctx.faithful and parameters.model is not None):
         out["model"] = parameters.model
     elif not ctx.faithful:
         out["model"] = DEFAULT_MODEL
@@ -109,6 +109,7 @@ def render_parameters(conversation: Conversation, ctx: RenderContext) -> dict[st
             "parameter-defaulted",
             "OpenAI requires a model; the default one was filled in",
             field="parameters.model",
+            original=parameters.model,
             transformed=DEFAULT_MODEL,
         )
     _render_numbers(parameters, get_hint(conversation.extra, "int_parameters", []), out, ctx)

@@ -4,6 +4,8 @@ fixtures and random conversations are in ``test_seed_formats.py``)."""
 
 from __future__ import annotations
 
+import pytest
+
 from providers.umf import (
     Conversation,
     DocumentBlock,
@@ -176,6 +178,24 @@ def test_results_follow_the_assistant_and_precede_the_user_text() -> None:
         ("parameter-defaulted", "messages[1].content[1].name", None, "tool"),
         ("message-reordered", "messages[1].content[1]", "within the message", "before"),
     ]
+
+
+@pytest.mark.parametrize("name", ["", " ", "get\nweather"])
+def test_a_result_whose_tool_name_is_blank_or_spans_lines_names_the_default_tool(
+    name: str,
+) -> None:
+    # Found by converting mutated fixtures: ``Tool: `` with a blank name reads back as no
+    # tool message at all, and a name over two lines as another name and result.
+    conversation = Conversation(
+        messages=[
+            Message(role="user", content=[TextBlock(text="q")]),
+            Message(role="assistant", content=[ToolUseBlock(id="c1", name=name, input={})]),
+            Message(role="tool", tool_call_id="c1", content=[TextBlock(text="18C")]),
+        ]
+    )
+    rendered = render_checked("forge", conversation)
+    assert rendered.payload[2] == {"role": "tool", "content": "Tool: tool\n18C"}
+    assert ("parameter-defaulted", "messages[2].name", name, "tool") in summary(rendered.warnings)
 
 
 def test_thinking_without_text_and_text_documents() -> None:

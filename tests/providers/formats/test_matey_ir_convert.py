@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from providers import formats
 from providers.formats.matey_ir._metadata import fallback_identity
 from providers.umf import (
     Conversation,
@@ -22,6 +23,7 @@ from tests.providers.formats.seed_formats._conversion_sources import anthropic_i
 from tests.providers.formats.seed_formats._helpers import (
     PNG,
     render_checked,
+    stored,
     summary,
 )
 from tests.providers.sdk.matey_ir import check_tool_pairing, validate_request
@@ -274,6 +276,24 @@ def test_parameters_out_of_the_seed_s_ranges_are_clamped() -> None:
         ("parameter-clamped", "parameters.temperature", 2.5, 2.0),
         ("parameter-clamped", "parameters.top_p", 1.5, 1.0),
         ("parameter-clamped", "parameters.frequency_penalty", -3.0, -2.0),
+    ]
+
+
+def test_a_top_k_or_max_tokens_below_one_is_left_out_with_a_warning() -> None:
+    # Found by converting mutated fixtures: Cohere's ``k: 0`` (top-k sampling off) became
+    # ``topK: 0``, which the IR refuses (it takes topK and maxTokens from 1).
+    payload = {
+        "model": "command-r",
+        "k": 0,
+        "max_tokens": 0,
+        "messages": [{"role": "user", "content": "hi"}],
+    }
+    [item] = formats.get("cohere").parse(payload)
+    rendered = render_checked("matey-ir", stored(item.conversation))
+    assert rendered.payload["parameters"] == {"model": "command-r"}
+    assert summary(rendered.warnings)[:2] == [
+        ("parameter-normalized", "parameters.max_tokens", 0, None),
+        ("parameter-normalized", "parameters.top_k", 0, None),
     ]
 
 

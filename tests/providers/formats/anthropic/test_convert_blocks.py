@@ -4,6 +4,8 @@ branches and response fields."""
 
 from __future__ import annotations
 
+import pytest
+
 from providers.formats.anthropic import render
 from providers.umf import (
     AudioBlock,
@@ -220,6 +222,18 @@ def test_named_tool_choice() -> None:
         user(text("q")), tools=tools, tool_choice=ToolChoice(type="tool", name="f")
     )
     assert payload["tool_choice"] == {"type": "tool", "name": "f"}
+
+
+@pytest.mark.parametrize("name", [None, "g"])
+def test_a_forced_tool_that_is_not_among_the_tools_becomes_any(name: str | None) -> None:
+    # Found by converting mutated fixtures: a UMF tool choice naming no tool (or one not
+    # offered) was sent as {"type": "tool"}, which the API refuses.
+    tools = [Tool(name="f", parameters={"type": "object"})]
+    payload, warnings = convert(
+        user(text("q")), tools=tools, tool_choice=ToolChoice(type="tool", name=name)
+    )
+    assert payload["tool_choice"] == {"type": "any"}
+    assert warnings == [("parameter-normalized", "warning", "tool_choice.name", name, "any")]
 
 
 def test_branches_are_reduced_to_the_main_thread() -> None:

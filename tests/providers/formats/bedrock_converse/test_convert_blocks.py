@@ -5,6 +5,7 @@ and this provider's own blocks."""
 from __future__ import annotations
 
 import orjson
+import pytest
 
 from providers.formats.bedrock_converse import parse, render
 from providers.formats.bedrock_converse._constants import (
@@ -154,6 +155,25 @@ def test_media_conversions() -> None:
             {"source": "base64", "media_type": "audio/x-midi"},
             None,
         ),
+    ]
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        ImageBlock(source=MediaSource(type="base64", media_type="image/png", data="0")),
+        AudioBlock(source=MediaSource(type="base64", media_type="audio/wav", data="\x80")),
+        DocumentBlock(source=MediaSource(type="url", url="data:application/pdf;base64,%%%")),
+    ],
+    ids=["image", "audio", "pdf data uri"],
+)
+def test_inline_media_that_is_not_base64_is_dropped_with_a_warning(block: Block) -> None:
+    # Found by converting mutated fixtures: the string was sent as bytes, which Converse
+    # (base64 on the wire) refuses.
+    payload, warnings = convert(user(text("look"), block))
+    assert payload["messages"] == [user_turn("look")]
+    assert [warning[:3] for warning in warnings] == [
+        ("content-dropped", "warning", "messages[0].content[1]")
     ]
 
 

@@ -145,6 +145,16 @@ def test_tool_choice_mapping(choice: Any, wire: str) -> None:
     assert warnings == []
 
 
+@pytest.mark.parametrize("name", [None, "g"])
+def test_a_forced_tool_that_is_not_among_the_tools_becomes_any(name: str | None) -> None:
+    # Found by converting mutated fixtures: a UMF tool choice naming no tool was sent as
+    # {"tool": {"name": null}}, which Converse refuses (as it does a tool it was not given).
+    choice = ToolChoice(type="tool", name=name)
+    payload, warnings = convert(user(text("q")), tools=TOOLS, tool_choice=choice)
+    assert payload["toolConfig"]["toolChoice"] == {"any": {}}
+    assert warnings == [("parameter-normalized", "warning", "tool_choice.name", name, "any")]
+
+
 def test_tool_choice_without_tools_is_left_out() -> None:
     payload, warnings = convert(user(text("q")), tool_choice=ToolChoice(type="auto"))
     assert "toolConfig" not in payload

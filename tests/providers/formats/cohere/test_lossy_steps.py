@@ -274,3 +274,15 @@ def test_result_documents_stay_documents() -> None:
         ("content-type-unsupported", "messages[1].content[0].content[0]", "document"),
         ("content-dropped", "messages[1].content[0].content[1]", None),
     ]
+
+
+def test_an_empty_model_name_gets_the_default() -> None:
+    # Found by converting mutated fixtures: an empty model name was sent as it came; the
+    # API refuses it as it refuses no model (Bedrock's SDK says so before sending).
+    payload = {"model": "", "messages": [{"role": "user", "content": "hi"}]}
+    converted = formats.convert("openai-chat", "cohere", payload)
+    assert converted.payload["model"] == DEFAULT_MODEL
+    defaulted = [w for w in converted.warnings if w.field == "parameters.model"]
+    assert [(w.category, w.original_value, w.transformed_value) for w in defaulted] == [
+        ("parameter-defaulted", "", DEFAULT_MODEL)
+    ]

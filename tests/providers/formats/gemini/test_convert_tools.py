@@ -97,6 +97,34 @@ def test_tool_choice_without_tools_or_with_an_unknown_tool() -> None:
     assert warnings == [("parameter-normalized", "warning", "tool_choice.name", "g", "ANY")]
 
 
+def test_function_names_gemini_refuses_are_rewritten_the_same_way_everywhere() -> None:
+    # Found by converting mutated fixtures: names were sent as they came, and Gemini refuses
+    # one that starts with a digit (OpenAI and Anthropic take ``3d_render``), has a space,
+    # or is empty. A rewritten name must not take a name another function already has.
+    tools = [Tool(name="3d_render"), Tool(name="_3d_render"), Tool(name="get weather")]
+    payload, warnings = convert(
+        user(text("q")),
+        assistant(call("call_1", "3d_render")),
+        tool("call_1", "done"),
+        tools=tools,
+        tool_choice=ToolChoice(type="tool", name="3d_render"),
+    )
+    declared = [tool["name"] for tool in payload["tools"][0]["functionDeclarations"]]
+    assert declared == ["_3d_render", "_3d_render_36464553", "get_weather"]
+    assert parts_of(payload, 1)[0]["functionCall"]["name"] == "_3d_render"
+    assert parts_of(payload, 2)[0]["functionResponse"]["name"] == "_3d_render"
+    assert payload["toolConfig"]["functionCallingConfig"]["allowedFunctionNames"] == ["_3d_render"]
+    renamed = [warning[2:] for warning in warnings if warning[2].endswith("name")]
+    assert renamed == [
+        ("messages[1].content[0].name", "3d_render", "_3d_render"),
+        ("messages[2].content[0].name", "3d_render", "_3d_render"),
+        ("tools[0].name", "3d_render", "_3d_render"),
+        ("tools[1].name", "_3d_render", "_3d_render_36464553"),
+        ("tools[2].name", "get weather", "get_weather"),
+        ("tool_choice.name", "3d_render", "_3d_render"),
+    ]
+
+
 def test_call_ids_are_dropped_and_the_first_call_signed() -> None:
     payload, warnings = convert(
         user(text("go")),

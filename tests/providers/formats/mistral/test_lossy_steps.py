@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers import formats
 from providers.formats.mistral import DEFAULT_MODEL
 from providers.umf import (
     AudioBlock,
@@ -250,4 +251,16 @@ def test_a_result_without_its_call_becomes_user_text() -> None:
         "content-type-unsupported",
         "capability-unsupported",
         "role-merged",
+    ]
+
+
+def test_an_empty_model_name_gets_the_default() -> None:
+    # Found by converting mutated fixtures: an empty model name was sent as it came; the
+    # API refuses it as it refuses no model (Bedrock's SDK says so before sending).
+    payload = {"model": "", "messages": [{"role": "user", "content": "hi"}]}
+    converted = formats.convert("openai-chat", "mistral", payload)
+    assert converted.payload["model"] == DEFAULT_MODEL
+    defaulted = [w for w in converted.warnings if w.field == "parameters.model"]
+    assert [(w.category, w.original_value, w.transformed_value) for w in defaulted] == [
+        ("parameter-defaulted", "", DEFAULT_MODEL)
     ]

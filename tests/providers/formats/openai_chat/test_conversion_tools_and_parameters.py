@@ -8,6 +8,8 @@ from typing import Any
 import orjson
 import pytest
 
+from providers import formats
+from providers.formats.openai_chat import DEFAULT_MODEL
 from providers.umf import (
     Conversation,
     Message,
@@ -229,3 +231,15 @@ def test_an_answer_from_another_format_says_its_usage_and_finish_reason_are_left
     assert note.details == {
         "messages": {"metadata": [0], "id": [1], "model": [1], "finish_reason": [1], "usage": [1]}
     }
+
+
+def test_an_empty_model_name_gets_the_default() -> None:
+    # Found by converting mutated fixtures: an empty model name was sent as it came; the
+    # API refuses it as it refuses no model (Bedrock's SDK says so before sending).
+    payload = {"model": "", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}
+    converted = formats.convert("anthropic", "openai-chat", payload)
+    assert converted.payload["model"] == DEFAULT_MODEL
+    defaulted = [w for w in converted.warnings if w.field == "parameters.model"]
+    assert [(w.category, w.original_value, w.transformed_value) for w in defaulted] == [
+        ("parameter-defaulted", "", DEFAULT_MODEL)
+    ]

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from providers.formats.anthropic import render
 from providers.umf import (
     AudioBlock,
     Block,
-    Conversation,
     DocumentBlock,
     ImageBlock,
     MediaSource,
@@ -25,7 +23,6 @@ from providers.umf import (
 )
 from tests.providers.formats.anthropic._convert_helpers import (
     OC,
-    PARAMS,
     PNG,
     assistant,
     convert,
@@ -266,31 +263,3 @@ def test_response_fields_stay_out_of_a_converted_request() -> None:
     assert warnings == [
         ("content-dropped", "info", "messages", ["finish_reason", "id", "model"], None)
     ]
-
-
-def test_an_answer_from_another_format_says_its_usage_and_finish_reason_are_left_out() -> None:
-    # OpenAI Chat's logged exchange: the answer's id, model, finish reason and usage have
-    # no place in a Messages request; one note names them and the messages they were on.
-    answer = Message.model_validate(
-        {
-            "role": "assistant",
-            "id": "chatcmpl-1",
-            "model": "gpt-4o",
-            "finish_reason": "length",
-            "provider_finish_reason": "length",
-            "usage": {"prompt_tokens": 3, "completion_tokens": 2},
-            "content": [{"type": "text", "text": "hello"}],
-        }
-    )
-    question = user(text("hi"), metadata={"tag": "a"})
-    rendered = render(Conversation(parameters=PARAMS, messages=[question, answer]))
-    assert rendered.payload["messages"] == [
-        {"role": "user", "content": "hi"},
-        {"role": "assistant", "content": "hello"},
-    ]
-    [note] = rendered.warnings
-    assert (note.category, note.severity, note.field) == ("content-dropped", "info", "messages")
-    assert note.original_value == ["finish_reason", "id", "metadata", "model", "usage"]
-    assert note.details == {
-        "messages": {"metadata": [0], "id": [1], "model": [1], "finish_reason": [1], "usage": [1]}
-    }

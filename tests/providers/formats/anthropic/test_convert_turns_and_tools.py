@@ -3,7 +3,6 @@ prompts, defaulted and dropped parameters, turn order and merging, tool calls an
 
 from __future__ import annotations
 
-from providers import formats
 from providers.formats.anthropic import DEFAULT_MAX_TOKENS, DEFAULT_MODEL
 from providers.formats.anthropic._constants import BRIDGE_USER_TEXT, MISSING_RESULT_TEXT
 from providers.umf import (
@@ -175,16 +174,4 @@ def test_invalid_argument_string_sends_an_empty_object() -> None:
     assert warnings[:2] == [
         ("content-dropped", "warning", "messages[1].content[0].raw_arguments", "{not json", {}),
         ("content-dropped", "warning", "messages[1].content[2].input", [1, 2], {}),
-    ]
-
-
-def test_an_empty_model_name_gets_the_default() -> None:
-    # Found by converting mutated fixtures: an empty model name was sent as it came; the
-    # API refuses it as it refuses no model (Bedrock's SDK says so before sending).
-    payload = {"model": "", "messages": [{"role": "user", "content": "hi"}]}
-    converted = formats.convert("openai-chat", "anthropic", payload)
-    assert converted.payload["model"] == DEFAULT_MODEL
-    defaulted = [w for w in converted.warnings if w.field == "parameters.model"]
-    assert [(w.category, w.original_value, w.transformed_value) for w in defaulted] == [
-        ("parameter-defaulted", "", DEFAULT_MODEL)
     ]

@@ -15,11 +15,9 @@ from providers.formats.bedrock_converse._constants import (
 from providers.umf import (
     AudioBlock,
     Block,
-    Conversation,
     DocumentBlock,
     ImageBlock,
     MediaSource,
-    Message,
     RefusalBlock,
     TextBlock,
     ThinkingBlock,
@@ -28,7 +26,6 @@ from providers.umf import (
 from tests.providers.formats.bedrock_converse._convert_helpers import (
     FIXTURES,
     OC,
-    PARAMS,
     PNG,
     TOOLS,
     assert_valid_request,
@@ -309,34 +306,6 @@ def test_response_fields_stay_out_of_a_converted_request() -> None:
     assert warnings == [
         ("content-dropped", "info", "messages", ["finish_reason", "id", "model"], None)
     ]
-
-
-def test_an_answer_from_another_format_says_its_usage_and_finish_reason_are_left_out() -> None:
-    # OpenAI Chat's logged exchange: the answer's id, model, finish reason and usage have
-    # no place in a Converse request; one note names them and the messages they were on.
-    answer = Message.model_validate(
-        {
-            "role": "assistant",
-            "id": "chatcmpl-1",
-            "model": "gpt-4o",
-            "finish_reason": "length",
-            "provider_finish_reason": "length",
-            "usage": {"prompt_tokens": 3, "completion_tokens": 2},
-            "content": [{"type": "text", "text": "hello"}],
-        }
-    )
-    question = user(text("hi"), metadata={"tag": "a"})
-    rendered = render(Conversation(parameters=PARAMS, messages=[question, answer]))
-    assert rendered.payload["messages"] == [
-        user_turn("hi"),
-        {"role": "assistant", "content": [{"text": "hello"}]},
-    ]
-    [note] = rendered.warnings
-    assert (note.category, note.severity, note.field) == ("content-dropped", "info", "messages")
-    assert note.original_value == ["finish_reason", "id", "metadata", "model", "usage"]
-    assert note.details == {
-        "messages": {"metadata": [0], "id": [1], "model": [1], "finish_reason": [1], "usage": [1]}
-    }
 
 
 def test_own_blocks_keep_their_bedrock_fields_in_a_converted_conversation() -> None:

@@ -3,7 +3,6 @@ model and parameters, turn order and merging."""
 
 from __future__ import annotations
 
-from providers import formats
 from providers.formats.bedrock_converse import DEFAULT_MODEL
 from providers.formats.bedrock_converse._constants import (
     BRIDGE_USER_TEXT,
@@ -143,16 +142,4 @@ def test_tool_results_move_before_user_text() -> None:
     assert warnings[:2] == [
         ("role-merged", "warning", "messages[3]", "tool", "user"),
         ("message-reordered", "warning", "messages[3].content[0]", "after other content", "first"),
-    ]
-
-
-def test_an_empty_model_name_gets_the_default() -> None:
-    # Found by converting mutated fixtures: an empty model name was sent as it came; the
-    # API refuses it as it refuses no model (Bedrock's SDK says so before sending).
-    payload = {"model": "", "messages": [{"role": "user", "content": "hi"}]}
-    converted = formats.convert("openai-chat", "bedrock-converse", payload)
-    assert converted.payload["modelId"] == DEFAULT_MODEL
-    defaulted = [w for w in converted.warnings if w.field == "parameters.model"]
-    assert [(w.category, w.original_value, w.transformed_value) for w in defaulted] == [
-        ("parameter-defaulted", "", DEFAULT_MODEL)
     ]

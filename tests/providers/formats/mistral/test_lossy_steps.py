@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers import formats
 from providers.formats.mistral import DEFAULT_MODEL
 from providers.umf import (
     AudioBlock,
@@ -190,41 +189,6 @@ def test_a_tree_exports_its_main_thread() -> None:
     ]
 
 
-def test_an_answer_from_another_format_says_its_usage_and_finish_reason_are_left_out() -> None:
-    # Anthropic's logged exchange: the answer's id, model, finish reason and usage have no
-    # place in a Mistral request; one note names them and the messages they were on.
-    conversation = Conversation(
-        parameters=Parameters(model="mistral-small-latest"),
-        messages=[
-            Message(role="user", content=[TextBlock(text="hi")], metadata={"tag": "a"}),
-            Message.model_validate(
-                {
-                    "role": "assistant",
-                    "id": "msg_01",
-                    "model": "claude-sonnet-4-5",
-                    "finish_reason": "length",
-                    "provider_finish_reason": "max_tokens",
-                    "usage": {"prompt_tokens": 3, "completion_tokens": 2},
-                    "content": [{"type": "text", "text": "hello"}],
-                }
-            ),
-            Message(role="user", content=[TextBlock(text="and?")]),
-        ],
-    )
-    payload, warnings = render(conversation)
-    assert payload["messages"] == [
-        {"role": "user", "content": "hi"},
-        {"role": "assistant", "content": "hello"},
-        {"role": "user", "content": "and?"},
-    ]
-    [note] = warnings
-    assert (note.category, note.severity, note.field) == ("content-dropped", "info", "messages")
-    assert note.original_value == ["finish_reason", "id", "metadata", "model", "usage"]
-    assert note.details == {
-        "messages": {"metadata": [0], "id": [1], "model": [1], "finish_reason": [1], "usage": [1]}
-    }
-
-
 def test_a_result_without_its_call_becomes_user_text() -> None:
     conversation = Conversation(
         parameters=Parameters(model="mistral-small-latest"),
@@ -251,16 +215,4 @@ def test_a_result_without_its_call_becomes_user_text() -> None:
         "content-type-unsupported",
         "capability-unsupported",
         "role-merged",
-    ]
-
-
-def test_an_empty_model_name_gets_the_default() -> None:
-    # Found by converting mutated fixtures: an empty model name was sent as it came; the
-    # API refuses it as it refuses no model (Bedrock's SDK says so before sending).
-    payload = {"model": "", "messages": [{"role": "user", "content": "hi"}]}
-    converted = formats.convert("openai-chat", "mistral", payload)
-    assert converted.payload["model"] == DEFAULT_MODEL
-    defaulted = [w for w in converted.warnings if w.field == "parameters.model"]
-    assert [(w.category, w.original_value, w.transformed_value) for w in defaulted] == [
-        ("parameter-defaulted", "", DEFAULT_MODEL)
     ]

@@ -3,10 +3,8 @@ argument strings, parameters, branches and response fields."""
 
 from __future__ import annotations
 
-from providers import formats
-from providers.formats.ollama import DEFAULT_MODEL, render
+from providers.formats.ollama import DEFAULT_MODEL
 from providers.umf import (
-    Message,
     Parameters,
     RefusalBlock,
     TextBlock,
@@ -169,43 +167,4 @@ def test_response_fields_stay_out_of_a_converted_request() -> None:
     assert payload["messages"][1] == {"role": "assistant", "content": "hi"}
     assert warnings == [
         ("content-dropped", "info", "messages", ["finish_reason", "id", "model"], None)
-    ]
-
-
-def test_an_answer_from_another_format_says_its_usage_and_finish_reason_are_left_out() -> None:
-    # Anthropic's logged exchange: the answer's id, model, finish reason and usage have no
-    # place in an /api/chat request; one note names them and the messages they were on.
-    answer = Message.model_validate(
-        {
-            "role": "assistant",
-            "id": "msg_01",
-            "model": "claude-sonnet-4-5",
-            "finish_reason": "length",
-            "provider_finish_reason": "max_tokens",
-            "usage": {"prompt_tokens": 3, "completion_tokens": 2},
-            "content": [{"type": "text", "text": "hello"}],
-        }
-    )
-    rendered = render(messages(user(text("hi"), metadata={"tag": "a"}), answer))
-    assert rendered.payload["messages"] == [
-        {"role": "user", "content": "hi"},
-        {"role": "assistant", "content": "hello"},
-    ]
-    [note] = rendered.warnings
-    assert (note.category, note.severity, note.field) == ("content-dropped", "info", "messages")
-    assert note.original_value == ["finish_reason", "id", "metadata", "model", "usage"]
-    assert note.details == {
-        "messages": {"metadata": [0], "id": [1], "model": [1], "finish_reason": [1], "usage": [1]}
-    }
-
-
-def test_an_empty_model_name_gets_the_default() -> None:
-    # Found by converting mutated fixtures: an empty model name was sent as it came; the
-    # API refuses it as it refuses no model (Bedrock's SDK says so before sending).
-    payload = {"model": "", "messages": [{"role": "user", "content": "hi"}]}
-    converted = formats.convert("openai-chat", "ollama", payload)
-    assert converted.payload["model"] == DEFAULT_MODEL
-    defaulted = [w for w in converted.warnings if w.field == "parameters.model"]
-    assert [(w.category, w.original_value, w.transformed_value) for w in defaulted] == [
-        ("parameter-defaulted", "", DEFAULT_MODEL)
     ]

@@ -8,8 +8,6 @@ from typing import Any
 import orjson
 import pytest
 
-from providers import formats
-from providers.formats.openai_chat import DEFAULT_MODEL
 from providers.umf import (
     Conversation,
     Message,
@@ -198,48 +196,3 @@ def test_render_request_turns_an_exchange_into_the_next_request() -> None:
         {k: v for k, v in payload["response"]["choices"][0]["message"].items() if v is not None},
     ]
     assert request["reasoning_effort"] == "high"
-
-
-def test_an_answer_from_another_format_says_its_usage_and_finish_reason_are_left_out() -> None:
-    # Anthropic's logged exchange: the answer's id, model, finish reason and usage have no
-    # place in a Chat Completions request; one note names them and the messages they were on.
-    conversation = Conversation(
-        parameters=Parameters(model="gpt-4o"),
-        messages=[
-            Message(role="user", content=[TextBlock(text="hi")], metadata={"tag": "a"}),
-            Message.model_validate(
-                {
-                    "role": "assistant",
-                    "id": "msg_01",
-                    "model": "claude-sonnet-4-5",
-                    "finish_reason": "length",
-                    "provider_finish_reason": "max_tokens",
-                    "usage": {"prompt_tokens": 3, "completion_tokens": 2},
-                    "content": [{"type": "text", "text": "hello"}],
-                }
-            ),
-        ],
-    )
-    payload, warnings = render(conversation)
-    assert payload["messages"] == [
-        {"role": "user", "content": "hi"},
-        {"role": "assistant", "content": "hello"},
-    ]
-    [note] = warnings
-    assert (note.category, note.severity, note.field) == ("content-dropped", "info", "messages")
-    assert note.original_value == ["finish_reason", "id", "metadata", "model", "usage"]
-    assert note.details == {
-        "messages": {"metadata": [0], "id": [1], "model": [1], "finish_reason": [1], "usage": [1]}
-    }
-
-
-def test_an_empty_model_name_gets_the_default() -> None:
-    # Found by converting mutated fixtures: an empty model name was sent as it came; the
-    # API refuses it as it refuses no model (Bedrock's SDK says so before sending).
-    payload = {"model": "", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}
-    converted = formats.convert("anthropic", "openai-chat", payload)
-    assert converted.payload["model"] == DEFAULT_MODEL
-    defaulted = [w for w in converted.warnings if w.field == "parameters.model"]
-    assert [(w.category, w.original_value, w.transformed_value) for w in defaulted] == [
-        ("parameter-defaulted", "", DEFAULT_MODEL)
-    ]

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from providers import formats
 from providers.formats.openai_responses import DEFAULT_MODEL
 from providers.umf import (
     Conversation,
@@ -129,15 +128,3 @@ def test_tool_choice(
     payload, warnings = render(conversation)
     assert payload.get("tool_choice") == wire
     assert summary(warnings) == warned
-
-
-def test_an_empty_model_name_gets_the_default() -> None:
-    # Found by converting mutated fixtures: an empty model name was sent as it came; the
-    # API refuses it as it refuses no model (Bedrock's SDK says so before sending).
-    payload = {"model": "", "messages": [{"role": "user", "content": "hi"}]}
-    converted = formats.convert("openai-chat", "openai-responses", payload)
-    assert converted.payload["model"] == DEFAULT_MODEL
-    defaulted = [w for w in converted.warnings if w.field == "parameters.model"]
-    assert [(w.category, w.original_value, w.transformed_value) for w in defaulted] == [
-        ("parameter-defaulted", "", DEFAULT_MODEL)
-    ]

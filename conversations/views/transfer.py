@@ -125,5 +125,14 @@ def export_download(request: HttpRequest, pk: Any) -> HttpResponse:
 def export_warnings(request: HttpRequest, pk: Any) -> HttpResponse:
     """What exporting to the chosen format would lose: the fragment the menu fetches."""
     conversation, target, rendered = _rendered(request, pk)
-    context = {"conversation": conversation, "target": target, "warnings": rendered.warnings}
+    # What is lost first; info notes (facts a format has no place for, ids rewritten) last.
+    warnings = sorted(rendered.warnings, key=lambda w: w.severity == "info")
+    notes = sum(w.severity == "info" for w in warnings)
+    context = {
+        "conversation": conversation,
+        "target": target,
+        "warnings": warnings,
+        "serious": len(warnings) - notes,
+        "notes": notes,
+    }
     return render(request, "conversations/_export_warnings.html", context)

@@ -92,7 +92,11 @@ def test_export_warnings_fragment(alice: Any) -> None:
     conversation = store(alice, load_fixture("umf/weather-tools.json"))
     client = logged_in(alice)
     lossy = html(client.get(f"/conversations/{conversation.pk}/export/warnings/?format=anthropic"))
-    assert "cannot hold everything" in lossy
+    # A loss is a warning, listed first; a fact the format has no place for is a note.
+    assert "cannot hold everything: 1 warning and 1 note" in lossy
+    assert lossy.index('class="badge warn">role-merged') < lossy.index(
+        'class="badge note">content-dropped'
+    )
     same = html(client.get(f"/conversations/{conversation.pk}/export/warnings/?format=umf"))
     assert "without loss" in same
 

@@ -38,7 +38,14 @@ test: install-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy .
+ifeq ($(strip $(PYTEST_ARGS)),)
+	@# Two runs: the pure-Python format tests, then the rest in fresh workers (one run of
+	@# both took half as long again on a 2-core machine: 10.7 min against 7.1).
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(VENV)/bin/pytest tests/providers
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(VENV)/bin/pytest --ignore=tests/providers
+else
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(VENV)/bin/pytest $(PYTEST_ARGS)
+endif
 
 lint: install-dev
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .

@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from providers.formats.base import Drift, FormatError
-from providers.umf import JSON, Extra, Message, ThinkingBlock
+from providers.umf import JSON, Extra, Message, ThinkingBlock, Tool, ToolChoice
 
 
 def unknown_fields(
@@ -372,3 +372,18 @@ def report_message_name(message: Message, path: str, drift: Drift, what: str) ->
             original=message.name,
             severity="info",
         )
+
+
+def offered_choice(choice: ToolChoice, tools: list[Tool], drift: Drift) -> ToolChoice:
+    """``choice``, unless it forces a tool that is not offered (or names none): then any
+    tool (``required``), said as ``parameter-normalized``; a provider refuses the first."""
+    if choice.type != "tool" or choice.name in {tool.name for tool in tools}:
+        return choice
+    drift.add(
+        "parameter-normalized",
+        "the forced tool is not among the tools; any tool may be called",
+        field="tool_choice.name",
+        original=choice.name,
+        transformed="any",
+    )
+    return ToolChoice(type="required", extra=choice.extra)

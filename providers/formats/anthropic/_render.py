@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import hint, own_extra, report_message_metadata
+from providers.formats._common import hint, offered_choice, own_extra, report_message_metadata
 from providers.formats.anthropic._constants import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
@@ -21,7 +21,7 @@ from providers.formats.anthropic._render_blocks import (
     warn_foreign_extra,
 )
 from providers.formats.base import Drift, Rendered
-from providers.umf import JSON, Conversation, Message, Tool, ToolChoice, Usage, main_path
+from providers.umf import JSON, Conversation, Message, Tool, Usage, main_path
 
 _NO_MESSAGE_METADATA = (
     "an Anthropic request has no per-message ids, timestamps, models, finish reasons or "
@@ -216,16 +216,8 @@ def _tool_choice(
             severity="info",
         )
         return None
-    tool_names = {tool.name for tool in conversation.tools}
-    if not ctx.faithful and choice.type == "tool" and choice.name not in tool_names:
-        ctx.drift.add(
-            "parameter-normalized",
-            "the forced tool is not among the tools; any tool may be called",
-            field="tool_choice.name",
-            original=choice.name,
-            transformed="any",
-        )
-        choice = ToolChoice(type="required", extra=choice.extra)
+    if not ctx.faithful:
+        choice = offered_choice(choice, conversation.tools, ctx.drift)
     body: dict[str, Any] = {"type": {"required": "any"}.get(choice.type, choice.type)}
     if choice.name is not None:
         body["name"] = choice.name

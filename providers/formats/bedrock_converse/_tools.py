@@ -11,7 +11,7 @@ import hashlib
 import re
 from typing import Any
 
-from providers.formats._common import hint, own_extra
+from providers.formats._common import hint, offered_choice, own_extra
 from providers.formats.bedrock_converse._constants import (
     EMPTY_SCHEMA,
     FORMAT_ID,
@@ -130,15 +130,9 @@ def _choice(
     if choice.type == "none":
         return _none_choice(has_tool_blocks, ctx)
     warn_foreign_extra(choice.extra, "tool_choice", ctx)
-    if choice.type == "tool" and choice.name not in {tool.name for tool in conversation.tools}:
-        ctx.drift.add(
-            "parameter-normalized",
-            "the forced tool is not among the tools; any tool may be called",
-            field="tool_choice.name",
-            original=choice.name,
-            transformed="any",
-        )
-        return _choice_body(ToolChoice(type="required", extra=choice.extra), None)
+    offered = offered_choice(choice, conversation.tools, ctx.drift)
+    if offered is not choice:
+        return _choice_body(offered, None)
     name = names(choice.name, "tool_choice.name") if choice.name is not None else None
     return _choice_body(choice, name)
 

@@ -8,6 +8,7 @@ conversations and lists, per target, the input facts each side's output no longe
 and whether that side said so (our drift warnings; LiteLLM has no such channel).
 
     .venv/bin/python bench/convert.py [--sizes 10,100,1000,10000] [--repeats 5] [--bare]
+    .venv/bin/python bench/convert.py --each-format 1000 [--repeats 5]
 
 ``--bare`` also times two floors on the same conversations, against the goal's budget
 (LiteLLM's time per message / 3): a bare openai-chat -> gemini conversion on plain dicts
@@ -16,6 +17,10 @@ use), what any Python converter costs; and building the validated UMF model of t
 conversation from a ready-made dict in one pydantic-core call (nothing parsed, checked
 or rendered), what any converter through the typed, validated UMF of DESIGN.md section 2
 costs before it does any work.
+
+``--each-format N`` times, instead, each of the registered formats on its own: the
+N-message conversation is rendered once in the format, then that payload is parsed
+and the conversation rendered back, in microseconds per message.
 
 Goal (issue 3): at least 3x LiteLLM's messages per second, and no silent loss where
 LiteLLM has one. Pure Python: no Django, no network, no API key.
@@ -376,6 +381,35 @@ def floors(sizes: list[int], repeats: int, budgets: dict[tuple[str, int], float]
         print(row + "".join(f" {budgets[t, size] * 1e6:>24.1f}" for t in targets))
 
 
+def each_format(size: int, repeats: int) -> None:
+    """Parse and render of every format, on the same conversation written in each."""
+    conversation_umf = formats.parse("openai-chat", conversation(size)).items[0].conversation
+    print(f"Each format on its own, {size} messages, us per message (median of {repeats})")
+    print(f"{'format':<18} {'parse':>8} {'render':>8} {'both':>8}")
+    for fmt in formats.all_formats():
+        payload = fmt.render_all([conversation_umf]).payload
+        read, write = timed_format(fmt, payload, repeats)
+        row = f"{fmt.id:<18} {read / size * 1e6:>8.1f} {write / size * 1e6:>8.1f}"
+        print(f"{row} {(read + write) / size * 1e6:>8.1f}")
+
+
+def timed_format(fmt: formats.Format, payload: Any, repeats: int) -> tuple[float, float]:
+    """Median seconds to parse ``payload`` in ``fmt``, and to render what it read (CPU
+    time of this process, so that a shared machine's other work counts less)."""
+    parse_times: list[float] = []
+    render_times: list[float] = []
+    for _ in range(repeats + 1):  # the first run warms up
+        data = copy.deepcopy(payload)
+        start = time.process_time()
+        parsed = formats.parse(fmt.id, data)
+        middle = time.process_time()
+        fmt.render_all([item.conversation for item in parsed.items])
+        end = time.process_time()
+        parse_times.append(middle - start)
+        render_times.append(end - middle)
+    return statistics.median(parse_times[1:]), statistics.median(render_times[1:])
+
+
 # --- main -------------------------------------------------------------------------------
 
 
@@ -385,7 +419,13 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--facts-size", type=int, default=60, help="conversation checked")
     parser.add_argument("--bare", action="store_true", help="also time the bare floor")
+    parser.add_argument(
+        "--each-format", type=int, metavar="N", help="only time every format at N messages"
+    )
     args = parser.parse_args()
+    if args.each_format:
+        each_format(args.each_format, args.repeats)
+        return
     sizes = [int(s) for s in args.sizes.split(",")]
 
     lite = litellm_converters()

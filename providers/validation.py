@@ -7,18 +7,21 @@ from collections.abc import Iterator
 from typing import Any
 
 import orjson
+from pydantic import ValidationError
 
 from providers.formats.base import FormatError
-from providers.umf import Conversation, ToolResultBlock, ToolUseBlock
+from providers.umf import BLOCK_TYPES, Conversation, ToolResultBlock, ToolUseBlock
 
 
 def check_conversation(conversation: Conversation) -> None:
     """Raise :class:`FormatError` (with the field) if the conversation is inconsistent:
-    a tool result that answers no earlier tool call, or a parent that is not an earlier
-    message. A conversation without a message has nothing to archive, and one with a NUL
-    character in any text cannot be stored (PostgreSQL text and jsonb refuse it)."""
+    a value that is not what UMF says it is, a tool result that answers no earlier tool
+    call, or a parent that is not an earlier message. A conversation without a message has
+    nothing to archive, and one with a NUL character in any text cannot be stored
+    (PostgreSQL text and jsonb refuse it)."""
     if not conversation.messages:
         raise FormatError("the conversation holds no message", field="messages")
+    check_values(conversation)
     _check_nul_characters(conversation)
     calls: set[str] = set()
     seen_ids: set[str] = set()
@@ -44,6 +47,37 @@ def check_conversation(conversation: Conversation) -> None:
             )
         if message.id is not None:
             seen_ids.add(message.id)
+
+
+def check_values(conversation: Conversation) -> None:
+    """Raise :class:`FormatError` (with the field) unless every value of the conversation
+    is of its UMF type. The format readers build UMF without validating it again (see
+    :class:`providers.umf.UMFModel`); this is the one check of what they built, at the edge
+    where a conversation is stored, so that a reader's missed check is a 422, not a row."""
+    try:
+        Conversation.model_validate(conversation.model_dump(warnings=False))
+    except ValidationError as error:
+        first = error.errors()[0]
+        raise FormatError(first["msg"], field=error_path(first["loc"]) or None) from None
+
+
+def error_path(location: tuple[int | str, ...]) -> str:
+    """A pydantic error location as the path the archive names fields with
+    (``messages[1].content[0].text``): without the tags of the block unions and the names
+    pydantic gives the members of other unions (``str``, ``list[...]``)."""
+    path = ""
+    previous: int | str | None = None
+    for part in location:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif not (isinstance(previous, int) and part in BLOCK_TYPES) and not _union_member(part):
+            path = f"{path}.{part}" if path else part
+        previous = part
+    return path
+
+
+def _union_member(part: str) -> bool:
+    return "[" in part or part in ("str", "int", "float", "bool", "none")
 
 
 def _check_nul_characters(conversation: Conversation) -> None:

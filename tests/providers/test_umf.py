@@ -105,4 +105,43 @@ def test_warning_categories_are_the_contract() -> None:
         "parameter-defaulted",
     }
     with pytest.raises(ValidationError):
-        umf.DriftWarning(category="made-up", message="x")  # type: ignore[arg-type]
+        umf.DriftWarning.model_validate({"category": "made-up", "message": "x"})
+
+
+def test_keyword_construction_checks_the_field_names_only() -> None:
+    # Formats build UMF by keyword while converting; values are validated once, at the
+    # edges (model_validate), so a keyword value is kept as given.
+    with pytest.raises(TypeError, match="TextBlock has no field txt"):
+        umf.TextBlock(txt="hi")  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="ToolUseBlock needs id, name"):
+        umf.ToolUseBlock()  # type: ignore[call-arg]
+    kept: object = umf.TextBlock(text=42).text  # type: ignore[arg-type]
+    assert kept == 42
+
+
+def test_keyword_construction_builds_the_same_value_as_validation() -> None:
+    data = {"role": "user", "content": [{"type": "text", "text": "hi"}], "name": "ann"}
+    built = umf.Message(role="user", content=[umf.TextBlock(text="hi")], name="ann")
+    validated = umf.Message.model_validate(data)
+    assert built == validated
+    assert built.model_dump_json() == validated.model_dump_json()  # same keys, same order
+    assert built.model_fields_set == validated.model_fields_set == {"role", "content", "name"}
+    assert built.model_dump(exclude_unset=True) == validated.model_dump(exclude_unset=True)
+
+
+def test_mutable_defaults_are_fresh_for_every_value() -> None:
+    first, second = umf.Message(role="user"), umf.Message(role="user")
+    first.content.append(umf.TextBlock(text="x"))
+    first.extra["f"] = {}
+    first.metadata["k"] = 1
+    assert second.content == [] and second.extra == {} and second.metadata == {}
+
+
+def test_validation_still_checks_nested_values() -> None:
+    # The keyword __init__ must not become the constructor pydantic validates nested
+    # data with (that would skip the checks of every block).
+    with pytest.raises(ValidationError) as caught:
+        umf.Conversation.model_validate(
+            {"messages": [{"role": "user", "content": [{"type": "text", "text": 1}]}]}
+        )
+    assert caught.value.errors()[0]["loc"] == ("messages", 0, "content", 0, "text", "text")

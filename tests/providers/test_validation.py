@@ -38,3 +38,14 @@ def test_replace_nul_replaces_in_strings_and_keys_and_says_where() -> None:
 def test_replace_nul_gives_back_the_value_itself_when_there_is_none(value: object) -> None:
     replaced, paths = replace_nul(value)
     assert replaced is value and paths == []
+
+
+def test_a_value_a_reader_built_with_the_wrong_type_is_refused_before_it_is_stored() -> None:
+    # Readers build UMF by keyword, which checks no value (providers.umf.UMFModel): a
+    # check a reader missed must still end as a FormatError naming the field, not a row.
+    built = conversation("fine", "also fine")
+    built.messages[1].content[0].text = 42  # type: ignore[union-attr]
+    with pytest.raises(FormatError) as caught:
+        check_conversation(built)
+    assert caught.value.field == "messages[1].content[0].text"
+    assert "string" in caught.value.message

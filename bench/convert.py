@@ -384,7 +384,7 @@ def floors(sizes: list[int], repeats: int, budgets: dict[tuple[str, int], float]
 def each_format(size: int, repeats: int) -> None:
     """Parse and render of every format, on the same conversation written in each."""
     conversation_umf = formats.parse("openai-chat", conversation(size)).items[0].conversation
-    print(f"Each format on its own, {size} messages, us per message (median of {repeats})")
+    print(f"Each format on its own, {size} messages, us per message (best of {repeats})")
     print(f"{'format':<18} {'parse':>8} {'render':>8} {'both':>8}")
     for fmt in formats.all_formats():
         payload = fmt.render_all([conversation_umf]).payload
@@ -394,8 +394,9 @@ def each_format(size: int, repeats: int) -> None:
 
 
 def timed_format(fmt: formats.Format, payload: Any, repeats: int) -> tuple[float, float]:
-    """Median seconds to parse ``payload`` in ``fmt``, and to render what it read (CPU
-    time of this process, so that a shared machine's other work counts less)."""
+    """The least seconds to parse ``payload`` in ``fmt``, and to render what it read: CPU
+    time of this process, and the least disturbed run, so that on a shared machine the
+    other work counts as little as it can."""
     parse_times: list[float] = []
     render_times: list[float] = []
     for _ in range(repeats + 1):  # the first run warms up
@@ -407,7 +408,7 @@ def timed_format(fmt: formats.Format, payload: Any, repeats: int) -> tuple[float
         end = time.process_time()
         parse_times.append(middle - start)
         render_times.append(end - middle)
-    return statistics.median(parse_times[1:]), statistics.median(render_times[1:])
+    return min(parse_times[1:]), min(render_times[1:])
 
 
 # --- main -------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import pkgutil
 from dataclasses import dataclass
 
 from providers.formats._gc import collector_paused, payload_size
+from providers.formats._hidden import visible_only
 from providers.formats.base import (
     Capabilities,
     Format,
@@ -42,11 +43,12 @@ _LOADED = False
 
 
 def register(fmt: Format) -> Format:
-    """Add a format to the registry (called once by each format module)."""
-    if fmt.id in _REGISTRY and _REGISTRY[fmt.id] is not fmt:
+    """Add a format to the registry (called once by each format module); the format
+    registered renders without hidden context unless it can hold it (``_hidden``)."""
+    if fmt.id in _REGISTRY:
         raise RuntimeError(f"format {fmt.id!r} is registered twice")
-    _REGISTRY[fmt.id] = fmt
-    return fmt
+    _REGISTRY[fmt.id] = visible_only(fmt)
+    return _REGISTRY[fmt.id]
 
 
 def _load() -> None:

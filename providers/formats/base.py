@@ -137,6 +137,9 @@ class Capabilities:
     usage: bool
     tree: bool = False
     multi_conversation: bool = False
+    # Whether the format can mark a message as hidden from the person (ChatGPT's profile
+    # and memories); the others are rendered without such messages (``_hidden``).
+    hidden_context: bool = False
 
 
 @dataclass(frozen=True)

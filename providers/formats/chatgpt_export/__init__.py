@@ -203,6 +203,7 @@ FORMAT = register(
             usage=False,
             tree=True,
             multi_conversation=True,
+            hidden_context=True,
         ),
         parse=parse,
         render=render,

@@ -122,7 +122,9 @@ def block_data(
 
 def search_text(message: umf.Message) -> str:
     """Everything a search should find in a message: visible text, reasoning, tool names,
-    arguments and results."""
+    arguments and results; nothing for hidden context, which no search may reveal."""
+    if message.hidden:
+        return ""
     parts: list[str] = []
     for block in message.content:
         parts.extend(_block_search_parts(block))
@@ -164,6 +166,7 @@ MESSAGE_COLUMNS = (
     ("usage", "usage"),
     ("reasoning", "reasoning"),
     ("reasoning_details", "reasoning_details"),
+    ("hidden", "hidden"),
     ("metadata", "metadata"),
     ("extra", "extra"),
 )
@@ -192,6 +195,7 @@ def message_row(message: umf.Message, conversation_id: uuid.UUID, position: int)
         else None,
         "reasoning": message.reasoning,
         "reasoning_details": message.reasoning_details,
+        "hidden": message.hidden,
         "metadata": message.metadata,
         "extra": message.extra,
         "search_text": search_text(message),

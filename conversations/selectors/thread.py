@@ -21,6 +21,7 @@ THREAD_COLUMNS = (
     "finish_reason",
     "usage",
     "reasoning",
+    "hidden",
     "metadata",
     "provider",
     "replay_run_id",
@@ -31,13 +32,15 @@ THREAD_COLUMNS = (
 class Thread:
     """One path through a conversation's tree, ready to show.
 
-    ``messages`` are dicts (``THREAD_COLUMNS`` plus ``blocks``, ``siblings`` -- the ids of
+    ``hidden`` are the path's hidden context (a profile, memories), apart from ``messages``:
+    the page shows them only behind a disclosure. ``messages`` are dicts (``THREAD_COLUMNS`` plus ``blocks``, ``siblings`` -- the ids of
     the message and its siblings in order, replay branches included -- ``warnings``,
     ``provenance`` and ``continuations``: replay answers hanging after it off the path).
     """
 
     conversation: models.Conversation
     messages: list[dict[str, Any]]
+    hidden: list[dict[str, Any]]
     tools: list[models.ToolDefinition]
     warnings: list[models.DriftWarning]
     provenance: list[models.Provenance]
@@ -72,7 +75,9 @@ def conversation_thread(*, conversation: models.Conversation, leaf: Any = None) 
             by_id[record.message_id].setdefault("provenance", []).append(record)
     tools = list(models.ToolDefinition.objects.filter(conversation=conversation))
     usage = _sum_ints(row["usage"] for row in path)
-    return Thread(conversation, path, tools, warnings, provenance, usage)
+    shown = [row for row in path if not row["hidden"]]
+    hidden = [row for row in path if row["hidden"]]
+    return Thread(conversation, shown, hidden, tools, warnings, provenance, usage)
 
 
 def _path(

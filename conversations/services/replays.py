@@ -94,7 +94,13 @@ def _turn_targets(
         if from_message not in ids:
             raise ReplayRequestError("not a message of this conversation", field="from_message")
         start = ids.index(from_message)
-    assistant = [ids[i] for i in range(start, len(ids)) if messages[i].role == "assistant"]
+    if messages[start:] and messages[start].hidden and from_message is not None:
+        raise ReplayRequestError("hidden context is never replayed", field="from_message")
+    assistant = [
+        ids[i]
+        for i in range(start, len(ids))
+        if messages[i].role == "assistant" and not messages[i].hidden
+    ]
     if mode == models.ReplayRun.Mode.EACH:
         if not assistant:
             raise ReplayRequestError("no assistant turn to regenerate", field="mode")
@@ -293,7 +299,9 @@ def _prefix(
     ids = stored.message_ids
     end = ids.index(turn.original_message_id) if turn.original_message_id in ids else len(ids)
     conversation = stored.umf.model_copy(update={"messages": stored.umf.messages[:end]})
-    return conversation, ids[end - 1] if end > 0 else None, end
+    # Hidden context (the person's profile, memories) is never sent to a provider.
+    visible, _ = umf.without_hidden(conversation)
+    return visible, ids[end - 1] if end > 0 else None, end
 
 
 def _renew_lease(run: models.ReplayRun) -> None:

@@ -32,10 +32,11 @@ THREAD_COLUMNS = (
 class Thread:
     """One path through a conversation's tree, ready to show.
 
-    ``hidden`` are the path's hidden context (a profile, memories), apart from ``messages``:
-    the page shows them only behind a disclosure. ``messages`` are dicts (``THREAD_COLUMNS`` plus ``blocks``, ``siblings`` -- the ids of
+    ``messages`` are dicts (``THREAD_COLUMNS`` plus ``blocks``, ``siblings`` -- the ids of
     the message and its siblings in order, replay branches included -- ``warnings``,
     ``provenance`` and ``continuations``: replay answers hanging after it off the path).
+    ``hidden`` are the path's hidden context (a profile, memories), kept apart: the page
+    shows them only behind a disclosure.
     """
 
     conversation: models.Conversation

@@ -194,6 +194,11 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 # Files for background imports (data exports): kept on disk until their job ends.
 MAX_IMPORT_BYTES = env_int("UMF_MAX_IMPORT_BYTES", 4 * 1024 * 1024 * 1024)
 IMPORT_DIR = Path(os.environ.get("UMF_IMPORT_DIR") or BASE_DIR / "var" / "imports")
+# A worker holds an import job this long past each batch; a job whose worker vanished is
+# run again by the reconciler (beat), resuming after its last stored batch, and ended as
+# failed once it has been claimed this many times.
+IMPORT_LEASE_SECONDS = env_int("UMF_IMPORT_LEASE_SECONDS", 300)
+IMPORT_MAX_ATTEMPTS = env_int("UMF_IMPORT_MAX_ATTEMPTS", 3)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 8 * 1024 * 1024
 
 REST_FRAMEWORK = {

@@ -115,16 +115,10 @@ def detect_format(stream: IO[bytes], filename: str) -> formats.Format:
 
 def _sample(stream: IO[bytes], filename: str) -> object:
     """A small piece of the file that shows its format: the first conversation of a JSON
-    array or a zip export, the first line of JSONL, or the whole of a small file."""
+    array or of a zip export (see :func:`_zip_sample`), the first line of JSONL, or the
+    whole of a small file."""
     if zipfile.is_zipfile(stream):
-        stream.seek(0)
-        with zipfile.ZipFile(stream) as archive:
-            names = [n for n in archive.namelist() if n.endswith(".json")]
-            if not names:
-                raise formats.FormatError("the zip holds no JSON file", field="file")
-            name = "conversations.json" if "conversations.json" in names else names[0]
-            with archive.open(name) as member:
-                return _first_items(member)
+        return _zip_sample(stream)
     stream.seek(0)
     head = stream.read(SAMPLE_BYTES)
     if filename.lower().endswith(".jsonl") or (head[:1] == b"{" and b"\n{" in head):
@@ -138,6 +132,25 @@ def _sample(stream: IO[bytes], filename: str) -> object:
             raise formats.FormatError(message, field="file") from None
     stream.seek(0)
     return _first_items(stream)
+
+
+def _zip_sample(stream: IO[bytes]) -> object:
+    """The first conversation of a zip export, read by the formats that read zips: each
+    knows which members hold its conversations (``conversations.json``, the shards of a
+    split export...), whatever else the zip holds and in whatever order."""
+    reasons = []
+    for fmt in formats.all_formats():
+        if fmt.iter_entries is None:
+            continue
+        stream.seek(0)
+        first = next(iter(fmt.iter_entries(stream)), None)  # type: ignore[arg-type]
+        if first is not None and first.error is None:
+            return [first.value]
+        if first is not None and "not read by this format" not in first.error.message:
+            reasons.append(first.error.message)
+    because = f" ({reasons[0]})" if reasons else ""
+    message = f"the zip holds no JSON file of conversations that a format reads{because}"
+    raise formats.FormatError(message, field="file")
 
 
 def _first_items(stream: IO[bytes]) -> object:

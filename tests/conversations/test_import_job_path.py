@@ -20,7 +20,7 @@ from rest_framework.test import APIClient
 
 from conversations import models
 from conversations.services import import_jobs
-from tests.conftest import load_fixture
+from tests.conftest import FIXTURES, load_fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -210,3 +210,27 @@ def test_a_queued_job_whose_task_was_lost_is_sent_again(alice: Any) -> None:
 
     job.refresh_from_db()
     assert (job.status, job.created) == ("succeeded", 1)
+
+
+SPLIT = FIXTURES / "chatgpt-export" / "files"
+SIDE_FILES = [
+    ("user.json", b'{"id": "user-1", "email": "a@example.com"}'),
+    ("export_manifest.json", b'{"version": 2, "files": ["conversations-000.json"]}'),
+    ("conversation_asset_file_names.json", b'{"file-AbC": "photo.png"}'),
+    ("message_feedback.json", b"[]"),
+    ("shared_conversations.json", b'[{"id": "s-1", "title": "shared"}]'),
+    ("chat.html", b"<html></html>"),
+]
+
+
+@pytest.mark.parametrize("side_files_first", [True, False])
+def test_auto_tells_a_split_chatgpt_zip_whatever_its_member_order(
+    api: APIClient, django_capture_on_commit_callbacks: Any, side_files_first: bool
+) -> None:
+    shards = [(path.name, path.read_bytes()) for path in sorted(SPLIT.glob("*.json"))]
+    members = SIDE_FILES + shards if side_files_first else shards + SIDE_FILES
+    job = run_upload(api, django_capture_on_commit_callbacks, "export.zip", zip_of(members))
+
+    assert job["status"] == "succeeded", job["error"]
+    assert job["format"] == "chatgpt-export"
+    assert job["processed"] == 4

@@ -280,6 +280,14 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_mutex_expire": env_int("CELERY_RESTORE_LOCK_SECONDS", 300),
 }
 CELERY_TASK_IGNORE_RESULT = True
+# A broker that cannot be reached is known within a second (Celery's default retries take
+# about 7 s): the request answers 503 and the row waits for the reconciler.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 
 # Provider credentials (read here only; never logged or returned by the API).

@@ -40,6 +40,8 @@ class ImportJob(models.Model):
     # Until then a worker holds the job (running) or its task should have started
     # (queued); past it, the reconciler runs the job again or ends it.
     lease_expires_at = models.DateTimeField(null=True, blank=True)
+    # The client's Idempotency-Key: its retry of the upload gets this job back.
+    idempotency_key = models.CharField(max_length=200, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -49,6 +51,13 @@ class ImportJob(models.Model):
         indexes = [
             # The reconciler: unfinished jobs whose lease has passed.
             models.Index(fields=["status", "lease_expires_at"], name="import_job_status_lease"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="import_job_idempotency_key",
+            )
         ]
 
     def __str__(self) -> str:

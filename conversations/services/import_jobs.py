@@ -27,13 +27,14 @@ from typing import IO, Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import InterfaceError, OperationalError, connection, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
 from django.db.models import F, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from conversations import models
 from conversations.records import content_hash
+from conversations.services import enqueue as enqueue_task
 from conversations.services.bulk import bulk_insert
 from conversations.services.import_files import Entry, Read, Unread, detect_format, file_entries
 from conversations.services.imports import (
@@ -59,11 +60,15 @@ def import_job_create(
     filename: str,
     format_id: str = "auto",
     enqueue: bool = True,
+    idempotency_key: str = "",
 ) -> models.ImportJob:
     """Keep the uploaded file and enqueue its import once the transaction commits
-    (``enqueue=False``: the caller runs :func:`import_job_execute` itself)."""
-    from conversations.tasks import import_job_execute
-
+    (``enqueue=False``: the caller runs :func:`import_job_execute` itself). With an
+    ``idempotency_key`` the owner used before, the job made then, and nothing new.
+    :class:`QueueUnavailable` when the broker cannot take the task: the job is stored
+    and waits for the reconciler."""
+    if idempotency_key and (earlier := import_job_by_key(owner, idempotency_key)):
+        return earlier
     if format_id != "auto":
         formats.get(format_id)  # FormatError (field "format") for an unknown id
     job_id = models.uuid7()
@@ -72,20 +77,34 @@ def import_job_create(
     path = directory / f"{job_id}{_suffix(filename)}"
     with path.open("wb") as target:
         shutil.copyfileobj(upload, target, length=1024 * 1024)
-    with transaction.atomic():
-        job = models.ImportJob.objects.create(
-            id=job_id,
-            owner=owner,
-            requested_format=format_id,
-            filename=Path(filename).name[:255],
-            path=str(path),
-            size=path.stat().st_size,
-            # The task should have started by then, or the reconciler sends it again.
-            lease_expires_at=timezone.now() + timedelta(seconds=settings.IMPORT_LEASE_SECONDS),
-        )
-        if enqueue:
-            transaction.on_commit(lambda: import_job_execute.delay(str(job.pk)))
+    try:
+        with transaction.atomic():
+            job = models.ImportJob.objects.create(
+                id=job_id,
+                owner=owner,
+                requested_format=format_id,
+                filename=Path(filename).name[:255],
+                path=str(path),
+                size=path.stat().st_size,
+                idempotency_key=idempotency_key,
+                # The task should have started by then, or the reconciler sends it again.
+                lease_expires_at=timezone.now() + timedelta(seconds=settings.IMPORT_LEASE_SECONDS),
+            )
+            if enqueue:
+                enqueue_task.send_on_commit(enqueue_task.IMPORT_JOB, job.pk)
+    except IntegrityError:
+        # The same key in a concurrent request: that request's job is the one.
+        path.unlink(missing_ok=True)
+        earlier = import_job_by_key(owner, idempotency_key) if idempotency_key else None
+        if earlier is None:
+            raise
+        return earlier
     return job
+
+
+def import_job_by_key(owner: User, idempotency_key: str) -> models.ImportJob | None:
+    """The owner's job created with that Idempotency-Key, if any."""
+    return models.ImportJob.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
 
 
 def _suffix(filename: str) -> str:
@@ -392,9 +411,8 @@ def _resolve_format(job: models.ImportJob, stream: IO[bytes]) -> formats.Format:
 def import_job_reconcile() -> int:
     """Run again, or end, the jobs nobody works on: running past their lease (their
     worker vanished), or queued past it (their task was lost, or never sent). A job
-    claimed ``IMPORT_MAX_ATTEMPTS`` times fails. Returns how many were enqueued again."""
-    from conversations.tasks import import_job_execute
-
+    claimed ``IMPORT_MAX_ATTEMPTS`` times fails. Returns how many were enqueued again
+    (stops at the first the broker refuses: it is down, the next round tries again)."""
     now = timezone.now()
     lease = timedelta(seconds=settings.IMPORT_LEASE_SECONDS)
     stale = models.ImportJob.objects.filter(
@@ -409,6 +427,9 @@ def import_job_reconcile() -> int:
         models.ImportJob.objects.filter(pk=job.pk, status=Status.QUEUED).update(
             lease_expires_at=now + lease
         )
-        import_job_execute.delay(str(job.pk))
+        try:
+            enqueue_task.send(enqueue_task.IMPORT_JOB, job.pk)
+        except enqueue_task.QueueUnavailable:
+            break
         count += 1
     return count

@@ -52,7 +52,7 @@ def broker_back() -> None:
 def upload(api: APIClient, key: str | None = None) -> Any:
     file = io.BytesIO(finetune_lines(2))
     file.name = "f.jsonl"
-    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    headers: dict[str, Any] = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
     return api.post("/api/v1/imports/", {"file": file}, format="multipart", **headers)
 
 
@@ -66,7 +66,7 @@ def imported_conversation(api: APIClient) -> str:
 
 
 def replay(api: APIClient, conversation: str, key: str | None = None) -> Any:
-    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    headers: dict[str, Any] = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
     return api.post(
         f"/api/v1/conversations/{conversation}/replays",
         {"provider": "echo", "model": "echo-1"},

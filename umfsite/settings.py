@@ -194,6 +194,11 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 # Files for background imports (data exports): kept on disk until their job ends.
 MAX_IMPORT_BYTES = env_int("UMF_MAX_IMPORT_BYTES", 4 * 1024 * 1024 * 1024)
 IMPORT_DIR = Path(os.environ.get("UMF_IMPORT_DIR") or BASE_DIR / "var" / "imports")
+# A worker holds an import job this long past each batch; a job whose worker vanished is
+# run again by the reconciler (beat), resuming after its last stored batch, and ended as
+# failed once it has been claimed this many times.
+IMPORT_LEASE_SECONDS = env_int("UMF_IMPORT_LEASE_SECONDS", 300)
+IMPORT_MAX_ATTEMPTS = env_int("UMF_IMPORT_MAX_ATTEMPTS", 3)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 8 * 1024 * 1024
 
 REST_FRAMEWORK = {
@@ -275,6 +280,14 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_mutex_expire": env_int("CELERY_RESTORE_LOCK_SECONDS", 300),
 }
 CELERY_TASK_IGNORE_RESULT = True
+# A broker that cannot be reached is known within a second (Celery's default retries take
+# about 7 s): the request answers 503 and the row waits for the reconciler.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 
 # Provider credentials (read here only; never logged or returned by the API).

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('conversations', '0006_block_message_index_in_unique'),
+        ('conversations', '0008_idempotency_keys'),
     ]
 
     operations = [

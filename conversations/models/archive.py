@@ -173,7 +173,7 @@ class Message(models.Model):
     reasoning = models.TextField(blank=True, null=True)
     # Context the source keeps out of the person's sight (ChatGPT's profile, memories):
     # stored for the exact round trip, never shown, searched, exported elsewhere or replayed.
-    hidden = models.BooleanField(default=False)
+    hidden = models.BooleanField(default=False, db_default=False)
     reasoning_details = JSONField(null=True, blank=True)
     metadata = JSONField(default=dict, blank=True)
     extra = JSONField(default=dict, blank=True)

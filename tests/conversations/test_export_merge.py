@@ -23,7 +23,7 @@ LATEST = "c9b8a7d6-1111-4e00-8000-000000000007"
 
 def older_version() -> dict[str, Any]:
     """The same conversation before its latest answer was written."""
-    entry = copy.deepcopy(NEWER)
+    entry: dict[str, Any] = copy.deepcopy(NEWER)
     question = entry["mapping"][LATEST]["parent"]
     del entry["mapping"][LATEST]
     entry["mapping"][question]["children"] = []

@@ -92,10 +92,8 @@ def test_a_2026_chatgpt_zip_imports_in_any_member_order(
     stored = models.Conversation.objects.get(source_key=HIDDEN_CONTEXT[0]["conversation_id"])
     assert stored.model == "gpt-5-thinking" and stored.title == "Half marathon pace"
 
-    blocks = models.ContentBlock.objects.filter(
-        message__conversation=stored, attachment__isnull=False
-    )
-    media = {block.attachment.media_type: block.attachment.sha256 for block in blocks}
+    attachments = models.Attachment.objects.filter(blocks__message__conversation=stored).distinct()
+    media = {attachment.media_type: attachment.sha256 for attachment in attachments}
     assert media == {
         "image/png": hashlib.sha256(PNG).hexdigest(),
         "application/pdf": hashlib.sha256(PDF).hexdigest(),

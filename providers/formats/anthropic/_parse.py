@@ -9,10 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import extra_of
+from providers.formats._kit.extra import extra_of
+from providers.formats._kit.fields import Fields
+from providers.formats._kit.paths import at
 from providers.formats.anthropic._constants import FINISH_REASONS, FORMAT_ID, ROLES
-from providers.formats.anthropic._parse_blocks import parse_block_list, parse_content
-from providers.formats.anthropic._reader import Fields, join
+from providers.formats.anthropic._parse_blocks import (
+    AnthropicFields,
+    parse_block_list,
+    parse_content,
+)
 from providers.formats.base import FormatError
 from providers.umf import (
     JSON,
@@ -67,7 +72,7 @@ def _parse_exchange(payload: dict[str, Any]) -> Conversation:
 
 def parse_request(raw: JSON, path: str) -> Conversation:
     """A Messages request body; fields UMF has no name for go to the conversation's extra."""
-    fields = Fields(raw, path)
+    fields = AnthropicFields(raw, path)
     raw_messages = fields.array("messages", required=True) or []
     messages = [
         parse_message(m, f"{fields.at('messages')}[{i}]") for i, m in enumerate(raw_messages)
@@ -94,7 +99,7 @@ def parse_request(raw: JSON, path: str) -> Conversation:
 def parse_message(raw: JSON, path: str) -> Message:
     """One entry of ``messages``: role ``user``, ``assistant`` or ``system`` (the SDK's
     mid-conversation system message, hinted ``$system: message``)."""
-    fields = Fields(raw, path)
+    fields = AnthropicFields(raw, path)
     role = fields.string("role", required=True)
     if role is None or role not in ROLES:
         raise FormatError(
@@ -132,7 +137,7 @@ def _system_content(raw: JSON, path: str) -> tuple[list[Any], dict[str, Any]]:
 def _parse_tool(raw: JSON, path: str) -> Tool:
     """A tool definition; server tools (``type`` like ``web_search_20250305``) have no
     ``input_schema`` and keep everything but their name in extra."""
-    fields = Fields(raw, path)
+    fields = AnthropicFields(raw, path)
     name = fields.string("name", required=True)
     description = fields.string("description")
     schema = fields.mapping("input_schema")
@@ -145,7 +150,7 @@ def _parse_tool(raw: JSON, path: str) -> Tool:
 
 
 def _parse_tool_choice(raw: dict[str, Any], path: str) -> ToolChoice:
-    fields = Fields(raw, path)
+    fields = AnthropicFields(raw, path)
     kind = fields.string("type", required=True)
     if kind not in _TOOL_CHOICES:
         raise FormatError(f"unknown tool_choice type {kind!r}", field=fields.at("type"))
@@ -188,7 +193,7 @@ def _metadata_user(fields: Fields) -> str | None:
 def parse_response(raw: JSON, path: str) -> Message:
     """A response Message as the last assistant message: stop reason and usage normalised,
     response-level fields (``type``, ``stop_sequence``, ``stop_details``...) in extra."""
-    fields = Fields(raw, path)
+    fields = AnthropicFields(raw, path)
     role = fields.string("role", required=True)
     if role != "assistant":
         raise FormatError("a response message has role 'assistant'", field=fields.at("role"))
@@ -211,14 +216,14 @@ def parse_response(raw: JSON, path: str) -> Message:
 def parse_usage(raw: dict[str, Any], path: str) -> Usage:
     """Anthropic usage in UMF's (OpenAI's) meaning: ``input_tokens`` excludes cache reads
     and writes, UMF ``prompt_tokens`` includes them. ``raw`` keeps the object as sent."""
-    counts = Fields(raw, path)
+    counts = AnthropicFields(raw, path)
     fresh = counts.integer("input_tokens")
     output = counts.integer("output_tokens")
     written = counts.integer("cache_creation_input_tokens")
     read = counts.integer("cache_read_input_tokens")
     details = counts.mapping("output_tokens_details")
     thinking = (
-        Fields(details, join(path, "output_tokens_details")).integer("thinking_tokens")
+        AnthropicFields(details, at(path, "output_tokens_details")).integer("thinking_tokens")
         if details
         else None
     )

@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._common import extra_of
+from providers.formats._kit.fields import Fields, union_member
+from providers.formats._kit.paths import at
 from providers.formats.base import FormatError
 from providers.formats.bedrock_converse._constants import FINISH_REASONS, FORMAT_ID
 from providers.formats.bedrock_converse._parse_blocks import opaque_hint, parse_block_list
-from providers.formats.bedrock_converse._reader import Fields, join, union_member
 from providers.umf import (
     JSON,
     Conversation,
@@ -150,7 +151,7 @@ def _parse_tool_config(
         entry_path = f"{config.at('tools')}[{index}]"
         name, value = union_member(entry, entry_path, None)
         if name == "toolSpec":
-            tools.append(_parse_tool_spec(value, join(entry_path, name)))
+            tools.append(_parse_tool_spec(value, at(entry_path, name)))
         else:
             opaque.append({"at": index, "tool": entry})
     choice = config.mapping("toolChoice")
@@ -176,7 +177,7 @@ def _parse_tool_spec(raw: JSON, path: str) -> Tool:
 
 def _parse_tool_choice(raw: dict[str, Any], path: str) -> ToolChoice:
     kind, value = union_member(raw, path, frozenset(_TOOL_CHOICES))
-    inner = Fields(value, join(path, kind))
+    inner = Fields(value, at(path, kind))
     name = inner.string("name", required=True) if kind == "tool" else None
     return ToolChoice(type=_TOOL_CHOICES[kind], name=name, extra=extra_of(FORMAT_ID, inner.rest))
 

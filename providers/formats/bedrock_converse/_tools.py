@@ -7,15 +7,15 @@ is no "none" tool choice, and tool names fit ``[a-zA-Z0-9_-]{1,64}``.
 
 from __future__ import annotations
 
-import hashlib
-import re
 from typing import Any
 
 from providers.formats._common import hint, offered_choice, own_extra
+from providers.formats._kit.ids import ToolNames
 from providers.formats.bedrock_converse._constants import (
     EMPTY_SCHEMA,
     FORMAT_ID,
     TOOL_NAME_PATTERN,
+    TOOL_NAME_REFUSED,
 )
 from providers.formats.bedrock_converse._context import Context, warn_foreign_extra
 from providers.formats.bedrock_converse._drafts import Draft
@@ -28,7 +28,13 @@ def render_tool_config(
     """The ``toolConfig`` member, or None to leave it out."""
     if ctx.faithful:
         return _verbatim(conversation, ctx)
-    names = _NameMap(ctx)
+    names = ToolNames(
+        ctx.drift,
+        pattern=TOOL_NAME_PATTERN,
+        refused=TOOL_NAME_REFUSED,
+        note="tool name rewritten to fit Bedrock's name rules",
+        empty="tool",
+    )
     tools = [
         _spec(tool, names(tool.name, f"tools[{index}].name"), f"tools[{index}]", ctx)
         for index, tool in enumerate(conversation.tools)
@@ -111,7 +117,7 @@ def _choice(
     conversation: Conversation,
     has_tools: bool,
     has_tool_blocks: bool,
-    names: _NameMap,
+    names: ToolNames,
     ctx: Context,
 ) -> dict[str, Any] | str | None:
     """The ``toolChoice`` value, None to leave it out, or ``"omit"`` to send no tools."""
@@ -162,35 +168,3 @@ def _choice_body(choice: ToolChoice, name: str | None) -> dict[str, Any]:
     inner.update(own_extra(choice.extra, FORMAT_ID))
     member = {"auto": "auto", "required": "any", "tool": "tool"}[choice.type]
     return {member: inner}
-
-
-class _NameMap:
-    """Tool names fitted to Bedrock's pattern, the same way for specs, calls and choice."""
-
-    def __init__(self, ctx: Context) -> None:
-        self._ctx = ctx
-        self._map: dict[str, str] = {}
-
-    def __call__(self, original: str, field: str) -> str:
-        new = self._map.get(original)
-        if new is None:
-            new = original if TOOL_NAME_PATTERN.fullmatch(original) else self._fit(original)
-            self._map[original] = new
-        if new != original:
-            self._ctx.drift.add(
-                "id-rewritten",
-                "tool name rewritten to fit Bedrock's name rules",
-                field=field,
-                original=original,
-                transformed=new,
-                severity="info",
-            )
-        return new
-
-    def _fit(self, original: str) -> str:
-        name = re.sub(r"[^a-zA-Z0-9_-]", "_", original)[:64] or "tool"
-        taken = set(self._map.values())
-        if name in taken:
-            digest = hashlib.sha256(original.encode()).hexdigest()[:8]
-            name = f"{name[:55]}_{digest}"
-        return name

@@ -20,11 +20,11 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._common import extra_of
+from providers.formats._kit.fields import Fields
 from providers.formats.base import FormatError
 from providers.formats.gemini._constants import FORMAT_ID, TOOL_MODES
 from providers.formats.gemini._parse_parts import ParseState, parse_contents, parse_parts
 from providers.formats.gemini._parse_response import parse_response
-from providers.formats.gemini._reader import Fields
 from providers.formats.gemini._schema import to_json_schema
 from providers.umf import JSON, Conversation, Message, Parameters, Tool, ToolChoice
 

@@ -24,10 +24,17 @@ from providers.formats._common import (
     report_foreign_fields,
     signature_portable,
 )
+from providers.formats._kit.ids import ToolNames
 from providers.formats.base import Drift
-from providers.formats.gemini._constants import FETCHABLE_SCHEMES, FORMAT_ID, GEMINI_FILE_PREFIXES
+from providers.formats.gemini._constants import (
+    FETCHABLE_SCHEMES,
+    FORMAT_ID,
+    FUNCTION_NAME,
+    FUNCTION_NAME_REFUSED,
+    FUNCTION_NAME_START,
+    GEMINI_FILE_PREFIXES,
+)
 from providers.formats.gemini._media import default_media_type, guess_media_type, media_summary
-from providers.formats.gemini._names import FunctionNames
 from providers.formats.gemini._results import response_object
 from providers.umf import Block, Extra, MediaSource, ToolResultBlock, ToolUseBlock
 
@@ -42,7 +49,13 @@ class Context:
     call_names: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self._names = FunctionNames(self.drift)
+        self._names = ToolNames(
+            self.drift,
+            pattern=FUNCTION_NAME,
+            refused=FUNCTION_NAME_REFUSED,
+            start=FUNCTION_NAME_START,
+            note="function name rewritten to fit Gemini's name rules",
+        )
 
     def function_name(self, original: str, field: str) -> str:
         """``original`` as Gemini takes it (kept as read when rendering faithfully)."""

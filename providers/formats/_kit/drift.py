@@ -201,3 +201,32 @@ def offered_choice(choice: ToolChoice, tools: list[Tool], drift: Drift) -> ToolC
         transformed="any",
     )
     return ToolChoice(type="required", extra=choice.extra)
+
+
+def report_no_room_for_request(conversation: Conversation, drift: Drift, *, holder: str) -> None:
+    """Warn for what a list of messages has no room for: tools, tool choice and generation
+    parameters. ``holder`` says what carries none ("Appam messages carry")."""
+    if conversation.tools:
+        drift.add(
+            "tool-unsupported",
+            f"{holder} no tool definitions",
+            field="tools",
+            original=[tool.name for tool in conversation.tools],
+        )
+    if conversation.tool_choice is not None:
+        drift.add(
+            "parameter-unsupported",
+            f"{holder} no tool choice",
+            field="tool_choice",
+            original=conversation.tool_choice.model_dump(
+                mode="json", exclude_defaults=True, exclude={"extra"}
+            ),
+        )
+    parameters = conversation.parameters.model_dump(mode="json", exclude_defaults=True)
+    for key, value in parameters.items():
+        drift.add(
+            "parameter-unsupported",
+            f"{holder} no generation parameters",
+            field=f"parameters.{key}",
+            original=value,
+        )

@@ -4,8 +4,11 @@ what would not come back (``$`` names, the names a format keeps for itself)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, cast
+
+from pydantic import ValidationError
 
 from providers.formats._kit.paths import at
 from providers.formats.base import FormatError
@@ -209,3 +212,15 @@ class Fields:
         if value is not None and not isinstance(value, kind):
             raise FormatError(f"{key!r} must be {label}", field=self.at(key))
         return value
+
+
+@contextmanager
+def umf_checked() -> Iterator[None]:
+    """Turns a value UMF still refuses into a :class:`FormatError` naming the field: the
+    net behind a parser's own type checks (they check first, so a payload meets it only for
+    a rule UMF alone knows)."""
+    try:
+        yield
+    except ValidationError as error:
+        first = error.errors()[0]
+        raise FormatError(first["msg"], field=".".join(str(p) for p in first["loc"])) from None

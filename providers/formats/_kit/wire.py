@@ -11,7 +11,8 @@ from typing import Any
 
 import orjson
 
-from providers.umf import JSON, Message, ThinkingBlock
+from providers.formats.base import Drift
+from providers.umf import JSON, MediaSource, Message, ThinkingBlock, ToolUseBlock
 
 _DATA_URI = re.compile(
     r"^data:(?P<media>[\w.+-]+/[\w.+-]+)?(?P<params>(;[^;,]*)*?);base64,(?P<data>.*)$", re.S
@@ -93,3 +94,52 @@ def wire_finish_reason(
     if message.finish_reason is None:
         return None
     return wire.get(message.finish_reason, message.finish_reason if keep_unknown else None)
+
+
+def arguments_object(
+    block: ToolUseBlock, path: str, drift: Drift, *, what: str = "tool"
+) -> dict[str, Any]:
+    """The call's arguments as the JSON object a target requires: ``input``, or the raw
+    argument string decoded; ``{}`` and a ``content-dropped`` warning when the source only
+    had arguments that are not an object. ``what`` names the call ("function")."""
+    if isinstance(block.input, dict) and (block.input or block.raw_arguments is None):
+        return block.input
+    if block.raw_arguments is not None:
+        decoded, ok = parse_arguments(block.raw_arguments)
+        if ok and isinstance(decoded, dict):
+            return decoded
+        original, where = block.raw_arguments, "raw_arguments"
+    else:
+        original, where = block.input, "input"
+    drift.add(
+        "content-dropped",
+        f"{what} call arguments are not a JSON object; sent as {{}}",
+        field=f"{path}.{where}",
+        original=original,
+        transformed={},
+    )
+    return {}
+
+
+def inline_media(source: MediaSource) -> tuple[str, str] | None:
+    """``(media type, base64 data)`` of base64 bytes, whether given as such or a data URI."""
+    if source.type == "base64" and source.data is not None:
+        return source.media_type or "application/octet-stream", source.data
+    if source.type == "url" and source.url and source.url.startswith("data:"):
+        return parse_data_uri(source.url)
+    return None
+
+
+def decoded_text(data: str) -> str | None:
+    """The UTF-8 text that base64 ``data`` holds, or None."""
+    try:
+        return base64.b64decode(data, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+
+
+def media_summary(source: MediaSource) -> dict[str, Any]:
+    """What a warning says about media (never the bytes themselves)."""
+    summary = {"source": source.type, "media_type": source.media_type, "url": source.url}
+    summary["file_id"] = source.file_id
+    return {key: value for key, value in summary.items() if value is not None}

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._content_blocks.parse import cached_usage, name_tool_results
 from providers.formats._kit.extra import extra_of
-from providers.formats._kit.fields import Fields
+from providers.formats._kit.fields import Fields, umf_checked
 from providers.formats._kit.paths import at
 from providers.formats.anthropic._constants import FINISH_REASONS, FORMAT_ID, ROLES
 from providers.formats.anthropic._parse_blocks import (
@@ -18,7 +19,7 @@ from providers.formats.anthropic._parse_blocks import (
     parse_block_list,
     parse_content,
 )
-from providers.formats.base import FormatError
+from providers.formats.base import FormatError, ParseResult
 from providers.umf import (
     JSON,
     Conversation,
@@ -27,12 +28,17 @@ from providers.umf import (
     TextBlock,
     Tool,
     ToolChoice,
-    ToolResultBlock,
-    ToolUseBlock,
     Usage,
 )
 
 _TOOL_CHOICES = {"auto": "auto", "any": "required", "tool": "tool", "none": "none"}
+
+
+def parse(payload: JSON) -> list[ParseResult]:
+    """Read one Anthropic payload (request, message list, exchange or response) as one
+    conversation. Raises :class:`FormatError` naming the field for anything that is not."""
+    with umf_checked():
+        return [ParseResult(parse_payload(payload))]
 
 
 def parse_payload(payload: JSON) -> Conversation:
@@ -57,7 +63,7 @@ def parse_payload(payload: JSON) -> Conversation:
             field="payload",
         )
     conversation.extra.setdefault(FORMAT_ID, {})["$shape"] = shape
-    _name_tool_results(conversation.messages)
+    name_tool_results(conversation.messages)
     return conversation
 
 
@@ -227,26 +233,6 @@ def parse_usage(raw: dict[str, Any], path: str) -> Usage:
         if details
         else None
     )
-    prompt = None if fresh is None else fresh + (written or 0) + (read or 0)
-    total = None if prompt is None or output is None else prompt + output
-    return Usage(
-        prompt_tokens=prompt,
-        completion_tokens=output,
-        total_tokens=total,
-        cached_tokens=read,
-        cache_write_tokens=written,
-        reasoning_tokens=thinking,
-        raw=dict(raw),
+    return cached_usage(
+        raw, fresh=fresh, output=output, read=read, written=written, reasoning=thinking
     )
-
-
-def _name_tool_results(messages: list[Message]) -> None:
-    """Give each tool result the name of the call it answers (Gemini and Ollama pair results
-    by name, so other formats need it; Anthropic itself pairs by id)."""
-    names: dict[str, str] = {}
-    for message in messages:
-        for block in message.content:
-            if isinstance(block, ToolUseBlock):
-                names[block.id] = block.name
-            elif isinstance(block, ToolResultBlock) and block.name is None:
-                block.name = names.get(block.tool_use_id)

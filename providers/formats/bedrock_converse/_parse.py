@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import extra_of
-from providers.formats._kit.fields import Fields, union_member
+from providers.formats._content_blocks.parse import cached_usage, name_tool_results
+from providers.formats._kit.extra import extra_of
+from providers.formats._kit.fields import Fields, umf_checked, union_member
 from providers.formats._kit.paths import at
-from providers.formats.base import FormatError
+from providers.formats.base import FormatError, ParseResult
 from providers.formats.bedrock_converse._constants import FINISH_REASONS, FORMAT_ID
 from providers.formats.bedrock_converse._parse_blocks import opaque_hint, parse_block_list
 from providers.umf import (
@@ -23,13 +24,18 @@ from providers.umf import (
     Parameters,
     Tool,
     ToolChoice,
-    ToolResultBlock,
-    ToolUseBlock,
     Usage,
 )
 
 _ROLES = ("user", "assistant", "system")
 _TOOL_CHOICES: dict[str, Any] = {"auto": "auto", "any": "required", "tool": "tool"}
+
+
+def parse(payload: JSON) -> list[ParseResult]:
+    """Read one Converse payload (request, message list, exchange or response) as one
+    conversation. Raises :class:`FormatError` naming the field for anything that is not."""
+    with umf_checked():
+        return [ParseResult(parse_payload(payload))]
 
 
 def parse_payload(payload: JSON) -> Conversation:
@@ -50,7 +56,7 @@ def parse_payload(payload: JSON) -> Conversation:
             field="payload",
         )
     conversation.extra.setdefault(FORMAT_ID, {})["$shape"] = shape
-    _name_tool_results(conversation.messages)
+    name_tool_results(conversation.messages)
     return conversation
 
 
@@ -217,26 +223,4 @@ def parse_usage(raw: dict[str, Any], path: str) -> Usage:
     total = counts.integer("totalTokens")
     read = counts.integer("cacheReadInputTokens")
     written = counts.integer("cacheWriteInputTokens")
-    prompt = None if fresh is None else fresh + (read or 0) + (written or 0)
-    if total is None and prompt is not None and output is not None:
-        total = prompt + output
-    return Usage(
-        prompt_tokens=prompt,
-        completion_tokens=output,
-        total_tokens=total,
-        cached_tokens=read,
-        cache_write_tokens=written,
-        raw=dict(raw),
-    )
-
-
-def _name_tool_results(messages: list[Message]) -> None:
-    """Give each tool result the name of the call it answers (Gemini and Ollama pair results
-    by name, so other formats need it; Bedrock itself pairs by id)."""
-    names: dict[str, str] = {}
-    for message in messages:
-        for block in message.content:
-            if isinstance(block, ToolUseBlock):
-                names[block.id] = block.name
-            elif isinstance(block, ToolResultBlock) and block.name is None:
-                block.name = names.get(block.tool_use_id)
+    return cached_usage(raw, fresh=fresh, output=output, read=read, written=written, total=total)

@@ -16,8 +16,8 @@ from typing import Any
 
 import orjson
 
-from providers.formats._common import extra_of, require_list, require_mapping
-from providers.formats._kit.fields import Fields, union_member
+from providers.formats._kit.extra import extra_of
+from providers.formats._kit.fields import Fields, require_list, require_mapping, union_member
 from providers.formats._kit.paths import at
 from providers.formats.base import FormatError
 from providers.formats.bedrock_converse._constants import (

@@ -19,14 +19,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import extra_of
-from providers.formats._kit.fields import Fields
-from providers.formats.base import FormatError
+from providers.formats._kit.extra import extra_of
+from providers.formats._kit.fields import Fields, umf_checked
+from providers.formats.base import Drift, FormatError, ParseResult
 from providers.formats.gemini._constants import FORMAT_ID, TOOL_MODES
 from providers.formats.gemini._parse_parts import ParseState, parse_contents, parse_parts
 from providers.formats.gemini._parse_response import parse_response
-from providers.formats.gemini._schema import to_json_schema
+from providers.formats.gemini._parse_schema import to_json_schema
 from providers.umf import JSON, Conversation, Message, Parameters, Tool, ToolChoice
+
+
+def parse(payload: JSON) -> list[ParseResult]:
+    """Read one Gemini payload (request, contents list, exchange or response) as one
+    conversation. Raises :class:`FormatError` naming the field for anything that is not."""
+    state = ParseState(Drift(FORMAT_ID))
+    with umf_checked():
+        conversation = parse_payload(payload, state)
+    return [ParseResult(conversation, state.drift.warnings)]
 
 
 def parse_payload(payload: JSON, state: ParseState) -> Conversation:

@@ -11,7 +11,16 @@ from providers.formats._kit.context import RenderContext
 from providers.formats._kit.extra import foreign_fields, own_extra
 from providers.formats._kit.paths import at, item
 from providers.formats.base import Drift
-from providers.umf import Block, Conversation, Extra, MediaSource, Message, Tool, ToolChoice
+from providers.umf import (
+    Block,
+    Conversation,
+    Extra,
+    MediaSource,
+    Message,
+    ThinkingBlock,
+    Tool,
+    ToolChoice,
+)
 
 
 def report_foreign_fields(
@@ -230,3 +239,15 @@ def report_no_room_for_request(conversation: Conversation, drift: Drift, *, hold
             field=f"parameters.{key}",
             original=value,
         )
+
+
+def report_reasoning_dropped(block: ThinkingBlock, path: str, drift: Drift, why: str) -> None:
+    """The warning for a thinking block left out, ``why`` saying why ("Anthropic refuses
+    thinking without its signature"); it names the block's provider, never its signature."""
+    drift.add(
+        "reasoning-dropped",
+        f"{why}; left out",
+        field=path,
+        original=block.text or None,
+        details={"provider": block.provider, "redacted": block.redacted},
+    )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._content_blocks.parse import cached_usage, name_tool_results
+from providers.formats._content_blocks.shape import parse_in_shape
 from providers.formats._kit.extra import extra_of
 from providers.formats._kit.fields import Fields, umf_checked
 from providers.formats._kit.paths import at
@@ -43,36 +44,20 @@ def parse(payload: JSON) -> list[ParseResult]:
 
 def parse_payload(payload: JSON) -> Conversation:
     """The conversation a payload of any accepted shape describes."""
-    if isinstance(payload, list):
-        messages = [parse_message(raw, f"[{index}]") for index, raw in enumerate(payload)]
-        conversation = Conversation(messages=messages)
-        shape = "messages"
-    elif isinstance(payload, dict) and "request" in payload and "response" in payload:
-        conversation = _parse_exchange(payload)
-        shape = "exchange"
-    elif isinstance(payload, dict) and "messages" in payload:
-        conversation = parse_request(payload, "")
-        shape = "request"
-    elif isinstance(payload, dict) and payload.get("type") == "message":
-        conversation = Conversation(messages=[parse_response(payload, "")])
-        shape = "response"
-    else:
-        raise FormatError(
+    conversation = parse_in_shape(
+        payload,
+        FORMAT_ID,
+        message_list=lambda raw: [parse_message(m, f"[{i}]") for i, m in enumerate(raw)],
+        request=parse_request,
+        response=parse_response,
+        is_request=lambda raw: "messages" in raw,
+        is_response=lambda raw: raw.get("type") == "message",
+        expected=(
             "not an Anthropic Messages payload: expected a request with 'messages', a message "
-            "list, a {'request', 'response'} exchange or a response message",
-            field="payload",
-        )
-    conversation.extra.setdefault(FORMAT_ID, {})["$shape"] = shape
+            "list, a {'request', 'response'} exchange or a response message"
+        ),
+    )
     name_tool_results(conversation.messages)
-    return conversation
-
-
-def _parse_exchange(payload: dict[str, Any]) -> Conversation:
-    conversation = parse_request(payload["request"], "request")
-    conversation.messages.append(parse_response(payload["response"], "response"))
-    outer = {key: value for key, value in payload.items() if key not in ("request", "response")}
-    if outer:
-        conversation.extra.setdefault(FORMAT_ID, {})["$exchange"] = outer
     return conversation
 
 

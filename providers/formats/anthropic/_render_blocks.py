@@ -11,7 +11,7 @@ from typing import Any
 
 from providers.formats._content_blocks.drafts import Dialect, Part, drop_blank_text
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_foreign_extra
+from providers.formats._kit.drift import report_foreign_extra, report_reasoning_dropped
 from providers.formats._kit.extra import Namespace, hint, own_extra
 from providers.formats._kit.wire import (
     arguments_object,
@@ -152,13 +152,7 @@ def _thinking(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | Non
         why = "Anthropic refuses thinking without its signature"
     else:
         why = "reasoning of another provider (or of unknown origin) cannot be replayed to Anthropic"
-    ctx.drift.add(
-        "reasoning-dropped",
-        f"{why}; left out",
-        field=path,
-        original=block.text or None,
-        details={"provider": block.provider, "redacted": block.redacted},
-    )
+    report_reasoning_dropped(block, path, ctx.drift, why)
     return None
 
 
@@ -209,7 +203,13 @@ NAMESPACE = Namespace(FORMAT_ID)
 DIALECT: Dialect[RenderContext] = Dialect(
     name="Anthropic",
     turn="Anthropic messages",
-    roles={"user": "user", "assistant": "assistant", "tool": "user"},
+    roles={
+        "user": "user",
+        "assistant": "assistant",
+        "tool": "user",
+        "system": "system",
+        "developer": "system",
+    },
     kind=lambda body: body.get("type"),
     inner=lambda body: body,
     call_kind="tool_use",

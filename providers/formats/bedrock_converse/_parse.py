@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._content_blocks.parse import cached_usage, name_tool_results
+from providers.formats._content_blocks.shape import parse_in_shape
 from providers.formats._kit.extra import extra_of
 from providers.formats._kit.fields import Fields, umf_checked, union_member
 from providers.formats._kit.paths import at
@@ -40,36 +41,27 @@ def parse(payload: JSON) -> list[ParseResult]:
 
 def parse_payload(payload: JSON) -> Conversation:
     """The conversation a payload of any accepted shape describes."""
-    if isinstance(payload, list):
-        messages = [parse_message(raw, f"[{index}]") for index, raw in enumerate(payload)]
-        conversation, shape = Conversation(messages=messages), "messages"
-    elif isinstance(payload, dict) and "request" in payload and "response" in payload:
-        conversation, shape = _parse_exchange(payload), "exchange"
-    elif isinstance(payload, dict) and "messages" in payload:
-        conversation, shape = parse_request(payload, ""), "request"
-    elif isinstance(payload, dict) and "output" in payload:
-        conversation, shape = Conversation(messages=[parse_response(payload, "")]), "response"
-    else:
-        raise FormatError(
+    conversation = parse_in_shape(
+        payload,
+        FORMAT_ID,
+        message_list=lambda raw: [parse_message(m, f"[{i}]") for i, m in enumerate(raw)],
+        request=parse_request,
+        response=parse_response,
+        is_request=lambda raw: "messages" in raw,
+        is_response=lambda raw: "output" in raw,
+        expected=(
             "not a Bedrock Converse payload: expected a request with 'messages', a message "
-            "list, a {'request', 'response'} exchange or a response with 'output'",
-            field="payload",
-        )
-    conversation.extra.setdefault(FORMAT_ID, {})["$shape"] = shape
+            "list, a {'request', 'response'} exchange or a response with 'output'"
+        ),
+        answered=_answered,
+    )
     name_tool_results(conversation.messages)
     return conversation
 
 
-def _parse_exchange(payload: dict[str, Any]) -> Conversation:
-    conversation = parse_request(payload["request"], "request")
-    answer = parse_response(payload["response"], "response")
+def _answered(conversation: Conversation, answer: Message) -> None:
     # Bedrock answers carry no model name: the request's model id is the one that answered.
     answer.model = conversation.parameters.model
-    conversation.messages.append(answer)
-    outer = {key: value for key, value in payload.items() if key not in ("request", "response")}
-    if outer:
-        conversation.extra.setdefault(FORMAT_ID, {})["$exchange"] = outer
-    return conversation
 
 
 def parse_request(raw: JSON, path: str) -> Conversation:

@@ -11,7 +11,7 @@ from typing import Any
 
 from providers.formats._content_blocks.drafts import Dialect, Part, drop_blank_text
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_foreign_extra
+from providers.formats._kit.drift import report_foreign_extra, report_reasoning_dropped
 from providers.formats._kit.extra import Namespace, hint, own_extra
 from providers.formats._kit.wire import (
     arguments_object,
@@ -196,13 +196,7 @@ def _thinking(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | Non
         why = "redacted reasoning without its data cannot be sent"
     else:
         why = "reasoning of another provider (or of unknown origin) cannot be replayed to Bedrock"
-    ctx.drift.add(
-        "reasoning-dropped",
-        f"{why}; left out",
-        field=path,
-        original=block.text or None,
-        details={"provider": block.provider, "redacted": block.redacted},
-    )
+    report_reasoning_dropped(block, path, ctx.drift, why)
     return None
 
 

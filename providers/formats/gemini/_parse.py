@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._content_blocks.shape import parse_in_shape
 from providers.formats._kit.extra import extra_of
 from providers.formats._kit.fields import Fields, umf_checked
 from providers.formats.base import Drift, FormatError, ParseResult
@@ -40,39 +41,24 @@ def parse(payload: JSON) -> list[ParseResult]:
 
 def parse_payload(payload: JSON, state: ParseState) -> Conversation:
     """The conversation a payload of any accepted shape describes."""
-    if isinstance(payload, list):
-        conversation = Conversation(messages=parse_contents(payload, "", state))
-        shape = "messages"
-    elif isinstance(payload, dict) and "request" in payload and "response" in payload:
-        conversation = _parse_exchange(payload, state)
-        shape = "exchange"
-    elif isinstance(payload, dict) and "contents" in payload:
-        conversation = parse_request(payload, "", state)
-        shape = "request"
-    elif isinstance(payload, dict) and ("candidates" in payload or "promptFeedback" in payload):
-        message = parse_response(payload, "", state)
-        conversation = Conversation(messages=[message])
-        conversation.metadata.provider_response_id = message.id
-        shape = "response"
-    else:
-        raise FormatError(
+    return parse_in_shape(
+        payload,
+        FORMAT_ID,
+        message_list=lambda raw: parse_contents(raw, "", state),
+        request=lambda raw, path: parse_request(raw, path, state),
+        response=lambda raw, path: parse_response(raw, path, state),
+        is_request=lambda raw: "contents" in raw,
+        is_response=lambda raw: "candidates" in raw or "promptFeedback" in raw,
+        expected=(
             "not a Gemini generateContent payload: expected a request with 'contents', a "
-            "contents list, a {'request', 'response'} exchange or a response with 'candidates'",
-            field="payload",
-        )
-    conversation.extra.setdefault(FORMAT_ID, {})["$shape"] = shape
-    return conversation
+            "contents list, a {'request', 'response'} exchange or a response with 'candidates'"
+        ),
+        answered=_answered,
+    )
 
 
-def _parse_exchange(payload: dict[str, Any], state: ParseState) -> Conversation:
-    conversation = parse_request(payload["request"], "request", state)
-    message = parse_response(payload["response"], "response", state)
-    conversation.messages.append(message)
-    conversation.metadata.provider_response_id = message.id
-    outer = {key: value for key, value in payload.items() if key not in ("request", "response")}
-    if outer:
-        conversation.extra.setdefault(FORMAT_ID, {})["$exchange"] = outer
-    return conversation
+def _answered(conversation: Conversation, answer: Message) -> None:
+    conversation.metadata.provider_response_id = answer.id
 
 
 def _parse_system(raw: JSON, path: str, state: ParseState) -> Message:

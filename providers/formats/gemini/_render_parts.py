@@ -16,7 +16,7 @@ from typing import Any
 
 from providers.formats._content_blocks.drafts import Part as BlockPart
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_foreign_extra
+from providers.formats._kit.drift import report_foreign_extra, report_reasoning_dropped
 from providers.formats._kit.extra import Namespace, hint, own_extra
 from providers.formats._kit.ids import ToolNames
 from providers.formats._kit.wire import arguments_object, signature_portable
@@ -131,14 +131,8 @@ def _thinking(block: Any, path: str, ctx: Context) -> dict[str, Any] | None:
         if block.signature is not None:
             body["thoughtSignature"] = block.signature
         return body
-    ctx.drift.add(
-        "reasoning-dropped",
-        "reasoning of another provider (or of unknown origin) cannot be replayed to Gemini; "
-        "left out",
-        field=path,
-        original=block.text or None,
-        details={"provider": block.provider, "redacted": block.redacted},
-    )
+    why = "reasoning of another provider (or of unknown origin) cannot be replayed to Gemini"
+    report_reasoning_dropped(block, path, ctx.drift, why)
     return None
 
 

@@ -1,7 +1,7 @@
 """UMF messages -> Gemini turns (one Content per UMF message) and the system instruction.
 
 Turns keep the UMF path of every part so that the structural rules applied afterwards
-(``_normalize``) can name what they changed.
+(``_rules``) can name what they changed.
 """
 
 from __future__ import annotations

@@ -26,7 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import extra_of, require_list, require_mapping
+from providers.formats._kit.extra import extra_of
+from providers.formats._kit.fields import Fields, require_list, require_mapping
 from providers.formats.base import Drift, FormatError
 from providers.formats.gemini._constants import (
     DATA_FIELDS,
@@ -35,8 +36,7 @@ from providers.formats.gemini._constants import (
     SYNTHESIZED_CALL_ID,
     SYNTHESIZED_RESULT_ID,
 )
-from providers.formats.gemini._reader import Fields
-from providers.formats.gemini._results import compact_json, response_object, result_text
+from providers.formats.gemini._parse_results import compact_json, response_object, result_text
 from providers.umf import (
     JSON,
     AudioBlock,

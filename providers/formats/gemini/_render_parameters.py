@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import own_extra
+from providers.formats._kit.extra import own_extra
 from providers.formats.gemini._constants import (
     FORMAT_ID,
     GENERATION_KEYS,

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import hint, own_extra
+from providers.formats._kit.drift import report_foreign_extra
+from providers.formats._kit.extra import hint, own_extra
 from providers.formats.gemini._constants import FORMAT_ID, WIRE_TOOL_MODES
-from providers.formats.gemini._render_parts import Context, warn_foreign_extra
-from providers.formats.gemini._schema import fits_openapi, takes_no_arguments, to_json_schema
+from providers.formats.gemini._parse_schema import fits_openapi, takes_no_arguments, to_json_schema
+from providers.formats.gemini._render_parts import Context
 from providers.umf import Conversation, Tool
 
 
@@ -43,7 +44,7 @@ def _declaration(tool: Tool, path: str, ctx: Context) -> dict[str, Any]:
         if key is not None:
             body[key] = schema
     body.update(own_extra(tool.extra, FORMAT_ID))
-    warn_foreign_extra(tool.extra, path, ctx)
+    report_foreign_extra(tool.extra, path, ctx)
     return body
 
 
@@ -117,5 +118,5 @@ def _calling_config(
                 transformed="ANY",
             )
     body.update(own_extra(choice.extra, FORMAT_ID))
-    warn_foreign_extra(choice.extra, "tool_choice", ctx)
+    report_foreign_extra(choice.extra, "tool_choice", ctx)
     return body

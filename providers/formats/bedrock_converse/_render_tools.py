@@ -7,28 +7,35 @@ is no "none" tool choice, and tool names fit ``[a-zA-Z0-9_-]{1,64}``.
 
 from __future__ import annotations
 
-import hashlib
-import re
 from typing import Any
 
-from providers.formats._common import hint, offered_choice, own_extra
+from providers.formats._content_blocks.drafts import Draft
+from providers.formats._kit.context import RenderContext
+from providers.formats._kit.drift import offered_choice, report_foreign_extra
+from providers.formats._kit.extra import hint, own_extra
+from providers.formats._kit.ids import ToolNames
 from providers.formats.bedrock_converse._constants import (
     EMPTY_SCHEMA,
     FORMAT_ID,
     TOOL_NAME_PATTERN,
+    TOOL_NAME_REFUSED,
 )
-from providers.formats.bedrock_converse._context import Context, warn_foreign_extra
-from providers.formats.bedrock_converse._drafts import Draft
 from providers.umf import Conversation, Tool, ToolChoice
 
 
 def render_tool_config(
-    conversation: Conversation, drafts: list[Draft], ctx: Context
+    conversation: Conversation, drafts: list[Draft], ctx: RenderContext
 ) -> dict[str, Any] | None:
     """The ``toolConfig`` member, or None to leave it out."""
     if ctx.faithful:
         return _verbatim(conversation, ctx)
-    names = _NameMap(ctx)
+    names = ToolNames(
+        ctx.drift,
+        pattern=TOOL_NAME_PATTERN,
+        refused=TOOL_NAME_REFUSED,
+        note="tool name rewritten to fit Bedrock's name rules",
+        empty="tool",
+    )
     tools = [
         _spec(tool, names(tool.name, f"tools[{index}].name"), f"tools[{index}]", ctx)
         for index, tool in enumerate(conversation.tools)
@@ -52,7 +59,7 @@ def render_tool_config(
     return config
 
 
-def _verbatim(conversation: Conversation, ctx: Context) -> dict[str, Any] | None:
+def _verbatim(conversation: Conversation, ctx: RenderContext) -> dict[str, Any] | None:
     """``toolConfig`` as read: tool specs with the other entries back in place."""
     rest = hint(conversation.extra, FORMAT_ID, "toolConfig")
     if rest is None and not conversation.tools:
@@ -71,7 +78,7 @@ def _verbatim(conversation: Conversation, ctx: Context) -> dict[str, Any] | None
     return config
 
 
-def _spec(tool: Tool, name: str, path: str, ctx: Context) -> dict[str, Any]:
+def _spec(tool: Tool, name: str, path: str, ctx: RenderContext) -> dict[str, Any]:
     spec: dict[str, Any] = {"name": name}
     if tool.description or (ctx.faithful and tool.description is not None):
         spec["description"] = tool.description
@@ -87,11 +94,11 @@ def _spec(tool: Tool, name: str, path: str, ctx: Context) -> dict[str, Any]:
         )
     spec["inputSchema"] = {"json": schema}
     spec.update(own_extra(tool.extra, FORMAT_ID))
-    warn_foreign_extra(tool.extra, path, ctx)
+    report_foreign_extra(tool.extra, path, ctx)
     return {"toolSpec": spec}
 
 
-def _specs_from_calls(names: list[str], ctx: Context) -> list[dict[str, Any]]:
+def _specs_from_calls(names: list[str], ctx: RenderContext) -> list[dict[str, Any]]:
     """Tool specs made up from the calls in the history: Converse refuses tool blocks in a
     request without ``toolConfig``."""
     unique = list(dict.fromkeys(names))
@@ -111,8 +118,8 @@ def _choice(
     conversation: Conversation,
     has_tools: bool,
     has_tool_blocks: bool,
-    names: _NameMap,
-    ctx: Context,
+    names: ToolNames,
+    ctx: RenderContext,
 ) -> dict[str, Any] | str | None:
     """The ``toolChoice`` value, None to leave it out, or ``"omit"`` to send no tools."""
     choice = conversation.tool_choice
@@ -129,7 +136,7 @@ def _choice(
         return None
     if choice.type == "none":
         return _none_choice(has_tool_blocks, ctx)
-    warn_foreign_extra(choice.extra, "tool_choice", ctx)
+    report_foreign_extra(choice.extra, "tool_choice", ctx)
     offered = offered_choice(choice, conversation.tools, ctx.drift)
     if offered is not choice:
         return _choice_body(offered, None)
@@ -137,7 +144,7 @@ def _choice(
     return _choice_body(choice, name)
 
 
-def _none_choice(has_tool_blocks: bool, ctx: Context) -> str | None:
+def _none_choice(has_tool_blocks: bool, ctx: RenderContext) -> str | None:
     if has_tool_blocks:
         ctx.drift.add(
             "tool-unsupported",
@@ -162,35 +169,3 @@ def _choice_body(choice: ToolChoice, name: str | None) -> dict[str, Any]:
     inner.update(own_extra(choice.extra, FORMAT_ID))
     member = {"auto": "auto", "required": "any", "tool": "tool"}[choice.type]
     return {member: inner}
-
-
-class _NameMap:
-    """Tool names fitted to Bedrock's pattern, the same way for specs, calls and choice."""
-
-    def __init__(self, ctx: Context) -> None:
-        self._ctx = ctx
-        self._map: dict[str, str] = {}
-
-    def __call__(self, original: str, field: str) -> str:
-        new = self._map.get(original)
-        if new is None:
-            new = original if TOOL_NAME_PATTERN.fullmatch(original) else self._fit(original)
-            self._map[original] = new
-        if new != original:
-            self._ctx.drift.add(
-                "id-rewritten",
-                "tool name rewritten to fit Bedrock's name rules",
-                field=field,
-                original=original,
-                transformed=new,
-                severity="info",
-            )
-        return new
-
-    def _fit(self, original: str) -> str:
-        name = re.sub(r"[^a-zA-Z0-9_-]", "_", original)[:64] or "tool"
-        taken = set(self._map.values())
-        if name in taken:
-            digest = hashlib.sha256(original.encode()).hexdigest()[:8]
-            name = f"{name[:55]}_{digest}"
-        return name

@@ -1,8 +1,8 @@
 """The ``gemini`` renderer fed whole conversations imported from the ``openai-chat`` and
 ``anthropic`` fixtures: the exact request and the exact drift warnings.
 
-One rule at a time is in ``gemini/test_convert_*.py``; every block in every role, random
-conversations and every other format's fixtures in ``test_gemini_convert_any.py``. The
+One rule at a time is in ``test_convert_*.py``; every block in every role, random
+conversations and every other format's fixtures in ``test_convert_any.py``. The
 helpers here are shared by both.
 """
 
@@ -27,7 +27,7 @@ from providers.umf import (
 )
 from tests.providers.sdk.gemini import check_gemini_rules, validate_gemini_request
 
-FIXTURES = Path(__file__).parents[2] / "fixtures"
+FIXTURES = Path(__file__).parents[3] / "fixtures"
 OC = "openai-chat"
 PNG = (
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhf"

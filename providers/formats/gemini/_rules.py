@@ -18,10 +18,10 @@ from providers.formats.gemini._constants import (
     SIGNATURE_PLACEHOLDER,
 )
 from providers.formats.gemini._render_parts import Context, Part
-from providers.formats.gemini._turns import Turn, result_as_text
+from providers.formats.gemini._render_turns import Turn, result_as_text
 
 
-def normalize(turns: list[Turn], ctx: Context) -> list[Turn]:
+def apply_rules(turns: list[Turn], ctx: Context) -> list[Turn]:
     """Turns rearranged into a request the API accepts; every change is a warning."""
     turns = _drop_empty(turns, ctx)
     turns = _merge_runs(turns, ctx)

@@ -33,7 +33,12 @@ from providers.umf import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from tests.providers.formats.test_gemini_convert import FIXTURES, assert_valid_request, text, user
+from tests.providers.formats.gemini.test_convert_whole_fixtures import (
+    FIXTURES,
+    assert_valid_request,
+    text,
+    user,
+)
 
 # --------------------------------------------------------------------------- nothing silently lost
 

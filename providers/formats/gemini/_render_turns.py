@@ -1,7 +1,7 @@
 """UMF messages -> Gemini turns (one Content per UMF message) and the system instruction.
 
 Turns keep the UMF path of every part so that the structural rules applied afterwards
-(``_normalize``) can name what they changed.
+(``_rules``) can name what they changed.
 """
 
 from __future__ import annotations
@@ -9,17 +9,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import hint, own_extra
-from providers.formats.gemini._constants import FORMAT_ID
-from providers.formats.gemini._render_parts import (
-    Context,
-    Part,
-    merge_fields,
-    render_block,
-    warn_foreign_extra,
+from providers.formats._content_blocks.drafts import (
+    report_system_moved,
+    text_only,
+    tool_message_parts,
 )
-from providers.formats.gemini._results import compact_json
-from providers.umf import Message, ToolResultBlock
+from providers.formats._kit.drift import (
+    report_call_as_text,
+    report_result_as_text,
+    warn_message_fields,
+)
+from providers.formats._kit.extra import hint, own_extra
+from providers.formats.gemini._constants import FORMAT_ID
+from providers.formats.gemini._parse_results import compact_json
+from providers.formats.gemini._render_parts import Context, Part, merge_fields, render_block
+from providers.umf import Message
 
 _ROLES = {"user": "user", "tool": "user", "assistant": "model"}
 
@@ -58,7 +62,7 @@ def build_turns(
     system_parts: list[Part] = []
     for index, message in messages:
         path = f"messages[{index}]"
-        _warn_message_fields(message, path, ctx)
+        warn_message_fields(message, path, ctx, target="Gemini", turn="Gemini contents")
         if message.role in ("system", "developer"):
             system.append(message)
             system_parts += _system_parts(message, path, leading=not turns, ctx=ctx)
@@ -72,7 +76,13 @@ def build_turns(
 
 def _turn(message: Message, path: str, ctx: Context) -> Turn:
     if message.role == "tool":
-        parts = _tool_message_parts(message, path, ctx)
+        parts = tool_message_parts(
+            message,
+            path,
+            ctx.drift,
+            render_all=lambda: _render_all(message, path, ctx),
+            render_one=lambda wrapped: render_block(wrapped, path, ctx),
+        )
     else:
         parts = _render_all(message, path, ctx)
     extra = own_extra(message.extra, FORMAT_ID)
@@ -91,54 +101,27 @@ def _render_all(message: Message, path: str, ctx: Context) -> list[Part]:
     return parts
 
 
-def _tool_message_parts(message: Message, path: str, ctx: Context) -> list[Part]:
-    """A tool-role message as user parts: its results, or its content wrapped as the
-    result of ``tool_call_id``."""
-    has_result = any(isinstance(block, ToolResultBlock) for block in message.content)
-    if has_result or message.tool_call_id is None:
-        if not has_result:
-            ctx.drift.add(
-                "content-type-unsupported",
-                "a tool message that answers no call id is sent as user content",
-                field=path,
-                original="tool",
-                transformed="user",
-            )
-        return _render_all(message, path, ctx)
-    wrapped = ToolResultBlock(
-        tool_use_id=message.tool_call_id, content=list(message.content), name=message.name
-    )
-    part = render_block(wrapped, path, ctx)
-    return [part] if part is not None else []
-
-
 def _system_parts(message: Message, path: str, *, leading: bool, ctx: Context) -> list[Part]:
-    if not ctx.faithful and (message.role == "developer" or not leading):
-        ctx.drift.add(
-            "system-message-transformed",
-            "moved to Gemini's systemInstruction"
-            if leading
-            else "a system message inside the conversation moved to the systemInstruction",
-            field=path,
-            original=message.role,
+    if not ctx.faithful:
+        report_system_moved(
+            message,
+            path,
+            leading,
+            ctx.drift,
+            target="Gemini",
+            prompt="systemInstruction",
             transformed="systemInstruction",
-            severity="info" if leading else "warning",
         )
     parts = _render_all(message, path, ctx)
     if ctx.faithful:
         return parts
-    kept = []
-    for part in parts:
-        if set(part.body) == {"text"}:
-            kept.append(part)
-        else:
-            ctx.drift.add(
-                "content-dropped",
-                "Gemini's systemInstruction holds text only; left out",
-                field=part.path,
-                original=next(iter(part.body)),
-            )
-    return kept
+    return text_only(
+        parts,
+        ctx.drift,
+        is_text=lambda part: set(part.body) == {"text"},
+        kind=lambda part: next(iter(part.body)),
+        note="Gemini's systemInstruction holds text only; left out",
+    )
 
 
 def system_instruction(messages: list[Message], parts: list[Part], ctx: Context) -> Any:
@@ -156,32 +139,6 @@ def system_instruction(messages: list[Message], parts: list[Part], ctx: Context)
     return body
 
 
-def _warn_message_fields(message: Message, path: str, ctx: Context) -> None:
-    """Message fields Gemini has no place for."""
-    if message.reasoning:
-        ctx.drift.add(
-            "reasoning-dropped",
-            "reasoning text outside thinking blocks cannot be sent to Gemini; left out",
-            field=f"{path}.reasoning",
-            original=message.reasoning,
-        )
-    if message.reasoning_details:
-        ctx.drift.add(
-            "reasoning-dropped",
-            "reasoning details of another provider cannot be sent to Gemini; left out",
-            field=f"{path}.reasoning_details",
-            original=message.reasoning_details,
-        )
-    if message.name and message.role != "tool":
-        ctx.drift.add(
-            "content-dropped",
-            "Gemini contents have no author name; left out",
-            field=f"{path}.name",
-            original=message.name,
-        )
-    warn_foreign_extra(message.extra, path, ctx)
-
-
 def _fix_misplaced(turn: Turn, ctx: Context) -> None:
     """Calls only in model turns, results only in user turns; the others become text."""
     fixed: list[Part] = []
@@ -197,12 +154,8 @@ def _fix_misplaced(turn: Turn, ctx: Context) -> None:
 
 def _call_as_text(part: Part, ctx: Context) -> Part:
     call = part.body["functionCall"]
-    ctx.drift.add(
-        "content-type-unsupported",
-        "Gemini takes function calls from the model only; sent as text",
-        field=part.path,
-        original="tool_use",
-        transformed="text",
+    report_call_as_text(
+        part.path, ctx.drift, target="Gemini", what="function calls", speaker="the model"
     )
     text = f"[function call {part.call_id}] {call['name']}({compact_json(call.get('args', {}))})"
     return Part({"text": text}, part.path)
@@ -211,13 +164,7 @@ def _call_as_text(part: Part, ctx: Context) -> Part:
 def result_as_text(part: Part, ctx: Context) -> list[Part]:
     """A result that answers no call of the turn before, as text (then its media)."""
     response = part.body["functionResponse"]
-    ctx.drift.add(
-        "content-type-unsupported",
-        "a tool result that answers no call of the turn before was sent as text",
-        field=part.path,
-        original="tool_result",
-        transformed="text",
-    )
+    report_result_as_text(part.path, ctx.drift)
     text = f"[function result {part.answers}] {response['name']}: "
     text += compact_json(response["response"])
     media = [Part(media_body, part.path) for media_body in response.get("parts", [])]

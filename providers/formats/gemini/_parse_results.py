@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from providers.formats._common import dump_arguments, parse_object
+from providers.formats._kit.wire import dump_arguments, parse_object
 
 
 def response_object(text: str, is_error: bool | None) -> tuple[dict[str, Any], bool]:

@@ -17,8 +17,10 @@ RUN pip install --no-deps .
 COPY manage.py ./
 COPY templates ./templates
 COPY static ./static
-# collectstatic needs settings that import in production mode; these values only build.
-RUN DJANGO_DEBUG=false DJANGO_SECRET_KEY=build-only DJANGO_ALLOWED_HOSTS=build \
+# collectstatic needs settings that import in production mode; these values only build
+# (a throwaway key: a weak or placeholder one is refused with DEBUG off).
+RUN DJANGO_DEBUG=false DJANGO_ALLOWED_HOSTS=build \
+    DJANGO_SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
     python manage.py collectstatic --noinput
 
 USER archive

@@ -11,6 +11,11 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.checks.security.base import (
+    SECRET_KEY_INSECURE_PREFIX,
+    SECRET_KEY_MIN_LENGTH,
+    SECRET_KEY_MIN_UNIQUE_CHARACTERS,
+)
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -43,6 +48,18 @@ if DEBUG:
 else:
     if not SECRET_KEY:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
+    # Django's own rule for a key that is strong enough (what `check --deploy` warns about),
+    # plus the placeholders of setup guides: a key anyone can read signs anyone's session.
+    if (
+        len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH
+        or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+        or SECRET_KEY.startswith(SECRET_KEY_INSECURE_PREFIX)
+        or any(word in SECRET_KEY.lower() for word in ("change-me", "changeme", "change_me"))
+    ):
+        raise ImproperlyConfigured(
+            f"DJANGO_SECRET_KEY is a placeholder or too weak (at least {SECRET_KEY_MIN_LENGTH} "
+            "random characters): python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )
     if not ALLOWED_HOSTS:
         raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS must be set when DJANGO_DEBUG is off")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -56,3 +58,24 @@ def test_production_refuses_to_start_without_allowed_hosts() -> None:
     )
     assert result.returncode != 0
     assert "DJANGO_ALLOWED_HOSTS must be set" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "secret_key",
+    [
+        "change-me-in-.env",
+        "short-but-random-Zq8x",
+        "a" * 60,
+        "django-insecure-" + "x1y2z3w4v5" * 5,
+        "please-change-me-0123456789abcdefghijklmnopqrstuvwxyz",
+    ],
+)
+def test_production_refuses_a_placeholder_or_weak_secret_key(secret_key: str) -> None:
+    result = manage(
+        "check",
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY=secret_key,
+        DJANGO_ALLOWED_HOSTS="archive.example.com",
+    )
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY is a placeholder or too weak" in result.stderr

@@ -227,7 +227,12 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "imports": os.environ.get("UMF_RATE_IMPORTS", "120/min"),
         "replays": os.environ.get("UMF_RATE_REPLAYS", "30/min"),
+        # Failed logins per client address and username (conversations.views.login).
+        "login": os.environ.get("UMF_RATE_LOGIN", "10/hour"),
     },
+    # Proxies in front of the app that append to X-Forwarded-For (a load balancer: 1):
+    # throttles then count the client's address, not the proxy's. 0 trusts no such header.
+    "NUM_PROXIES": env_int("UMF_NUM_PROXIES", 0),
     # `?format=` names a conversation format (export), not a DRF renderer.
     "URL_FORMAT_OVERRIDE": None,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
@@ -380,8 +385,10 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     # Off only to try the production image over plain http on one machine (compose).
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
-    SESSION_COOKIE_SECURE = SECURE_SSL_REDIRECT
-    CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT
+    # Cookies go over https only, also when TLS ends at a load balancer in front (and
+    # SECURE_SSL_REDIRECT is off): false only to try the image over plain http.
+    SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

@@ -79,3 +79,28 @@ def test_production_refuses_a_placeholder_or_weak_secret_key(secret_key: str) ->
     )
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY is a placeholder or too weak" in result.stderr
+
+
+def cookie_flags(**env: str) -> str:
+    result = manage(
+        "shell",
+        "--verbosity=0",
+        "-c",
+        "from django.conf import settings; "
+        "print(settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE)",
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(64),
+        DJANGO_ALLOWED_HOSTS="archive.example.com",
+        **env,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_cookies_are_secure_when_tls_ends_at_a_load_balancer() -> None:
+    # No redirect to https here (the balancer does it), and still Secure cookies.
+    assert cookie_flags(DJANGO_SECURE_SSL_REDIRECT="false") == "True True"
+
+
+def test_cookies_go_over_plain_http_only_when_told_explicitly() -> None:
+    assert cookie_flags(DJANGO_SECURE_COOKIES="false") == "False False"

@@ -135,20 +135,20 @@ TEMPLATES = [
 # "render" holds the HTML of messages as the conversation page shows them
 # (conversations/templatetags/umf_thread.py), for UMF_RENDER_CACHE_SECONDS.
 RENDER_CACHE_SECONDS = env_int("UMF_RENDER_CACHE_SECONDS", 7 * 24 * 3600)
+REDIS_CACHE_URL = os.environ.get("REDIS_CACHE_URL", "")
+# With Redis down, both fall back to an in-process cache, never a 500 (umfsite/cache.py);
+# a Redis that takes longer than a second to answer counts as down.
+_redis_cache = {
+    "BACKEND": "umfsite.cache.ResilientRedisCache",
+    "LOCATION": REDIS_CACHE_URL,
+    "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+}
 CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": os.environ["REDIS_CACHE_URL"],
-    }
-    if os.environ.get("REDIS_CACHE_URL")
+    "default": _redis_cache
+    if REDIS_CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "render": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": os.environ["REDIS_CACHE_URL"],
-        "KEY_PREFIX": "render",
-        "TIMEOUT": RENDER_CACHE_SECONDS,
-    }
-    if os.environ.get("REDIS_CACHE_URL")
+    "render": {**_redis_cache, "KEY_PREFIX": "render", "TIMEOUT": RENDER_CACHE_SECONDS}
+    if REDIS_CACHE_URL
     else {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "render",

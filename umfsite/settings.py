@@ -82,6 +82,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz and /readyz, before host checks and https redirects (probes use neither).
+    "umfsite.health.HealthMiddleware",
+    # X-Request-ID in and out, on every log line and task; the access log.
+    "umfsite.requestlog.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -367,17 +371,39 @@ CELERY_BEAT_SCHEDULE = {
     }
 }
 
+# One format for web and workers (Celery leaves the root logger to this), every line with
+# the request id it belongs to (umfsite/requestlog.py); UMF_LOG_FORMAT=json writes JSON
+# lines for a log collector. UMF_ACCESS_LOG=false drops the line per request.
+LOG_FORMAT = os.environ.get("UMF_LOG_FORMAT", "plain")
+if LOG_FORMAT not in {"plain", "json"}:
+    raise ImproperlyConfigured("UMF_LOG_FORMAT must be plain or json")
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_id": {"()": "umfsite.requestlog.RequestIdFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "json": {"()": "umfsite.requestlog.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["request_id"],
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # httpx logs every provider call at INFO; a replay stores its request and answer
-    # already, so workers log those lines only when asked (UMF_HTTP_LOG_LEVEL=INFO).
     "loggers": {
-        name: {"level": os.environ.get("UMF_HTTP_LOG_LEVEL", "WARNING")}
-        for name in ("httpx", "httpcore")
+        # httpx logs every provider call at INFO; a replay stores its request and answer
+        # already, so workers log those lines only when asked (UMF_HTTP_LOG_LEVEL=INFO).
+        **{
+            name: {"level": os.environ.get("UMF_HTTP_LOG_LEVEL", "WARNING")}
+            for name in ("httpx", "httpcore")
+        },
+        "umf.access": {"level": "INFO" if env_bool("UMF_ACCESS_LOG", True) else "WARNING"},
+        # The access log says it already, with the request id.
+        "django.request": {"level": "ERROR"},
     },
 }
 

@@ -28,4 +28,5 @@ EXPOSE 8000
 # Threads, so a slow search does not hold a whole process, and keep-alive, so a browser
 # reuses its connection: what bench/load.py measures (sync workers serve one request each).
 CMD ["gunicorn", "umfsite.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", \
-     "--worker-class", "gthread", "--threads", "4", "--keep-alive", "5", "--timeout", "60"]
+     "--worker-class", "gthread", "--threads", "4", "--keep-alive", "5", "--timeout", "60", \
+     "--graceful-timeout", "60"]

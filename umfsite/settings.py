@@ -168,6 +168,10 @@ DATABASES = {
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
     )
 }
+# Behind PgBouncer in transaction mode: server-side cursors (iterator()) do not survive it.
+DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env_bool(
+    "DATABASE_DISABLE_SERVER_SIDE_CURSORS", False
+)
 # A connection pool for processes that run many short tasks in threads (Celery workers):
 # Celery closes the connection around every task, which without a pool means a new
 # PostgreSQL backend per task. DATABASE_POOL_MAX_SIZE=<threads> turns it on.
@@ -364,6 +368,10 @@ for extra_provider in json.loads(os.environ.get("UMF_EXTRA_PROVIDERS") or "[]"):
 REPLAY_MAX_ATTEMPTS = env_int("UMF_REPLAY_MAX_ATTEMPTS", 6)
 REPLAY_MAX_COUNTDOWN = env_int("UMF_REPLAY_MAX_COUNTDOWN", 300)
 REPLAY_LEASE_SECONDS = env_int("UMF_REPLAY_LEASE_SECONDS", 120)
+# beat ticks at least every 30 s and touches a heartbeat file for its healthcheck
+# (umfsite/beat.py; UMF_BEAT_HEARTBEAT_FILE is read there, before Django starts).
+CELERY_BEAT_SCHEDULER = "umfsite.beat:Scheduler"
+CELERY_BEAT_MAX_LOOP_INTERVAL = 30
 CELERY_BEAT_SCHEDULE = {
     "reconcile-replays": {
         "task": "conversations.tasks.replay_reconcile",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from providers.formats._gc import collector_paused, payload_size
 from providers.formats._kit.detect import DETECTION_PREFERENCE
 from providers.formats._kit.detect import detect as detect_among
+from providers.formats._kit.media import guarded
 from providers.formats.base import (
     Capabilities,
     Format,
@@ -45,11 +46,13 @@ _LOADED = False
 
 
 def register(fmt: Format) -> Format:
-    """Add a format to the registry (called once by each format module)."""
-    if fmt.id in _REGISTRY and _REGISTRY[fmt.id] is not fmt:
+    """Add a format to the registry (called once by each format module) and return it as
+    registered: its parse and render check media once for every format
+    (:func:`providers.formats._kit.media.guarded`)."""
+    if fmt.id in _REGISTRY:
         raise RuntimeError(f"format {fmt.id!r} is registered twice")
-    _REGISTRY[fmt.id] = fmt
-    return fmt
+    _REGISTRY[fmt.id] = guarded(fmt)
+    return _REGISTRY[fmt.id]
 
 
 def _load() -> None:

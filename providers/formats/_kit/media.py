@@ -19,7 +19,7 @@ import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from providers.formats._common import hint, is_base64, parse_data_uri
+from providers.formats._common import is_base64, parse_data_uri
 from providers.formats.base import Drift, FormatError, ParseResult, Rendered
 from providers.umf import (
     AudioBlock,
@@ -113,7 +113,8 @@ def prepare_render(conversation: Conversation, target: str) -> tuple[Conversatio
     problems = find_misclaimed(conversation)
     if not problems:
         return conversation, drift
-    keep = target == _LOSSLESS or hint(conversation.extra, target, "shape") is not None
+    # Read from ``target`` itself: its parser left its own fields or hints on the conversation.
+    keep = target == _LOSSLESS or bool(conversation.extra.get(target))
     for problem in problems:
         if keep:
             drift.add(

@@ -94,6 +94,11 @@ SOURCES: dict[str, tuple[str, Any, str]] = {
         "messages[0].content[1].source.data",
     ),
 }
+SOURCES["openai-finetune line"] = (
+    "openai-finetune",
+    orjson.dumps(SOURCES["openai-chat data URL"][1] | {"model": None}).decode(),
+    "messages[0].content[1].source.url",
+)
 TARGETS = [fmt.id for fmt in formats.all_formats()]
 
 

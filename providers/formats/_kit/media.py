@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from providers.formats.base import Format
 
 _MEDIA = (ImageBlock, DocumentBlock, AudioBlock)
+_MEDIA_TYPES = frozenset({"image", "document", "audio"})
 # The format that carries any value as it is: nothing is ever left out rendering into it.
 _LOSSLESS = "umf"
 
@@ -71,18 +72,21 @@ def find_misclaimed(conversation: Conversation) -> list[Misclaimed]:
     """Every media block of ``conversation`` that is not what it claims, tool results'
     blocks included, with its UMF path (``messages[2].content[0]``)."""
     found = []
+    # Every parse and render passes here: the loop looks at type tags, and builds a path
+    # for media alone.
     for index, message in enumerate(conversation.messages):
         for block_index, block in enumerate(message.content):
-            if isinstance(block, _MEDIA):
+            kind = block.type
+            if kind in _MEDIA_TYPES:
                 nested: list[tuple[str, Block]] = [("", block)]
             elif isinstance(block, ToolResultBlock) and isinstance(block.content, list):
                 nested = [
                     (f".content[{inner}]", item)
                     for inner, item in enumerate(block.content)
-                    if isinstance(item, _MEDIA)
+                    if item.type in _MEDIA_TYPES
                 ]
             else:
-                continue  # most blocks: no path is built for them
+                continue
             for suffix, media in nested:
                 problem = misclaimed(media, f"messages[{index}].content[{block_index}]{suffix}")
                 if problem is not None:

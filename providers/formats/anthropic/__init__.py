@@ -29,7 +29,7 @@ from providers.formats.anthropic._constants import (
     DEFAULT_MODEL,
     FORMAT_ID,
 )
-from providers.formats.anthropic._detect import detect
+from providers.formats.anthropic._detect import DISTINCTIVE, detect
 from providers.formats.anthropic._parse import parse
 from providers.formats.anthropic._render import render
 from providers.formats.base import Capabilities, Format
@@ -66,5 +66,6 @@ FORMAT = register(
         render=render,
         detect=detect,
         provider="anthropic",
+        distinctive=DISTINCTIVE,
     )
 )

@@ -3,8 +3,9 @@
 Read back from this format (``faithful``), a block comes back exactly as read. From another
 format: base64 bytes (or a ``data:`` URI) in a format Bedrock names are sent as ``bytes``;
 an ``s3://`` URL or file id as ``s3Location``; an HTTP URL cannot be fetched during a
-conversion, so it is sent as a text block naming it (``content-type-unsupported``); the rest,
-inline data that is not base64 included, is left out (``content-dropped``).
+conversion, so it is sent as a text block naming it (``content-type-unsupported``); the rest
+is left out (``content-dropped``). Inline data that is not base64 never gets here: the kit
+leaves it out of every conversion (``providers.formats._kit.media``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.extra import hint
-from providers.formats._kit.wire import decoded_text, inline_media, is_base64, media_summary
+from providers.formats._kit.wire import decoded_text, inline_media, media_summary
 from providers.formats.bedrock_converse._constants import (
     AUDIO_ALIASES,
     AUDIO_FORMATS,
@@ -79,8 +80,6 @@ def _document_source(source: MediaSource, path: str, ctx: RenderContext) -> dict
     if source.type == "text":
         return {"format": _text_format(source.media_type), "source": {"text": source.data or ""}}
     inline = inline_media(source)
-    if inline is not None and not is_base64(inline[1]):
-        return _drop(path, source, _NOT_BASE64, ctx)
     if inline is not None:
         media_type, data = inline
         if media_type in DOCUMENT_FORMATS:
@@ -124,8 +123,6 @@ def _media(
 ) -> dict[str, Any] | None:
     inline = inline_media(source)
     location = source.url if source.type == "url" else source.file_id
-    if inline is not None and not is_base64(inline[1]):
-        return _drop(path, source, _NOT_BASE64, ctx)
     if inline is not None and wire_format is not None:
         return {member: {"format": wire_format, "source": {"bytes": inline[1]}}}
     if inline is not None:
@@ -135,9 +132,6 @@ def _media(
     if source.type == "url" and source.url and re.match(r"https?://", source.url):
         return _url_as_text(member, source.url, path, ctx)
     return _drop(path, source, _unsendable(member, source), ctx)
-
-
-_NOT_BASE64 = "the inline data is not base64, and Bedrock sends media as bytes"
 
 
 def _url_as_text(member: str, url: str, path: str, ctx: RenderContext) -> dict[str, Any]:

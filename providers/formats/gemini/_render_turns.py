@@ -96,7 +96,11 @@ def _render_all(message: Message, path: str, ctx: Context) -> list[Part]:
     parts: list[Part] = []
     for index, block in enumerate(message.content):
         part = render_block(block, f"{path}.content[{index}]", ctx)
-        if part is not None:
+        if part is None:
+            continue
+        if ctx.faithful and parts and hint(block.extra, FORMAT_ID, "joined"):
+            parts[-1].body.update(part.body)  # a second data field of the part it came from
+        else:
             parts.append(part)
     return parts
 

@@ -7,18 +7,22 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/umf_archive
 
-.PHONY: run test install install-dev lint typecheck pytest bench worker clean
+.PHONY: run test install install-dev lint typecheck pytest bench worker lock clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(VENV)/.stamp-run: pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install --quiet -e .
+# Dependencies come from the lock files, every version pinned and every file checked by
+# its hash (the Dockerfile installs the same requirements.lock); the project itself is then
+# installed on top, without resolving anything again.
+$(VENV)/.stamp-run: pyproject.toml requirements.lock | $(VENV)/bin/python
+	$(PY) -m pip install --quiet --require-hashes -r requirements.lock
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@
 
-$(VENV)/.stamp-dev: pyproject.toml $(VENV)/.stamp-run
-	$(PY) -m pip install --quiet -e '.[dev]'
+$(VENV)/.stamp-dev: pyproject.toml requirements-dev.lock $(VENV)/.stamp-run
+	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.lock
 	touch $@
 
 install: $(VENV)/.stamp-run
@@ -67,6 +71,14 @@ worker: install
 	DATABASE_POOL_MAX_SIZE=$${DATABASE_POOL_MAX_SIZE:-$$(( $(WORKER_CONCURRENCY) + 2 ))} \
 		$(VENV)/bin/celery -A umfsite worker --loglevel=info --pool=threads \
 		--concurrency=$(WORKER_CONCURRENCY)
+
+## make lock: pin the dependencies of pyproject.toml again (the versions already locked are
+## kept unless pyproject.toml rules them out; UPGRADE=--upgrade takes the newest).
+LOCK := $(VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.11 \
+	--generate-hashes --custom-compile-command "make lock" --quiet $(UPGRADE)
+lock: install-dev
+	$(LOCK) -o requirements.lock
+	$(LOCK) --extra dev -c requirements.lock -o requirements-dev.lock
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

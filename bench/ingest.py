@@ -3,13 +3,18 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/umf_archive \\
         .venv/bin/python bench/ingest.py --conversations 20000
 
-Writes a synthetic ``conversations.json`` (about 10 KB a conversation: 20,000 make about
-200 MB), imports it with the same code a Celery worker runs (``import_job_execute``, in a
-child process so its peak RSS is its own), then inserts the same conversation, message
-and block rows with a raw psycopg COPY into the same tables, indexes and constraints
-included, and rolls that back (the physical limit), then imports the file a second time. Prints
-messages per second, the ratio to COPY, the importer's peak RSS and the second import's
-time and added rows. Goals (issue 6): >= 50% of the COPY rate, peak RSS < 300 MB, a second
+Writes a synthetic export zip as ChatGPT gives it in 2026 (``conversations.json``, about
+10 KB a conversation: 20,000 make about 200 MB; one conversation in ten shows an image and
+one in seven attaches a PDF, as ``file-<id>.dat`` files named in
+``conversation_asset_file_names.json``, a few files shared by many conversations so that
+storing them by sha256 is measured), imports it with the same code a Celery worker runs
+(``import_job_execute``, in a child process so its peak RSS is its own), then inserts the same
+conversation, message and block rows with a raw psycopg COPY into the same tables, indexes
+and constraints included, and rolls that back (the physical limit), then imports the file a
+second time. Prints
+messages per second, the ratio to COPY, the importer's peak RSS, the attachments stored
+(distinct by sha256, against the blocks that point at them) and the second import's time
+and added rows. Goals (issue 6): >= 50% of the COPY rate, peak RSS < 300 MB, a second
 import adding 0 rows in < 10% of the first's time.
 """
 
@@ -23,6 +28,7 @@ import sys
 import tempfile
 import time
 import uuid
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,6 +36,8 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "umfsite.settings")
 DATABASE = "umf_bench_ingest"
 TURNS = 10  # user/assistant pairs per conversation
+IMAGES = 25  # distinct images; conversation i (i % 10 == 0) shows image i // 10 % IMAGES
+DOCUMENTS = 12  # distinct PDFs; conversation i (i % 7 == 0) attaches PDF i // 7 % DOCUMENTS
 BATCH = 250  # conversations a COPY holds (the importer's batch)
 
 
@@ -78,15 +86,50 @@ def conversation(index: int) -> dict:
     }
 
 
-def write_export(path: Path, count: int) -> int:
-    with path.open("w") as out:
-        out.write("[")
-        for index in range(count):
-            if index:
-                out.write(",")
-            json.dump(conversation(index), out)
-        out.write("]")
-    return path.stat().st_size
+def image_bytes(number: int) -> bytes:
+    """A distinct small PNG (its bytes, not its pixels, differ)."""
+    header = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489")
+    return header + f"bench image {number}".encode() * 40
+
+
+def document_bytes(number: int) -> bytes:
+    return b"%PDF-1.7\n" + f"bench document {number}\n".encode() * 200 + b"%%EOF\n"
+
+
+def with_assets(entry: dict, index: int) -> dict:
+    """The first question shows an image and attaches a PDF, by the conversation's number."""
+    first = entry["mapping"][entry["mapping"]["root"]["children"][0]]["message"]
+    if index % 10 == 0:
+        pointer = f"sediment://file_img{index // 10 % IMAGES:05d}"
+        part = {"content_type": "image_asset_pointer", "asset_pointer": pointer, "size_bytes": 1}
+        first["content"] = {
+            "content_type": "multimodal_text",
+            "parts": [part, *first["content"]["parts"]],
+        }
+    if index % 7 == 0:
+        attachment = {"id": f"file-doc{index // 7 % DOCUMENTS:05d}", "name": "plan.pdf", "size": 1}
+        first["metadata"] = {"attachments": [attachment]}
+    return entry
+
+
+def write_export(path: Path, count: int) -> tuple[int, int]:
+    """The export zip, its size and the bytes of its distinct files."""
+    names = {}
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        with archive.open("conversations.json", "w") as out:
+            out.write(b"[")
+            for index in range(count):
+                if index:
+                    out.write(b",")
+                out.write(json.dumps(with_assets(conversation(index), index)).encode())
+            out.write(b"]")
+        files = {f"file_img{n:05d}": image_bytes(n) for n in range(min(IMAGES, count))}
+        files |= {f"file-doc{n:05d}": document_bytes(n) for n in range(min(DOCUMENTS, count))}
+        for file_id, data in files.items():
+            archive.writestr(f"{file_id}.dat", data)
+            names[file_id] = "photo.png" if file_id.startswith("file_img") else "plan.pdf"
+        archive.writestr("conversation_asset_file_names.json", json.dumps(names))
+    return path.stat().st_size, sum(len(data) for data in files.values())
 
 
 def child_import(path: str) -> None:
@@ -106,7 +149,7 @@ def child_import(path: str) -> None:
         job = import_jobs.import_job_create(
             owner=owner,
             upload=upload,
-            filename="conversations.json",
+            filename="export.zip",
             format_id="chatgpt-export",
             enqueue=False,
         )
@@ -115,6 +158,8 @@ def child_import(path: str) -> None:
     summary = import_jobs.import_job_execute(job_id=job.pk)
     elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     added = models.Message.objects.count() - messages_before
+    attachments = models.Attachment.objects.all()
+    pointing = models.ContentBlock.objects.filter(attachment__isnull=False).count()
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(
         json.dumps(
@@ -123,6 +168,9 @@ def child_import(path: str) -> None:
                 "cpu": cpu,
                 "messages": added,
                 "peak_mb": peak_kb / 1024,
+                "attachments": attachments.count(),
+                "attachment_bytes": sum(len(a.data) for a in attachments.only("data")),
+                "blocks_with_files": pointing,
                 "summary": summary,
             }
         )
@@ -256,8 +304,8 @@ def main() -> None:
     env = {**os.environ, "DATABASE_URL": url.replace("postgresql://", "postgres://")}
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     with tempfile.TemporaryDirectory() as directory:
-        path = Path(directory) / "conversations.json"
-        size = write_export(path, args.conversations)
+        path = Path(directory) / "export.zip"
+        size, file_bytes = write_export(path, args.conversations)
         first = run_child(path, env)
         copy_seconds, copy_rows = copy_baseline(url, args.conversations)
         second = run_child(path, env)
@@ -276,6 +324,11 @@ def main() -> None:
     print(
         f"raw COPY:          {copy_seconds:.1f} s, {copy_rate:,.0f} messages/s "
         f"-> import at {rate / copy_rate:.0%} of COPY"
+    )
+    print(
+        f"attachments:       {first['attachments']} stored ({first['attachment_bytes']:,} bytes; "
+        f"the zip holds {file_bytes:,} bytes of distinct files) for "
+        f"{first['blocks_with_files']} blocks that show them"
     )
     print(
         f"second import:     {second['seconds']:.1f} s ({second['cpu']:.1f} s CPU; "

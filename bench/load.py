@@ -34,7 +34,7 @@ DATABASE = "umf_bench_soak_load"
 BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/6")
 USERNAME, PASSWORD = "load", "load-password-2f9c"
 # The server's key, set here too, so the sessions this process makes are valid there.
-SECRET_KEY = "bench-load-not-a-secret-0123456789abcdef"
+SECRET_KEY = "bench-load-not-a-secret-0123456789abcdefghijklmnopqrstuvwxyz"
 os.environ["DJANGO_SECRET_KEY"] = SECRET_KEY
 GOAL_MS = 300.0
 # The goal names the list and the conversation page; a search (the list page with

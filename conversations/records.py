@@ -21,6 +21,9 @@ import orjson
 from conversations import models
 from providers import umf
 
+# Titles made from a conversation's first question are cut to this many characters.
+TITLE_LENGTH = 80
+
 _TEXT_BLOCKS = {"text", "refusal", "thinking"}
 _MEDIA_BLOCKS = {"image", "document", "audio"}
 
@@ -122,7 +125,9 @@ def block_data(
 
 def search_text(message: umf.Message) -> str:
     """Everything a search should find in a message: visible text, reasoning, tool names,
-    arguments and results."""
+    arguments and results; nothing for hidden context, which no search may reveal."""
+    if message.hidden:
+        return ""
     parts: list[str] = []
     for block in message.content:
         parts.extend(_block_search_parts(block))
@@ -164,6 +169,7 @@ MESSAGE_COLUMNS = (
     ("usage", "usage"),
     ("reasoning", "reasoning"),
     ("reasoning_details", "reasoning_details"),
+    ("hidden", "hidden"),
     ("metadata", "metadata"),
     ("extra", "extra"),
 )
@@ -192,6 +198,7 @@ def message_row(message: umf.Message, conversation_id: uuid.UUID, position: int)
         else None,
         "reasoning": message.reasoning,
         "reasoning_details": message.reasoning_details,
+        "hidden": message.hidden,
         "metadata": message.metadata,
         "extra": message.extra,
         "search_text": search_text(message),
@@ -298,3 +305,45 @@ def _link_tool_call(
         answered = calls[block.tool_use_id]
         answered["result_block_id"] = block_record["id"]
         answered["is_error"] = block.is_error
+
+
+def _title(conversation: umf.Conversation, title: str | None) -> str:
+    if title:
+        return title[:300]
+    if conversation.metadata.title:
+        return conversation.metadata.title[:300]
+    for message in conversation.messages:
+        # Never hidden context: the person's profile is no title.
+        if message.role == "user" and not message.hidden:
+            text = " ".join(umf.extract_text(message).split())
+            if text:
+                return text if len(text) <= TITLE_LENGTH else text[: TITLE_LENGTH - 1] + "…"
+    return "Untitled conversation"
+
+
+def _model_of(conversation: umf.Conversation) -> str:
+    if conversation.parameters.model:
+        return conversation.parameters.model
+    for message in reversed(conversation.messages):
+        if message.model:
+            return message.model
+    return ""
+
+
+def conversation_fields(conversation: umf.Conversation, title: str | None) -> dict[str, Any]:
+    """The columns of a conversation row that its UMF conversation decides (a newer
+    export of it decides them again: see ``merge``)."""
+    metadata = conversation.metadata.model_dump(mode="json", exclude_defaults=True)
+    metadata.pop("warnings", None)
+    return {
+        "title": _title(conversation, title),
+        "model": _model_of(conversation)[:200],
+        "tool_choice": (
+            conversation.tool_choice.model_dump(mode="json", exclude_defaults=True)
+            if conversation.tool_choice
+            else None
+        ),
+        "parameters": conversation.parameters.model_dump(mode="json", exclude_defaults=True),
+        "metadata": metadata,
+        "extra": conversation.extra,
+    }

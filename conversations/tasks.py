@@ -25,8 +25,11 @@ def replay_run_execute(self, run_id: str) -> str:  # type: ignore[no-untyped-def
 
 @shared_task
 def replay_reconcile() -> str:
-    """Periodic (beat): re-enqueue runs that were lost or whose worker vanished."""
-    return f"re-enqueued {replays.replay_reconcile()} run(s)"
+    """Periodic (beat): re-enqueue the replay runs and import jobs that were lost or
+    whose worker vanished (import jobs claimed too often are ended as failed)."""
+    runs = replays.replay_reconcile()
+    jobs = import_jobs.import_job_reconcile()
+    return f"re-enqueued {runs} run(s) and {jobs} import job(s)"
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)

@@ -313,6 +313,10 @@ class Message(UMFModel):
     usage: Usage | None = None
     reasoning: str | None = None
     reasoning_details: list[dict[str, Any]] | None = None
+    # Context the source kept out of the person's sight (ChatGPT's profile, custom
+    # instructions and memories): kept for the exact round trip, but left out of pages,
+    # search, other formats and replays (see :func:`without_hidden`).
+    hidden: bool = False
     metadata: dict[str, Any] = Field(default_factory=dict)
     extra: Extra = _extra_field()
 
@@ -513,6 +517,40 @@ def extract_reasoning(message: Message) -> str | None:
     if parts:
         return "\n".join(parts)
     return message.reasoning
+
+
+def without_hidden(conversation: Conversation) -> tuple[Conversation, list[Message]]:
+    """The conversation without its hidden messages, and those messages.
+
+    A message whose parent is hidden hangs from the nearest visible ancestor instead (or
+    becomes a root), so the tree keeps its shape. The conversation comes back as it is
+    when nothing is hidden.
+    """
+    hidden = [m for m in conversation.messages if m.hidden]
+    if not hidden:
+        return conversation, []
+    parents: dict[str, str | None] = {}
+    previous: str | None = None
+    for message in conversation.messages:
+        if message.id is not None:
+            parents.setdefault(message.id, message.parent_id or previous)
+            previous = message.id
+    hidden_ids = {m.id for m in hidden if m.id is not None}
+    kept: list[Message] = []
+    for message in conversation.messages:
+        if message.hidden:
+            continue
+        parent = message.parent_id
+        seen: set[str] = set()
+        while parent in hidden_ids and parent not in seen:
+            seen.add(parent)
+            parent = parents.get(parent)
+        kept.append(
+            message
+            if parent == message.parent_id
+            else message.model_copy(update={"parent_id": parent})
+        )
+    return conversation.model_copy(update={"messages": kept}), hidden
 
 
 def main_path(conversation: Conversation, leaf_id: str | None = None) -> list[Message]:

@@ -11,6 +11,11 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.checks.security.base import (
+    SECRET_KEY_INSECURE_PREFIX,
+    SECRET_KEY_MIN_LENGTH,
+    SECRET_KEY_MIN_UNIQUE_CHARACTERS,
+)
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -43,6 +48,18 @@ if DEBUG:
 else:
     if not SECRET_KEY:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
+    # Django's own rule for a key that is strong enough (what `check --deploy` warns about),
+    # plus the placeholders of setup guides: a key anyone can read signs anyone's session.
+    if (
+        len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH
+        or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+        or SECRET_KEY.startswith(SECRET_KEY_INSECURE_PREFIX)
+        or any(word in SECRET_KEY.lower() for word in ("change-me", "changeme", "change_me"))
+    ):
+        raise ImproperlyConfigured(
+            f"DJANGO_SECRET_KEY is a placeholder or too weak (at least {SECRET_KEY_MIN_LENGTH} "
+            "random characters): python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )
     if not ALLOWED_HOSTS:
         raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS must be set when DJANGO_DEBUG is off")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
@@ -65,6 +82,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz and /readyz, before host checks and https redirects (probes use neither).
+    "umfsite.health.HealthMiddleware",
+    # X-Request-ID in and out, on every log line and task; the access log.
+    "umfsite.requestlog.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -118,20 +139,20 @@ TEMPLATES = [
 # "render" holds the HTML of messages as the conversation page shows them
 # (conversations/templatetags/umf_thread.py), for UMF_RENDER_CACHE_SECONDS.
 RENDER_CACHE_SECONDS = env_int("UMF_RENDER_CACHE_SECONDS", 7 * 24 * 3600)
+REDIS_CACHE_URL = os.environ.get("REDIS_CACHE_URL", "")
+# With Redis down, both fall back to an in-process cache, never a 500 (umfsite/cache.py);
+# a Redis that takes longer than a second to answer counts as down.
+_redis_cache = {
+    "BACKEND": "umfsite.cache.ResilientRedisCache",
+    "LOCATION": REDIS_CACHE_URL,
+    "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+}
 CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": os.environ["REDIS_CACHE_URL"],
-    }
-    if os.environ.get("REDIS_CACHE_URL")
+    "default": _redis_cache
+    if REDIS_CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "render": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": os.environ["REDIS_CACHE_URL"],
-        "KEY_PREFIX": "render",
-        "TIMEOUT": RENDER_CACHE_SECONDS,
-    }
-    if os.environ.get("REDIS_CACHE_URL")
+    "render": {**_redis_cache, "KEY_PREFIX": "render", "TIMEOUT": RENDER_CACHE_SECONDS}
+    if REDIS_CACHE_URL
     else {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "render",
@@ -147,6 +168,10 @@ DATABASES = {
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
     )
 }
+# Behind PgBouncer in transaction mode: server-side cursors (iterator()) do not survive it.
+DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env_bool(
+    "DATABASE_DISABLE_SERVER_SIDE_CURSORS", False
+)
 # A connection pool for processes that run many short tasks in threads (Celery workers):
 # Celery closes the connection around every task, which without a pool means a new
 # PostgreSQL backend per task. DATABASE_POOL_MAX_SIZE=<threads> turns it on.
@@ -194,6 +219,11 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 # Files for background imports (data exports): kept on disk until their job ends.
 MAX_IMPORT_BYTES = env_int("UMF_MAX_IMPORT_BYTES", 4 * 1024 * 1024 * 1024)
 IMPORT_DIR = Path(os.environ.get("UMF_IMPORT_DIR") or BASE_DIR / "var" / "imports")
+# A worker holds an import job this long past each batch; a job whose worker vanished is
+# run again by the reconciler (beat), resuming after its last stored batch, and ended as
+# failed once it has been claimed this many times.
+IMPORT_LEASE_SECONDS = env_int("UMF_IMPORT_LEASE_SECONDS", 300)
+IMPORT_MAX_ATTEMPTS = env_int("UMF_IMPORT_MAX_ATTEMPTS", 3)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 8 * 1024 * 1024
 
 REST_FRAMEWORK = {
@@ -210,7 +240,12 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "imports": os.environ.get("UMF_RATE_IMPORTS", "120/min"),
         "replays": os.environ.get("UMF_RATE_REPLAYS", "30/min"),
+        # Failed logins per client address and username (conversations.views.login).
+        "login": os.environ.get("UMF_RATE_LOGIN", "10/hour"),
     },
+    # Proxies in front of the app that append to X-Forwarded-For (a load balancer: 1):
+    # throttles then count the client's address, not the proxy's. 0 trusts no such header.
+    "NUM_PROXIES": env_int("UMF_NUM_PROXIES", 0),
     # `?format=` names a conversation format (export), not a DRF renderer.
     "URL_FORMAT_OVERRIDE": None,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
@@ -275,6 +310,14 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_mutex_expire": env_int("CELERY_RESTORE_LOCK_SECONDS", 300),
 }
 CELERY_TASK_IGNORE_RESULT = True
+# A broker that cannot be reached is known within a second (Celery's default retries take
+# about 7 s): the request answers 503 and the row waits for the reconciler.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 
 # Provider credentials (read here only; never logged or returned by the API).
@@ -338,6 +381,10 @@ for extra_provider in json.loads(os.environ.get("UMF_EXTRA_PROVIDERS") or "[]"):
 REPLAY_MAX_ATTEMPTS = env_int("UMF_REPLAY_MAX_ATTEMPTS", 6)
 REPLAY_MAX_COUNTDOWN = env_int("UMF_REPLAY_MAX_COUNTDOWN", 300)
 REPLAY_LEASE_SECONDS = env_int("UMF_REPLAY_LEASE_SECONDS", 120)
+# beat ticks at least every 30 s and touches a heartbeat file for its healthcheck
+# (umfsite/beat.py; UMF_BEAT_HEARTBEAT_FILE is read there, before Django starts).
+CELERY_BEAT_SCHEDULER = "umfsite.beat:Scheduler"
+CELERY_BEAT_MAX_LOOP_INTERVAL = 30
 CELERY_BEAT_SCHEDULE = {
     "reconcile-replays": {
         "task": "conversations.tasks.replay_reconcile",
@@ -345,17 +392,39 @@ CELERY_BEAT_SCHEDULE = {
     }
 }
 
+# One format for web and workers (Celery leaves the root logger to this), every line with
+# the request id it belongs to (umfsite/requestlog.py); UMF_LOG_FORMAT=json writes JSON
+# lines for a log collector. UMF_ACCESS_LOG=false drops the line per request.
+LOG_FORMAT = os.environ.get("UMF_LOG_FORMAT", "plain")
+if LOG_FORMAT not in {"plain", "json"}:
+    raise ImproperlyConfigured("UMF_LOG_FORMAT must be plain or json")
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_id": {"()": "umfsite.requestlog.RequestIdFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "json": {"()": "umfsite.requestlog.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["request_id"],
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # httpx logs every provider call at INFO; a replay stores its request and answer
-    # already, so workers log those lines only when asked (UMF_HTTP_LOG_LEVEL=INFO).
     "loggers": {
-        name: {"level": os.environ.get("UMF_HTTP_LOG_LEVEL", "WARNING")}
-        for name in ("httpx", "httpcore")
+        # httpx logs every provider call at INFO; a replay stores its request and answer
+        # already, so workers log those lines only when asked (UMF_HTTP_LOG_LEVEL=INFO).
+        **{
+            name: {"level": os.environ.get("UMF_HTTP_LOG_LEVEL", "WARNING")}
+            for name in ("httpx", "httpcore")
+        },
+        "umf.access": {"level": "INFO" if env_bool("UMF_ACCESS_LOG", True) else "WARNING"},
+        # The access log says it already, with the request id.
+        "django.request": {"level": "ERROR"},
     },
 }
 
@@ -363,8 +432,10 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     # Off only to try the production image over plain http on one machine (compose).
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
-    SESSION_COOKIE_SECURE = SECURE_SSL_REDIRECT
-    CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT
+    # Cookies go over https only, also when TLS ends at a load balancer in front (and
+    # SECURE_SSL_REDIRECT is off): false only to try the image over plain http.
+    SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

@@ -6,13 +6,17 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from conversations import views
+from conversations.views.login import AdminLoginForm, LoginView
+
+# The admin's login counts failed attempts like the pages' (conversations.views.login).
+admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
     path("api/v1/", include("conversations.api.urls")),
     re_path(r"^api/schema/?$", SpectacularAPIView.as_view(), name="schema"),
     re_path(r"^api/docs/?$", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("admin/", admin.site.urls),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", views.conversation_list, name="conversation-list"),
     path("conversations/<uuid:pk>/", views.conversation_detail, name="conversation-detail"),

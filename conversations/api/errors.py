@@ -1,20 +1,26 @@
 """One error shape for the whole API: ``{"error": {"code", "message", "field"}}``.
 
 400 malformed request, 401/403 authentication, 404 not yours or not there, 413 too large,
-422 valid JSON that is not the named format. Never a 5xx for bad input.
+422 valid JSON that is not the named format. Never a 5xx for bad input; the 5xx there
+are (503 when a dependency is down, 500 for a bug) come in the same shape.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from conversations.services.enqueue import QueueUnavailable
 from providers.formats import FormatDetectionError, FormatError
+
+logger = logging.getLogger(__name__)
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -66,8 +72,50 @@ def _first_validation_error(detail: Any, prefix: str = "") -> tuple[str | None, 
     return None, str(detail), str(code)
 
 
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+
+
+def idempotency_key(request: Any) -> str:
+    """The request's ``Idempotency-Key`` ("" without one); a ValidationError naming the
+    header when it is not 1-200 visible ASCII characters."""
+    key = request.headers.get(IDEMPOTENCY_HEADER)
+    if key is None:
+        return ""
+    if not 0 < len(key) <= 200 or not all(" " < char <= "~" for char in key):
+        raise exceptions.ValidationError(
+            {IDEMPOTENCY_HEADER: "must be 1 to 200 visible ASCII characters"}
+        )
+    return str(key)
+
+
+def _unavailable(exc: Exception) -> Response | None:
+    """503 for a dependency that is down: the broker (naming the row that waits for it)
+    or the database."""
+    if isinstance(exc, QueueUnavailable):
+        response = error_response(
+            503,
+            "queue_unavailable",
+            f"{exc}; the reconciler sends it once the queue is back (retry with the same "
+            f"{IDEMPOTENCY_HEADER} to get it back)",
+            None,
+            id=str(exc.object_id),
+            kind=exc.kind,
+        )
+        response["Retry-After"] = "60"
+        return response
+    if isinstance(exc, OperationalError | InterfaceError):
+        logger.warning("database unavailable: %s", exc)
+        response = error_response(503, "database_unavailable", "the database cannot be reached")
+        response["Retry-After"] = "5"
+        return response
+    return None
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF exception handler that answers every error in the API's error shape."""
+    unavailable = _unavailable(exc)
+    if unavailable is not None:
+        return unavailable
     if isinstance(exc, FormatError):
         return format_error_response(exc)
     if isinstance(exc, ObjectDoesNotExist | Http404):
@@ -77,7 +125,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return error_response(400, error_code or "invalid", message, field, details=exc.detail)
     handled = drf_exception_handler(exc, context)
     if handled is None:
-        return None
+        view = type(context.get("view")).__name__
+        logger.error("unhandled error in %s", view, exc_info=exc)
+        return error_response(500, "server_error", "an unexpected error; it has been logged")
     detail = handled.data.get("detail", "") if isinstance(handled.data, dict) else ""
     code = getattr(detail, "code", None) or getattr(exc, "default_code", "error")
     field = getattr(exc, "field", None)

@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from conversations import models
-from conversations.api.errors import PayloadTooLarge, error_response
+from conversations.api.errors import PayloadTooLarge, error_response, idempotency_key
 from conversations.api.serializers import SourceFormatField
 from conversations.api.throttles import WriteRateThrottle
 from conversations.api.views import current_user
@@ -142,6 +142,10 @@ class ImportJobListView(APIView):
         summary="Upload a file of conversations to import in the background",
     )
     def post(self, request: Request) -> Response:
+        key = idempotency_key(request)
+        # A retry is answered before its body is read: the upload is stored once.
+        if key and (earlier := import_jobs.import_job_by_key(current_user(request), key)):
+            return Response(ImportJobOutput(earlier).data, status=status.HTTP_202_ACCEPTED)
         data = ImportUploadInput(data=request.data)
         data.is_valid(raise_exception=True)
         upload = data.validated_data["file"]
@@ -155,6 +159,7 @@ class ImportJobListView(APIView):
             upload=upload,
             filename=upload.name or "upload.json",
             format_id=data.validated_data["format"],
+            idempotency_key=key,
         )
         job.refresh_from_db()
         return Response(ImportJobOutput(job).data, status=status.HTTP_202_ACCEPTED)

@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from conversations import models
-from conversations.api.errors import error_response
+from conversations.api.errors import error_response, idempotency_key
 from conversations.api.serializers import StrictCharField
 from conversations.api.throttles import WriteRateThrottle
 from conversations.api.views import _owned_conversation, current_user
@@ -89,6 +89,7 @@ class ReplayStartView(APIView):
             run = replays.replay_start(
                 owner=current_user(request),
                 conversation=conversation,
+                idempotency_key=idempotency_key(request),
                 **data.validated_data,
             )
         except replays.ReplayRequestError as error:

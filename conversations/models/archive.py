@@ -171,6 +171,9 @@ class Message(models.Model):
     provider_finish_reason = models.CharField(max_length=60, null=True, blank=True)
     usage = JSONField(null=True, blank=True)
     reasoning = models.TextField(blank=True, null=True)
+    # Context the source keeps out of the person's sight (ChatGPT's profile, memories):
+    # stored for the exact round trip, never shown, searched, exported elsewhere or replayed.
+    hidden = models.BooleanField(default=False, db_default=False)
     reasoning_details = JSONField(null=True, blank=True)
     metadata = JSONField(default=dict, blank=True)
     extra = JSONField(default=dict, blank=True)

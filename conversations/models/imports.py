@@ -34,12 +34,31 @@ class ImportJob(models.Model):
     unchanged = models.PositiveIntegerField(default=0)
     failed = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
+    # How many times a worker claimed the job; the claim's number fences off a worker
+    # that lost the job (see services.import_jobs).
+    attempts = models.PositiveIntegerField(default=0)
+    # Until then a worker holds the job (running) or its task should have started
+    # (queued); past it, the reconciler runs the job again or ends it.
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    # The client's Idempotency-Key: its retry of the upload gets this job back.
+    idempotency_key = models.CharField(max_length=200, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [
+            # The reconciler: unfinished jobs whose lease has passed.
+            models.Index(fields=["status", "lease_expires_at"], name="import_job_status_lease"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="import_job_idempotency_key",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"import {self.filename} ({self.status})"

@@ -45,12 +45,21 @@ class ReplayRun(models.Model):
     error = models.TextField(blank=True)
     usage = JSONField(null=True, blank=True)
     latency_ms = models.PositiveIntegerField(null=True, blank=True)
+    # The client's Idempotency-Key: its retry of the request gets this run back.
+    idempotency_key = models.CharField(max_length=200, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="replay_idempotency_key",
+            )
+        ]
         indexes = [
             # GET replays/?conversation=: one owner's runs of one conversation.
             models.Index(fields=["owner", "conversation", "-created_at"], name="replay_owner_conv"),

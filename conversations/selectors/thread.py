@@ -9,9 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from conversations import models
+from providers import formats
 
 THREAD_COLUMNS = (
     "id",
+    "source_id",
     "parent_id",
     "position",
     "role",
@@ -21,6 +23,7 @@ THREAD_COLUMNS = (
     "finish_reason",
     "usage",
     "reasoning",
+    "hidden",
     "metadata",
     "provider",
     "replay_run_id",
@@ -34,10 +37,13 @@ class Thread:
     ``messages`` are dicts (``THREAD_COLUMNS`` plus ``blocks``, ``siblings`` -- the ids of
     the message and its siblings in order, replay branches included -- ``warnings``,
     ``provenance`` and ``continuations``: replay answers hanging after it off the path).
+    ``hidden`` are the path's hidden context (a profile, memories), kept apart: the page
+    shows them only behind a disclosure.
     """
 
     conversation: models.Conversation
     messages: list[dict[str, Any]]
+    hidden: list[dict[str, Any]]
     tools: list[models.ToolDefinition]
     warnings: list[models.DriftWarning]
     provenance: list[models.Provenance]
@@ -72,7 +78,9 @@ def conversation_thread(*, conversation: models.Conversation, leaf: Any = None) 
             by_id[record.message_id].setdefault("provenance", []).append(record)
     tools = list(models.ToolDefinition.objects.filter(conversation=conversation))
     usage = _sum_ints(row["usage"] for row in path)
-    return Thread(conversation, path, tools, warnings, provenance, usage)
+    shown = [row for row in path if not row["hidden"]]
+    hidden = [row for row in path if row["hidden"]]
+    return Thread(conversation, shown, hidden, tools, warnings, provenance, usage)
 
 
 def _path(
@@ -138,8 +146,12 @@ def _attach_blocks(path: list[dict[str, Any]]) -> None:
 # from the first non-system message of the stored thread.
 _SYSTEM_APART = {"anthropic", "gemini", "bedrock-converse"}
 _MESSAGE_INDEX = re.compile(
-    r"^(?:\w+\.)?(?:messages|contents|conversations|request|input)?\[(\d+)\]"
+    r"^(?:\w+\.)?(?:messages|contents|conversations|chat_messages|request|input)?\[(\d+)\]"
 )
+# In a file of many conversations (an export), a field starts with the entry's place.
+_ENTRY = re.compile(r"^\[\d+\]\.")
+# ChatGPT exports name a message by its node in the mapping.
+_NODE = re.compile(r"^mapping\.([^.\[]+)")
 
 
 def warning_message_index(field: str | None, source_format: str, leading_system: int) -> int | None:
@@ -149,6 +161,8 @@ def warning_message_index(field: str | None, source_format: str, leading_system:
     a warning about a response (``candidates[0]``, ``response``) is about the last one."""
     if not field:
         return None
+    if _holds_many(source_format):
+        field = _ENTRY.sub("", field)
     if field.startswith(("response", "candidates", "output", "choices")):
         return -1
     found = _MESSAGE_INDEX.match(field)
@@ -156,6 +170,13 @@ def warning_message_index(field: str | None, source_format: str, leading_system:
         return None
     index = int(found.group(1))
     return index + leading_system if source_format in _SYSTEM_APART else index
+
+
+def _holds_many(source_format: str) -> bool:
+    try:
+        return formats.get(source_format).capabilities.multi_conversation
+    except formats.FormatError:
+        return False
 
 
 def _place_warnings(
@@ -169,8 +190,12 @@ def _place_warnings(
     leading_system = 0
     while leading_system < len(imported) and imported[leading_system]["role"] == "system":
         leading_system += 1
+    by_source = {row["source_id"]: row for row in imported if row["source_id"]}
     for warning in warnings:
         target = by_id.get(warning.message_id)
+        node = _NODE.match(_ENTRY.sub("", warning.field or ""))
+        if target is None and node is not None:
+            target = by_source.get(node.group(1))
         if target is None and warning.stage != models.DriftWarning.Stage.REPLAY:
             index = warning_message_index(warning.field, source_format, leading_system)
             if index is not None and -len(imported) <= index < len(imported):

@@ -1,9 +1,15 @@
 """Background imports of whole files (data exports, datasets): streamed, in batches,
 with a result per conversation, and never the same conversation twice.
 
-The uploaded file is kept on disk until the job ends. Formats that hold many
+The uploaded file is kept until the job ends, and open while its batches are read: an
+entry of a zip export reads its attached files when it is parsed. Formats that hold many
 conversations are read one conversation at a time (``Format.iter_parse``); one that cannot
 be read is a failed item and the rest still import.
+
+A worker claims a job with a lease (a conditional UPDATE, as replays do) and renews it
+with each batch, in the batch's transaction; a worker that vanished leaves a lease that
+runs out, and the reconciler (beat) hands the job to another worker, which resumes after
+the last stored batch. Every job ends: succeeded, or failed with its reason.
 """
 
 from __future__ import annotations
@@ -12,24 +18,25 @@ import itertools
 import logging
 import shutil
 import uuid
-import zipfile
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from contextlib import contextmanager
+from datetime import timedelta
 from pathlib import Path
 from typing import IO, Any
 
-import ijson
-import orjson
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import connection, transaction
-from django.db.models import F
+from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
+from django.db.models import F, Q
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from conversations import models, strict_json
+from conversations import models
 from conversations.records import content_hash
+from conversations.services import enqueue as enqueue_task
 from conversations.services.bulk import bulk_insert
+from conversations.services.import_files import Entry, Read, Unread, detect_format, file_entries
 from conversations.services.imports import (
     ImportedConversation,
     conversations_save_many,
@@ -44,7 +51,6 @@ ItemStatus = models.ImportItem.Status
 BATCH_SIZE = 250
 # Batches between two refreshes of the planner's statistics of the conversation table.
 ANALYZE_EVERY = 8
-SAMPLE_BYTES = 4 * 1024 * 1024
 
 
 def import_job_create(
@@ -54,11 +60,15 @@ def import_job_create(
     filename: str,
     format_id: str = "auto",
     enqueue: bool = True,
+    idempotency_key: str = "",
 ) -> models.ImportJob:
     """Keep the uploaded file and enqueue its import once the transaction commits
-    (``enqueue=False``: the caller runs :func:`import_job_execute` itself)."""
-    from conversations.tasks import import_job_execute
-
+    (``enqueue=False``: the caller runs :func:`import_job_execute` itself). With an
+    ``idempotency_key`` the owner used before, the job made then, and nothing new.
+    :class:`QueueUnavailable` when the broker cannot take the task: the job is stored
+    and waits for the reconciler."""
+    if idempotency_key and (earlier := import_job_by_key(owner, idempotency_key)):
+        return earlier
     if format_id != "auto":
         formats.get(format_id)  # FormatError (field "format") for an unknown id
     job_id = models.uuid7()
@@ -67,18 +77,34 @@ def import_job_create(
     path = directory / f"{job_id}{_suffix(filename)}"
     with path.open("wb") as target:
         shutil.copyfileobj(upload, target, length=1024 * 1024)
-    with transaction.atomic():
-        job = models.ImportJob.objects.create(
-            id=job_id,
-            owner=owner,
-            requested_format=format_id,
-            filename=Path(filename).name[:255],
-            path=str(path),
-            size=path.stat().st_size,
-        )
-        if enqueue:
-            transaction.on_commit(lambda: import_job_execute.delay(str(job.pk)))
+    try:
+        with transaction.atomic():
+            job = models.ImportJob.objects.create(
+                id=job_id,
+                owner=owner,
+                requested_format=format_id,
+                filename=Path(filename).name[:255],
+                path=str(path),
+                size=path.stat().st_size,
+                idempotency_key=idempotency_key,
+                # The task should have started by then, or the reconciler sends it again.
+                lease_expires_at=timezone.now() + timedelta(seconds=settings.IMPORT_LEASE_SECONDS),
+            )
+            if enqueue:
+                enqueue_task.send_on_commit(enqueue_task.IMPORT_JOB, job.pk)
+    except IntegrityError:
+        # The same key in a concurrent request: that request's job is the one.
+        path.unlink(missing_ok=True)
+        earlier = import_job_by_key(owner, idempotency_key) if idempotency_key else None
+        if earlier is None:
+            raise
+        return earlier
     return job
+
+
+def import_job_by_key(owner: User, idempotency_key: str) -> models.ImportJob | None:
+    """The owner's job created with that Idempotency-Key, if any."""
+    return models.ImportJob.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
 
 
 def _suffix(filename: str) -> str:
@@ -89,47 +115,90 @@ def _suffix(filename: str) -> str:
 def import_job_execute(
     *, job_id: uuid.UUID, progress: Callable[[int], object] | None = None
 ) -> str:
-    """Import the job's file; returns a short summary. Safe to run twice: only a queued
-    job is claimed, and re-imported conversations are recognised anyway. ``progress`` is
-    called with the number of conversations of each batch done."""
-    claimed = models.ImportJob.objects.filter(pk=job_id, status=Status.QUEUED).update(
-        status=Status.RUNNING, started_at=timezone.now()
-    )
-    if not claimed:
+    """Import the job's file; returns a short summary. Safe to run twice: a job is
+    claimed when queued or when its worker's lease ran out, and a claimed job resumes
+    after the last batch stored. The job always ends: an entry that cannot be read or
+    stored is a failed item, an error outside any entry fails the job with its reason;
+    only a lost database connection leaves it to the reconciler. ``progress`` is called
+    with the number of conversations of each batch done."""
+    job = _claim(job_id)
+    if job is None:
         return "nothing to do: the job was taken or is finished"
-    job = models.ImportJob.objects.select_related("owner").get(pk=job_id)
     try:
-        fmt = _resolve_format(job)
-        models.ImportJob.objects.filter(pk=job.pk).update(format=fmt.id)
-        for number, batch in enumerate(_batches(_read(fmt, Path(job.path)))):
-            if number % ANALYZE_EVERY == 0:
-                _refresh_statistics()
-            _import_batch(job, fmt, batch)
-            if progress is not None:
-                progress(len(batch))
+        with _open_upload(job) as stream:
+            fmt = _resolve_format(job, stream)
+            _hold(job, format=fmt.id)
+            entries = file_entries(fmt, stream, job.size)
+            # What an earlier claim stored is skipped (one item per entry, in order).
+            entries = itertools.islice(entries, job.processed, None)
+            for number, batch in enumerate(_batches(entries)):
+                if number % ANALYZE_EVERY == 0:
+                    _refresh_statistics()
+                _import_batch(job, fmt, batch)
+                if progress is not None:
+                    progress(len(batch))
+    except LeaseLost:
+        return "stopped: another worker took the job over"
     except formats.FormatError as error:
         return _finish(job, Status.FAILED, _describe(error))
     except OSError as error:
         return _finish(job, Status.FAILED, f"could not read the file: {error}")
+    except (OperationalError, InterfaceError):
+        raise  # the database is gone: the lease runs out and the reconciler runs it again
+    except Exception as error:
+        logger.exception("import job %s stopped on an unexpected error", job.pk)
+        return _finish(job, Status.FAILED, f"the import stopped: {_exception_text(error)}")
     return _finish(job, Status.SUCCEEDED, "")
 
 
-# (position in the file, what was read there, the identity of a whole-file payload)
-Read = tuple[int, formats.ParseResult | formats.FormatError, str | None]
+class LeaseLost(Exception):
+    """This worker's claim on the job is over: another one holds it now."""
 
 
-@dataclass
-class Unread:
-    """An entry of a file of many not read yet (``Format.iter_entries``), with what
-    identifies it: its source key and content hash (None when it could not be decoded)."""
+def _claim(job_id: uuid.UUID) -> models.ImportJob | None:
+    """Take the job for this worker (a conditional UPDATE): queued, or running with an
+    expired lease (its worker vanished). A job claimed too often fails instead."""
+    now = timezone.now()
+    claimable = Q(status=Status.QUEUED) | Q(status=Status.RUNNING, lease_expires_at__lt=now)
+    claimed = models.ImportJob.objects.filter(claimable, pk=job_id).update(
+        status=Status.RUNNING,
+        attempts=F("attempts") + 1,
+        lease_expires_at=now + timedelta(seconds=settings.IMPORT_LEASE_SECONDS),
+        started_at=Coalesce(F("started_at"), now),
+    )
+    if not claimed:
+        return None
+    job = models.ImportJob.objects.select_related("owner").get(pk=job_id)
+    if job.attempts > settings.IMPORT_MAX_ATTEMPTS:
+        _finish(job, Status.FAILED, _gave_up(job.attempts - 1))
+        return None
+    return job
 
-    index: int
-    entry: Any
-    key: str | None
-    digest: str | None
+
+def _gave_up(attempts: int) -> str:
+    return f"the import's worker stopped {attempts} times before it finished; upload it again"
 
 
-Entry = Read | Unread
+def _hold(job: models.ImportJob, **fields: Any) -> None:
+    """Renew this worker's lease (and write ``fields``), or raise :class:`LeaseLost`
+    when another claim took the job. In a transaction, the job's row stays locked until
+    the commit, so two claims never store the same batch."""
+    lease = timezone.now() + timedelta(seconds=settings.IMPORT_LEASE_SECONDS)
+    held = models.ImportJob.objects.filter(
+        pk=job.pk, status=Status.RUNNING, attempts=job.attempts
+    ).update(lease_expires_at=lease, **fields)
+    if not held:
+        raise LeaseLost
+
+
+def _exception_text(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"[:1000]
+
+
+@contextmanager
+def _open_upload(job: models.ImportJob) -> Iterator[IO[bytes]]:
+    with Path(job.path).open("rb") as stream:
+        yield stream
 
 
 KEY_LENGTH = 200  # Conversation.source_key, ImportItem.key
@@ -162,71 +231,36 @@ def _batches(entries: Iterator[Entry]) -> Iterator[list[Entry]]:
         yield batch
 
 
-def _read(fmt: formats.Format, path: Path) -> Iterator[Entry]:
-    if fmt.iter_entries is not None and fmt.entry_identity is not None:
-        with path.open("rb") as stream:
-            for index, entry in enumerate(fmt.iter_entries(stream)):
-                identity = fmt.entry_identity(entry)
-                if identity is None:
-                    yield Unread(index, entry, None, None)
-                else:
-                    key, document = identity
-                    yield Unread(index, entry, key, _identity_hash(fmt.id, document))
-        return
-    if fmt.iter_parse is not None:
-        with path.open("rb") as stream:
-            for index, entry in enumerate(fmt.iter_parse(stream)):
-                yield index, entry, None
-        return
-    if path.stat().st_size > settings.MAX_REQUEST_BYTES:
-        raise formats.FormatError(
-            f"a {fmt.id} file holds one conversation and must be under "
-            f"{settings.MAX_REQUEST_BYTES} bytes",
-            field="file",
-        )
-    payload = _load_whole(fmt, path)
-    try:
-        items = fmt.parse(payload)
-    except formats.FormatError as error:
-        yield 0, error, None
-        return
-    # One conversation is identified by its document, as the synchronous import does.
-    whole = content_hash(fmt.id, payload) if len(items) == 1 else None
-    for index, item in enumerate(items):
-        yield index, item, whole
-
-
-def _identity_hash(format_id: str, document: object) -> str | None:
-    try:
-        return content_hash(format_id, document)
-    except TypeError:  # orjson refuses what it cannot encode (nesting past 255 levels)
-        return None
-
-
-def _load_whole(fmt: formats.Format, path: Path) -> object:
-    if fmt.kind != "text":
-        return _json_file(path)
-    try:
-        return path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise formats.FormatError(f"the file is not UTF-8 text: {error}", field="file") from None
-
-
-def _json_file(path: Path) -> object:
-    """The file's JSON, read by the API's rules (no duplicate key, no integer beyond 64
-    bits...): a file of one conversation is the same document as a request body."""
-    try:
-        return strict_json.loads(path.read_bytes())
-    except strict_json.JsonError as error:
-        if error.code == "parse_error":
-            reason = error.message.removeprefix("malformed JSON: ")
-            raise formats.FormatError(
-                f"the file is not valid JSON: {reason}", field="file"
-            ) from None
-        raise formats.FormatError(error.message, field=error.path or "file") from None
-
-
 def _import_batch(job: models.ImportJob, fmt: formats.Format, batch: list[Entry]) -> None:
+    """Store a batch (:func:`_store_batch`). A batch that raises is stored again one
+    entry at a time, so that the entry at fault is a failed item with the reason and the
+    others still import."""
+    try:
+        _store_batch(job, fmt, batch)
+    except (LeaseLost, OperationalError, InterfaceError):
+        raise
+    except Exception as error:
+        if len(batch) > 1:
+            logger.warning("import job %s: a batch failed (%r), retried one by one", job.pk, error)
+            for entry in batch:
+                _import_batch(job, fmt, [entry])
+            return
+        logger.exception("import job %s: entry could not be imported", job.pk)
+        index, key = _position(batch[0])
+        failure = formats.FormatError(f"could not be imported: {_exception_text(error)}")
+        with transaction.atomic():
+            _hold(job)
+            _record(job, [_failed_item(job, index, _short_key(key), failure)])
+
+
+def _position(entry: Entry) -> tuple[int, str | None]:
+    if isinstance(entry, Unread):
+        return entry.index, entry.key
+    index, item, _ = entry
+    return index, item.key if isinstance(item, formats.ParseResult) else None
+
+
+def _store_batch(job: models.ImportJob, fmt: formats.Format, batch: list[Entry]) -> None:
     """Store a batch in one transaction: conversations that cannot be read or stored are
     failed items, the others are saved together (:func:`conversations_save_many`)."""
     failures: dict[int, tuple[str | None, formats.FormatError]] = {}
@@ -245,6 +279,7 @@ def _import_batch(job: models.ImportJob, fmt: formats.Format, batch: list[Entry]
         digest = whole or content_hash(fmt.id, entry.conversation.model_dump(mode="json"))
         ready.append((index, entry, digest))
     with transaction.atomic():
+        _hold(job)  # first: the job's row stays locked until this batch commits
         saved = conversations_save_many(
             owner=job.owner, fmt=fmt, items=[(item, digest) for _, item, digest in ready]
         )
@@ -255,16 +290,21 @@ def _import_batch(job: models.ImportJob, fmt: formats.Format, batch: list[Entry]
                 items.append(_failed_item(job, index, item.key, result))
             else:
                 items.append(_item(job, index, item, result))
-        items.sort(key=lambda row: row.index)
-        counts = Counter(row.status for row in items)
-        bulk_insert(models.ImportItem, [_item_row(item) for item in items])
-        models.ImportJob.objects.filter(pk=job.pk).update(
-            processed=F("processed") + len(items),
-            created=F("created") + counts[ItemStatus.CREATED],
-            updated=F("updated") + counts[ItemStatus.UPDATED],
-            unchanged=F("unchanged") + counts[ItemStatus.UNCHANGED],
-            failed=F("failed") + counts[ItemStatus.FAILED],
-        )
+        _record(job, items)
+
+
+def _record(job: models.ImportJob, items: list[models.ImportItem]) -> None:
+    """Insert the items and add them to the job's counts (in the batch's transaction)."""
+    items.sort(key=lambda row: row.index)
+    counts = Counter(row.status for row in items)
+    bulk_insert(models.ImportItem, [_item_row(item) for item in items])
+    models.ImportJob.objects.filter(pk=job.pk).update(
+        processed=F("processed") + len(items),
+        created=F("created") + counts[ItemStatus.CREATED],
+        updated=F("updated") + counts[ItemStatus.UPDATED],
+        unchanged=F("unchanged") + counts[ItemStatus.UNCHANGED],
+        failed=F("failed") + counts[ItemStatus.FAILED],
+    )
 
 
 def _skip_stored(
@@ -347,9 +387,12 @@ def _describe(error: formats.FormatError) -> str:
 
 
 def _finish(job: models.ImportJob, status: str, error: str) -> str:
-    models.ImportJob.objects.filter(pk=job.pk).update(
-        status=status, error=error, finished_at=timezone.now()
-    )
+    """End the job (unless another claim took it since) and delete its upload."""
+    ended = models.ImportJob.objects.filter(
+        pk=job.pk, attempts=job.attempts, status__in=[Status.QUEUED, Status.RUNNING]
+    ).update(status=status, error=error, finished_at=timezone.now(), lease_expires_at=None)
+    if not ended:
+        return "stopped: another worker took the job over"
     Path(job.path).unlink(missing_ok=True)
     job.refresh_from_db()
     summary = (
@@ -359,43 +402,34 @@ def _finish(job: models.ImportJob, status: str, error: str) -> str:
     return f"{summary}; failed: {error}" if error else summary
 
 
-def _resolve_format(job: models.ImportJob) -> formats.Format:
+def _resolve_format(job: models.ImportJob, stream: IO[bytes]) -> formats.Format:
     if job.requested_format != "auto":
         return formats.get(job.requested_format)
-    return formats.detect(_sample(Path(job.path)))
+    return detect_format(stream, job.filename)
 
 
-def _sample(path: Path) -> object:
-    """A small piece of the file that shows its format: the first conversation of a JSON
-    array or a zip export, the first line of JSONL, or the whole of a small file."""
-    if zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as archive:
-            names = [n for n in archive.namelist() if n.endswith(".json")]
-            if not names:
-                raise formats.FormatError("the zip holds no JSON file", field="file")
-            name = "conversations.json" if "conversations.json" in names else names[0]
-            with archive.open(name) as member:
-                return _first_items(member)
-    with path.open("rb") as stream:
-        head = stream.read(SAMPLE_BYTES)
-    if path.suffix == ".jsonl" or (head[:1] == b"{" and b"\n{" in head):
-        return head.split(b"\n", 1)[0].decode("utf-8", errors="replace") + "\n"
-    if len(head) < SAMPLE_BYTES:
-        # Only to tell the format: the entries are read (and judged) one by one later.
+def import_job_reconcile() -> int:
+    """Run again, or end, the jobs nobody works on: running past their lease (their
+    worker vanished), or queued past it (their task was lost, or never sent). A job
+    claimed ``IMPORT_MAX_ATTEMPTS`` times fails. Returns how many were enqueued again
+    (stops at the first the broker refuses: it is down, the next round tries again)."""
+    now = timezone.now()
+    lease = timedelta(seconds=settings.IMPORT_LEASE_SECONDS)
+    stale = models.ImportJob.objects.filter(
+        status__in=[Status.QUEUED, Status.RUNNING], lease_expires_at__lt=now
+    ).only("pk", "status", "attempts", "path", "filename")
+    count = 0
+    for job in stale[:1000]:
+        if job.status == Status.RUNNING and job.attempts >= settings.IMPORT_MAX_ATTEMPTS:
+            _finish(job, Status.FAILED, _gave_up(job.attempts))
+            continue
+        # A queued job's task gets another lease's time to start.
+        models.ImportJob.objects.filter(pk=job.pk, status=Status.QUEUED).update(
+            lease_expires_at=now + lease
+        )
         try:
-            return orjson.loads(head)
-        except orjson.JSONDecodeError as error:
-            message = f"the file is not valid JSON: {error}"
-            raise formats.FormatError(message, field="file") from None
-    with path.open("rb") as stream:
-        return _first_items(stream)
-
-
-def _first_items(stream: IO[bytes]) -> object:
-    try:
-        first = next(ijson.items(stream, "item", use_float=True), None)
-    except ijson.JSONError as error:
-        raise formats.FormatError(f"the file is not valid JSON: {error}", field="file") from None
-    if first is None:
-        raise formats.FormatError("the file holds no conversation", field="file")
-    return [first]
+            enqueue_task.send(enqueue_task.IMPORT_JOB, job.pk)
+        except enqueue_task.QueueUnavailable:
+            break
+        count += 1
+    return count

@@ -9,13 +9,11 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from conversations import models
-from conversations.records import Rows, add_messages, content_hash, warning_row
+from conversations.records import Rows, add_messages, content_hash, conversation_fields, warning_row
 from conversations.services.merge import merge_new_messages
 from conversations.services.storage import insert_many, insert_rows
 from providers import formats, umf
 from providers.validation import check_conversation
-
-TITLE_LENGTH = 80
 
 
 @dataclass
@@ -281,53 +279,20 @@ def conversation_delete(*, conversation: models.Conversation) -> None:
     conversation.delete()
 
 
-def _title(conversation: umf.Conversation, title: str | None) -> str:
-    if title:
-        return title[:300]
-    if conversation.metadata.title:
-        return conversation.metadata.title[:300]
-    for message in conversation.messages:
-        if message.role == "user":
-            text = " ".join(umf.extract_text(message).split())
-            if text:
-                return text if len(text) <= TITLE_LENGTH else text[: TITLE_LENGTH - 1] + "…"
-    return "Untitled conversation"
-
-
-def _model_of(conversation: umf.Conversation) -> str:
-    if conversation.parameters.model:
-        return conversation.parameters.model
-    for message in reversed(conversation.messages):
-        if message.model:
-            return message.model
-    return ""
-
-
 def conversation_rows(
     owner: User, item: formats.ParseResult, fmt: formats.Format, digest: str, title: str | None
 ) -> Rows:
     """Unsaved rows for a new conversation (see :func:`insert_rows`)."""
     conversation, warnings, format_id = item.conversation, item.warnings, fmt.id
-    metadata = conversation.metadata.model_dump(mode="json", exclude_defaults=True)
-    metadata.pop("warnings", None)
     row = models.Conversation(
         owner=owner,
-        title=_title(conversation, title),
         source_format=format_id,
         source_key=item.key,
         provider=fmt.provider or "",
-        model=_model_of(conversation)[:200],
         content_hash=digest,
-        tool_choice=(
-            conversation.tool_choice.model_dump(mode="json", exclude_defaults=True)
-            if conversation.tool_choice
-            else None
-        ),
-        parameters=conversation.parameters.model_dump(mode="json", exclude_defaults=True),
-        metadata=metadata,
-        extra=conversation.extra,
         message_count=len(conversation.messages),
         warning_count=len(warnings) + len(conversation.metadata.warnings),
+        **conversation_fields(conversation, title),
     )
     rows = Rows(conversation=row)
     add_messages(rows, conversation.messages)

@@ -4,12 +4,13 @@ export of the same account), never the ones already stored."""
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F, Max
 
 from conversations import models, selectors
-from conversations.records import Rows, add_messages
+from conversations.records import Rows, add_messages, conversation_fields
 from conversations.services.storage import insert_rows
 from providers import formats, umf
 
@@ -17,7 +18,8 @@ from providers import formats, umf
 def merge_new_messages(
     conversation: models.Conversation, newer: umf.Conversation, digest: str
 ) -> int:
-    """Store the messages of ``newer`` that ``conversation`` lacks; returns how many.
+    """Store the messages of ``newer`` that ``conversation`` lacks, and take what it says
+    of the whole conversation (its current branch, title, model); returns how many.
 
     Messages are matched by their source ids when they all have one (exports), else the
     stored thread must be the start of the newer one. Anything else (a message edited in
@@ -41,10 +43,22 @@ def merge_new_messages(
             )
             insert_rows(rows, new_conversation=False)
         models.Conversation.objects.filter(pk=locked.pk).update(
-            content_hash=digest, message_count=F("message_count") + len(new_messages)
+            content_hash=digest,
+            message_count=F("message_count") + len(new_messages),
+            **_newer_fields(locked, newer),
         )
     conversation.refresh_from_db()
     return len(new_messages)
+
+
+def _newer_fields(stored: models.Conversation, newer: umf.Conversation) -> dict[str, Any]:
+    """What the newer version says of the whole conversation: its current branch (kept in
+    ``extra``: ChatGPT's ``current_node``), update time, model and title. A title the
+    person gave at import stays."""
+    fields = conversation_fields(newer, None)
+    if stored.title != stored.metadata.get("title", stored.title):
+        del fields["title"]
+    return fields
 
 
 def _new_part(

@@ -20,12 +20,13 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 from conversations import models, pgsql, selectors
 from conversations.provider_settings import configured_providers, provider_client
+from conversations.services import enqueue
 from conversations.services.replay_store import (
     TurnAnswer,
     finish_run_succeeded,
@@ -57,31 +58,47 @@ def replay_start(
     parameters: dict[str, Any] | None = None,
     mode: str = models.ReplayRun.Mode.LAST,
     from_message: uuid.UUID | None = None,
+    idempotency_key: str = "",
 ) -> models.ReplayRun:
-    """Create a run and its turns, and enqueue it once the transaction commits."""
-    from conversations.tasks import replay_run_execute
-
+    """Create a run and its turns, and enqueue it once the transaction commits. With an
+    ``idempotency_key`` the owner used before, the run made then, and nothing new.
+    :class:`QueueUnavailable` when the broker cannot take the task: the run is stored
+    and waits, queued, for the reconciler."""
+    if idempotency_key and (earlier := _run_by_key(owner, idempotency_key)):
+        return earlier
     if provider not in configured_providers():
         known = ", ".join(sorted(configured_providers()))
         raise ReplayRequestError(f"unknown provider {provider!r}; known: {known}", field="provider")
-    with transaction.atomic():
-        stored = selectors.conversation_umf(conversation=conversation)
-        targets = _turn_targets(stored, mode, from_message)
-        run = models.ReplayRun.objects.create(
-            owner=owner,
-            conversation=conversation,
-            provider=provider,
-            model=model,
-            parameters=parameters or {},
-            mode=mode,
-            from_message_id=from_message,
-        )
-        models.ReplayTurn.objects.bulk_create(
-            models.ReplayTurn(run=run, index=index, original_message_id=message_id)
-            for index, message_id in enumerate(targets)
-        )
-        transaction.on_commit(lambda: replay_run_execute.delay(str(run.pk)))
+    try:
+        with transaction.atomic():
+            stored = selectors.conversation_umf(conversation=conversation)
+            targets = _turn_targets(stored, mode, from_message)
+            run = models.ReplayRun.objects.create(
+                owner=owner,
+                conversation=conversation,
+                provider=provider,
+                model=model,
+                parameters=parameters or {},
+                mode=mode,
+                from_message_id=from_message,
+                idempotency_key=idempotency_key,
+            )
+            models.ReplayTurn.objects.bulk_create(
+                models.ReplayTurn(run=run, index=index, original_message_id=message_id)
+                for index, message_id in enumerate(targets)
+            )
+            enqueue.send_on_commit(enqueue.REPLAY_RUN, run.pk)
+    except IntegrityError:
+        # The same key in a concurrent request: that request's run is the one.
+        earlier = _run_by_key(owner, idempotency_key) if idempotency_key else None
+        if earlier is None:
+            raise
+        return earlier
     return run
+
+
+def _run_by_key(owner: User, idempotency_key: str) -> models.ReplayRun | None:
+    return models.ReplayRun.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
 
 
 def _turn_targets(
@@ -94,7 +111,13 @@ def _turn_targets(
         if from_message not in ids:
             raise ReplayRequestError("not a message of this conversation", field="from_message")
         start = ids.index(from_message)
-    assistant = [ids[i] for i in range(start, len(ids)) if messages[i].role == "assistant"]
+    if messages[start:] and messages[start].hidden and from_message is not None:
+        raise ReplayRequestError("hidden context is never replayed", field="from_message")
+    assistant = [
+        ids[i]
+        for i in range(start, len(ids))
+        if messages[i].role == "assistant" and not messages[i].hidden
+    ]
     if mode == models.ReplayRun.Mode.EACH:
         if not assistant:
             raise ReplayRequestError("no assistant turn to regenerate", field="mode")
@@ -293,7 +316,9 @@ def _prefix(
     ids = stored.message_ids
     end = ids.index(turn.original_message_id) if turn.original_message_id in ids else len(ids)
     conversation = stored.umf.model_copy(update={"messages": stored.umf.messages[:end]})
-    return conversation, ids[end - 1] if end > 0 else None, end
+    # Hidden context (the person's profile, memories) is never sent to a provider.
+    visible, _ = umf.without_hidden(conversation)
+    return visible, ids[end - 1] if end > 0 else None, end
 
 
 def _renew_lease(run: models.ReplayRun) -> None:
@@ -346,9 +371,8 @@ def _succeed(run: models.ReplayRun, turns: list[models.ReplayTurn]) -> Outcome:
 
 def replay_reconcile() -> int:
     """Re-enqueue runs that nobody is working on: running past their lease, or queued
-    past their retry time (their task was lost). Returns how many."""
-    from conversations.tasks import replay_run_execute
-
+    past their retry time (their task was lost, or never sent: the broker was down).
+    Returns how many (stops at the first the broker refuses: the next round tries again)."""
     now = timezone.now()
     grace = now - timedelta(seconds=settings.REPLAY_LEASE_SECONDS)
     stuck = models.ReplayRun.objects.filter(
@@ -358,20 +382,21 @@ def replay_reconcile() -> int:
     ).values_list("pk", flat=True)
     count = 0
     for run_id in stuck[:1000]:
-        replay_run_execute.delay(str(run_id))
+        try:
+            enqueue.send(enqueue.REPLAY_RUN, run_id)
+        except enqueue.QueueUnavailable:
+            break
         count += 1
     return count
 
 
 def replay_retry(*, run: models.ReplayRun) -> models.ReplayRun:
     """Run a failed run again: its failed turns become pending; succeeded ones stay."""
-    from conversations.tasks import replay_run_execute
-
     with transaction.atomic():
         run.turns.filter(status=TurnStatus.FAILED).update(status=TurnStatus.PENDING, error="")
         models.ReplayRun.objects.filter(pk=run.pk, status=Status.FAILED).update(
             status=Status.QUEUED, attempts=0, error="", finished_at=None, next_attempt_at=None
         )
-        transaction.on_commit(lambda: replay_run_execute.delay(str(run.pk)))
+        enqueue.send_on_commit(enqueue.REPLAY_RUN, run.pk)
     run.refresh_from_db()
     return run

@@ -68,9 +68,13 @@ def message_key(conversation_id: Any, message: dict[str, Any]) -> str:
 
 
 @register.simple_tag(takes_context=True)
-def thread_messages(context: template.Context) -> SafeString:
-    """The HTML of every message of ``thread``, from the cache where it can."""
-    messages = context["thread"].messages
+def thread_messages(
+    context: template.Context, messages: list[dict[str, Any]] | None = None
+) -> SafeString:
+    """The HTML of ``messages`` (default: every message of ``thread``), from the cache
+    where it can."""
+    if messages is None:
+        messages = context["thread"].messages
     conversation_id = context["conversation"].pk
     cache = caches["render"]
     keys = [message_key(conversation_id, message) for message in messages]

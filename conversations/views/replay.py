@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from conversations import forms, models, selectors
 from conversations.services import replays
+from conversations.services.enqueue import QueueUnavailable
 from conversations.views.compare import compare_turn
 from conversations.views.pages import current_user, owned_conversation
 
@@ -37,6 +38,9 @@ def replay_start(request: HttpRequest, pk: Any) -> HttpResponse:
     except replays.ReplayRequestError as error:
         flash.error(request, f"Replay not started: {error.message}")
         return redirect("conversation-detail", pk=conversation.pk)
+    except QueueUnavailable as waiting:
+        flash.warning(request, f"{waiting}: it starts once the queue is back.")
+        return redirect("replay-detail", pk=conversation.pk, run_id=waiting.object_id)
     return redirect("replay-detail", pk=conversation.pk, run_id=run.pk)
 
 

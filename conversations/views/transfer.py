@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from conversations import forms, models, selectors, services
 from conversations.services import import_jobs
+from conversations.services.enqueue import QueueUnavailable
 from conversations.views.pages import current_user, owned_conversation
 from providers import formats
 
@@ -57,12 +58,16 @@ def _import_paste(request: HttpRequest, form: forms.PasteImportForm) -> dict[str
 
 def _start_job(request: HttpRequest, form: forms.UploadImportForm) -> HttpResponse:
     upload = form.cleaned_data["file"]
-    job = import_jobs.import_job_create(
-        owner=current_user(request),
-        upload=upload,
-        filename=upload.name or "upload.json",
-        format_id=form.cleaned_data["format"],
-    )
+    try:
+        job = import_jobs.import_job_create(
+            owner=current_user(request),
+            upload=upload,
+            filename=upload.name or "upload.json",
+            format_id=form.cleaned_data["format"],
+        )
+    except QueueUnavailable as waiting:
+        # The job is stored, queued: its page shows it start once the queue is back.
+        return redirect("import-job", pk=waiting.object_id)
     return redirect("import-job", pk=job.pk)
 
 

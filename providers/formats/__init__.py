@@ -11,6 +11,10 @@ import pkgutil
 from dataclasses import dataclass
 
 from providers.formats._gc import collector_paused, payload_size
+from providers.formats._kit.detect import DETECTION_PREFERENCE
+from providers.formats._kit.detect import detect as detect_among
+from providers.formats._kit.hidden import visible_only
+from providers.formats._kit.media import guarded
 from providers.formats.base import (
     Capabilities,
     Format,
@@ -19,9 +23,10 @@ from providers.formats.base import (
     ParseResult,
     Rendered,
 )
-from providers.umf import JSON, Conversation, DriftWarning
+from providers.umf import JSON, DriftWarning
 
 __all__ = [
+    "DETECTION_PREFERENCE",
     "Capabilities",
     "Format",
     "FormatDetectionError",
@@ -42,11 +47,14 @@ _LOADED = False
 
 
 def register(fmt: Format) -> Format:
-    """Add a format to the registry (called once by each format module)."""
-    if fmt.id in _REGISTRY and _REGISTRY[fmt.id] is not fmt:
+    """Add a format to the registry (called once by each format module) and return it as
+    registered: its parse and render check media once for every format
+    (:func:`providers.formats._kit.media.guarded`), and it renders without hidden context
+    unless it can hold it (:func:`providers.formats._kit.hidden.visible_only`)."""
+    if fmt.id in _REGISTRY:
         raise RuntimeError(f"format {fmt.id!r} is registered twice")
-    _REGISTRY[fmt.id] = fmt
-    return fmt
+    _REGISTRY[fmt.id] = visible_only(guarded(fmt))
+    return _REGISTRY[fmt.id]
 
 
 def _load() -> None:
@@ -77,67 +85,11 @@ def get(format_id: str) -> Format:
         ) from None
 
 
-# When a payload reads the same in several formats (a plain list of role/content text
-# messages is valid OpenAI, Anthropic and UMF alike), the first of these wins.
-DETECTION_PREFERENCE = ("openai-chat", "anthropic", "umf")
-
-
 def detect(payload: JSON) -> Format:
-    """The format the payload is in.
-
-    The format whose distinctive marks it carries wins. When several fit equally, the
-    ones that can actually read it are compared: if they read the same messages, the
-    preferred one (:data:`DETECTION_PREFERENCE`) is taken; if they read different things,
-    :class:`FormatDetectionError` names the candidates, as it does when none fits.
-    """
-    scores = [(fmt.detect(payload), fmt) for fmt in all_formats()]
-    best = max((score for score, _ in scores), default=0)
-    if best == 0:
-        raise FormatDetectionError(
-            "could not detect the format of the payload; name it explicitly", candidates=[]
-        )
-    winners = [fmt for score, fmt in scores if score == best]
-    if len(winners) == 1:
-        return winners[0]
-    return _break_tie(payload, winners)
-
-
-def _break_tie(payload: JSON, candidates: list[Format]) -> Format:
-    readings: list[tuple[Format, list[JSON]]] = []
-    for fmt in candidates:
-        try:
-            items = fmt.parse(payload)
-        except FormatError:
-            continue
-        readings.append((fmt, [_meaning(item.conversation) for item in items]))
-    if len(readings) == 1:
-        return readings[0][0]
-    if readings and all(reading == readings[0][1] for _, reading in readings):
-        return min((fmt for fmt, _ in readings), key=_preference)
-    names = [fmt.id for fmt, _ in readings] or [fmt.id for fmt in candidates]
-    raise FormatDetectionError(
-        f"the payload fits several formats ({', '.join(names)}) that read it differently; "
-        "name one explicitly",
-        candidates=names,
-    )
-
-
-def _meaning(conversation: Conversation) -> JSON:
-    """What a reading says, without the layout hints and fields each format keeps apart."""
-    return conversation.model_dump(
-        mode="json",
-        exclude={
-            "extra": True,
-            "messages": {"__all__": {"extra": True, "content": {"__all__": {"extra"}}}},
-            "tools": {"__all__": {"extra"}},
-        },
-    )
-
-
-def _preference(fmt: Format) -> int:
-    if fmt.id in DETECTION_PREFERENCE:
-        return DETECTION_PREFERENCE.index(fmt.id)
-    return len(DETECTION_PREFERENCE)
+    """The format the payload is in: the one whose distinctive fields it carries (see
+    :mod:`providers.formats._kit.detect`). :class:`FormatDetectionError` names the
+    candidates when none fits or several fit and read it differently."""
+    return detect_among(payload, all_formats())
 
 
 @dataclass

@@ -44,10 +44,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Literal
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal
 
 from providers.formats._gc import collector_paused
 from providers.umf import JSON, Conversation, DriftWarning, Severity, WarningCategory
+
+if TYPE_CHECKING:
+    from providers.formats._kit.detect import Distinctive
 
 
 class FormatError(ValueError):
@@ -137,6 +140,9 @@ class Capabilities:
     usage: bool
     tree: bool = False
     multi_conversation: bool = False
+    # Whether the format can mark a message as hidden from the person (ChatGPT's profile
+    # and memories); the others are rendered without such messages (``_kit.hidden``).
+    hidden_context: bool = False
 
 
 @dataclass(frozen=True)
@@ -167,6 +173,9 @@ class Format:
     iter_entries: Callable[[BinaryIO], Iterator[Any]] | None = None
     entry_identity: Callable[[Any], tuple[str | None, JSON] | None] | None = None
     read_entry: Callable[[Any], ParseResult | FormatError] | None = None
+    # The fields this format's payloads may carry, for the one detector of ``auto``
+    # (``providers.formats._kit.detect``): one that only this format declares decides.
+    distinctive: Distinctive | None = None
 
     def render_all(self, conversations: Sequence[Conversation]) -> Rendered:
         """Render several conversations as this format holds them: one file for formats

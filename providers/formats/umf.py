@@ -364,6 +364,7 @@ def render(conversation: Conversation) -> Rendered:
 
 # Message keys that only UMF documents use (seed 000's InternalMessage has ``metadata``).
 _UMF_ONLY_MESSAGE_KEYS = {
+    "hidden",
     "metadata",
     "parent_id",
     "reasoning",
@@ -436,6 +437,7 @@ FORMAT = register(
             reasoning_signatures=True,
             usage=True,
             tree=True,
+            hidden_context=True,
         ),
         parse=parse,
         render=render,

@@ -113,6 +113,10 @@ def test_warnings_show_on_the_message_they_concern(alice: Any) -> None:
         ("messages[3].content[1]", "openai-chat", 3),
         ("messages[0].content", "anthropic", 1),
         ("[2].content", "forge", 2),
+        # In a file of many, [N] is the entry; its messages are counted inside it.
+        ("[0].chat_messages[3].content[1]", "claude-export", 3),
+        ("[4].conversations[2].value", "sharegpt", 2),
+        ("[0].mapping.abc.message", "chatgpt-export", None),
         ("candidates[0].content.parts[0]", "gemini", -1),
         ("tools[0]", "openai-chat", None),
         (None, "umf", None),
@@ -120,6 +124,17 @@ def test_warnings_show_on_the_message_they_concern(alice: Any) -> None:
 )
 def test_warning_fields_map_to_messages(field: Any, source_format: str, expected: Any) -> None:
     assert selectors.warning_message_index(field, source_format, 1) == expected
+
+
+def test_a_chatgpt_warning_shows_on_the_node_it_names(alice: Any) -> None:
+    payload = load_fixture("chatgpt-export/export_2026_hidden_context.json")
+    conversation = store(alice, payload, "chatgpt-export")
+    page = html(logged_in(alice).get(f"/conversations/{conversation.pk}/"))
+    hidden, thread = page.split("</details>", 1)
+    assert "id-synthesized" not in hidden
+    articles = thread.split('class="msg')
+    [python] = [a for a in articles if 'class="tool-name">python<' in a]
+    assert "id-synthesized" in python
 
 
 HOSTILE = "<script>alert(1)</script>"

@@ -1,4 +1,9 @@
-"""Create the demo user and import the demo conversations (safe to run again)."""
+"""Create the demo user and import the demo conversations (safe to run again).
+
+The demo user is a superuser with a published password: this is for ``make run`` (DEBUG on)
+only, and the command refuses to run with DEBUG off unless told ``--allow-production``.
+Its API token goes to a terminal only, never to a log or a pipe.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from rest_framework.authtoken.models import Token
 
 from conversations import services
@@ -20,7 +26,21 @@ PASSWORD = "demo-password"
 class Command(BaseCommand):
     help = "Create the demo user (demo / demo-password) and import conversations/demo/*.json"
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--allow-production",
+            action="store_true",
+            help="create the demo superuser even with DEBUG off (anyone who reads the "
+            "README can then log in as it)",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG and not options["allow_production"]:
+            raise CommandError(
+                f"load_demo creates the superuser {USERNAME} / {PASSWORD}, whose password is "
+                "public: it runs only with DJANGO_DEBUG on (make run). Pass "
+                "--allow-production to create it anyway."
+            )
         user_model = get_user_model()
         user, created = user_model.objects.get_or_create(
             username=USERNAME, defaults={"is_staff": True, "is_superuser": True}
@@ -37,9 +57,15 @@ class Command(BaseCommand):
                 owner=user, format_id=format_id, payload=orjson.loads(path.read_bytes())
             )
             imported += sum(result.created for result in results)
+        # A token is a password: shown to the person at the terminal, never written where
+        # output is collected (docker logs, journald, a CI log).
+        if self.stdout.isatty():
+            token_line = f"API token: {token.key}"
+        else:
+            token_line = f"API token: `python manage.py drf_create_token {USERNAME}` shows it"
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo ready: log in at /accounts/login/ as {USERNAME} / {PASSWORD} "
-                f"(API token: {token.key}); {imported} new demo conversation(s)."
+                f"({token_line}); {imported} new demo conversation(s)."
             )
         )

@@ -15,6 +15,8 @@ entry, the entries, total size and compression ratio of a zip, the size of one a
 
 from __future__ import annotations
 
+import posixpath
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
@@ -41,6 +43,7 @@ __all__ = [
     "SafeZip",
     "check_depth",
     "checked",
+    "conversations_member",
     "entry_error",
     "epoch_time",
     "iso_time",
@@ -112,6 +115,15 @@ def _sniff(stream: BinaryIO, limits: Limits) -> str:
     except orjson.JSONDecodeError:
         return "json"  # one object spread over several lines
     return "lines"
+
+
+_CONVERSATIONS_MEMBER = re.compile(r"conversations(-\d+)?\.json")
+
+
+def conversations_member(name: str) -> bool:
+    """Whether a zip member holds an export's conversations: ``conversations.json``, or one
+    of the shards a large account's export is split into (``conversations-000.json``...)."""
+    return _CONVERSATIONS_MEMBER.fullmatch(posixpath.basename(name)) is not None
 
 
 def epoch_time(value: JSON) -> datetime | None:

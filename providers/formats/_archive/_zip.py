@@ -10,6 +10,9 @@ import zlib
 from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
+import filetype
+import orjson
+
 from providers.formats.base import FormatError
 
 from ._common import Entry, Limits
@@ -35,6 +38,7 @@ class SafeZip:
         self._check(infos)
         self.infos = [info for info in infos if not info.is_dir()]
         self._assets: dict[str, list[zipfile.ZipInfo]] | None = None
+        self._asset_names: dict[str, str] | None = None
 
     def _check(self, infos: list[zipfile.ZipInfo]) -> None:
         limits = self.limits
@@ -86,8 +90,35 @@ class SafeZip:
                 data = member.read(self.limits.max_asset_bytes + 1)
         except (zipfile.BadZipFile, zlib.error, OSError, EOFError, NotImplementedError):
             return None
-        media_type = mimetypes.guess_type(info.filename)[0] or "application/octet-stream"
-        return media_type, data
+        return self._media_type(info.filename, data), data
+
+    def _media_type(self, filename: str, data: bytes) -> str:
+        # ChatGPT names files file-<id>.dat and says their names in an index: the index's
+        # name first, then the member's own, then the bytes (magic numbers).
+        if self._asset_names is None:
+            self._asset_names = self._read_asset_names()
+        base = posixpath.basename(filename)
+        for name in (self._asset_names.get(_asset_key(base)), base):
+            guessed = mimetypes.guess_type(name)[0] if name else None
+            if guessed is not None:
+                return guessed
+        return filetype.guess_mime(data) or "application/octet-stream"
+
+    def _read_asset_names(self) -> dict[str, str]:
+        """The original names of the assets, from ``conversation_asset_file_names.json``
+        (a map of file id to name, or a list of objects naming both), when there is one."""
+        for info in self.infos:
+            if posixpath.basename(info.filename) != ASSET_NAMES or (
+                info.file_size > self.limits.max_entry_bytes
+            ):
+                continue
+            try:
+                with self.zip.open(info) as member:
+                    index = orjson.loads(member.read())
+            except (zipfile.BadZipFile, zlib.error, OSError, EOFError, orjson.JSONDecodeError):
+                return {}
+            return asset_names(index)
+        return {}
 
 
 # Bytes one central-directory entry takes, at most, for the names we accept.
@@ -105,6 +136,37 @@ def _check_directory(stream: BinaryIO, limits: Limits) -> None:
     entries, size = end_record[4], end_record[5]  # zipfile's _ECD_ENTRIES_TOTAL, _ECD_SIZE
     if entries > limits.max_zip_entries or size > limits.max_zip_entries * _DIRECTORY_ENTRY_BYTES:
         raise FormatError(f"zip holds more than {limits.max_zip_entries} entries", field="file")
+
+
+ASSET_NAMES = "conversation_asset_file_names.json"
+_ID_KEYS = ("file_id", "id", "asset_pointer", "file")
+_NAME_KEYS = ("file_name", "name", "filename", "original_name")
+
+
+def asset_names(index: Any) -> dict[str, str]:
+    """File id -> original name, from the shapes the index is seen in: ``{id: name}``,
+    ``{id: {"name": ...}}`` or ``[{"file_id": ..., "file_name": ...}]``."""
+    pairs: list[tuple[Any, Any]] = []
+    if isinstance(index, dict):
+        pairs = [
+            (key, _first(value, _NAME_KEYS) if isinstance(value, dict) else value)
+            for key, value in index.items()
+        ]
+    elif isinstance(index, list):
+        pairs = [
+            (_first(item, _ID_KEYS), _first(item, _NAME_KEYS))
+            for item in index
+            if isinstance(item, dict)
+        ]
+    return {
+        _asset_key(file_id.split("://", 1)[-1]): name
+        for file_id, name in pairs
+        if isinstance(file_id, str) and isinstance(name, str)
+    }
+
+
+def _first(item: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    return next((item[key] for key in keys if isinstance(item.get(key), str)), None)
 
 
 def _asset_key(base: str) -> str:

@@ -26,21 +26,13 @@
   ================================================  ========================================
 """
 
-from providers.formats._common import split
+from providers.formats._kit.context import RenderContext as Context
+from providers.formats._kit.drift import describe, report_foreign_extra, report_unplaced
+from providers.formats._kit.extra import Namespace
+from providers.formats._kit.fields import split
+from providers.formats._kit.ids import CallIds
+from providers.formats._kit.paths import at, is_int, is_number, item, require
 
-from ._base import (
-    CallIds,
-    Context,
-    Namespace,
-    at,
-    describe,
-    is_int,
-    is_number,
-    item,
-    mark_error,
-    report_foreign_extra,
-    require,
-)
 from ._content import (
     content_hint,
     content_shape,
@@ -57,7 +49,6 @@ from ._shared_blocks import (
     leave_out_empty,
     media_uri,
     read_tool,
-    report_unplaced,
     sendable,
     source_from_url,
     take_answer,
@@ -70,6 +61,7 @@ from ._turns import (
     Turn,
     linearize,
     locate,
+    mark_error,
     turns_as_read,
 )
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from providers.formats._kit.paths import at, item
 from providers.formats.base import FormatError
 from providers.umf import Block, TextBlock
-
-from ._base import at, item
 
 PartReader = Callable[[Any, str], Block]
 

@@ -7,9 +7,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from providers.formats._kit.context import RenderContext as Context
+from providers.formats._kit.paths import at, is_int, is_number, item, require
 from providers.umf import JSON, Extra, Parameters
-
-from ._base import Context, at, is_int, is_number, item, require
 
 # --------------------------------------------------------------------------- parameters
 

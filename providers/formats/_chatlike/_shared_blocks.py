@@ -7,7 +7,12 @@ import binascii
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import data_uri, parse_data_uri, require_mapping, require_str, split
+from providers.formats._kit.context import RenderContext as Context
+from providers.formats._kit.drift import describe, report_foreign_extra
+from providers.formats._kit.extra import Namespace
+from providers.formats._kit.fields import require_mapping, require_str, split
+from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import data_uri, parse_data_uri
 from providers.umf import (
     Block,
     Conversation,
@@ -20,7 +25,6 @@ from providers.umf import (
     main_path,
 )
 
-from ._base import Context, Namespace, at, describe, item, report_foreign_extra
 from ._turns import Turn
 
 _EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
@@ -188,27 +192,3 @@ def take_answer(
     if messages and messages[-1][1].role == "assistant":
         return messages.pop(), shape
     return None, "request"
-
-
-def report_unplaced(
-    conversation: Conversation, earlier: list[tuple[int, Message]], ctx: Context
-) -> None:
-    """Warn for what a bare message list or response has no room for: tools,
-    parameters, and (for a response) earlier turns."""
-    for index, _ in earlier:
-        ctx.drift.add(
-            "content-dropped", "a response holds only the answer", field=item("messages", index)
-        )
-    if conversation.tools:
-        ctx.drift.add("tool-unsupported", "this payload shape has no tools", field="tools")
-    if conversation.tool_choice is not None:
-        ctx.drift.add(
-            "parameter-unsupported", "this payload shape has no tool_choice", field="tool_choice"
-        )
-    for key, value in conversation.parameters.model_dump(exclude_defaults=True).items():
-        ctx.drift.add(
-            "parameter-unsupported",
-            "this payload shape has no parameters",
-            field=f"parameters.{key}",
-            original=value,
-        )

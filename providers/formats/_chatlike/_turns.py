@@ -7,6 +7,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from providers.formats._kit.context import RenderContext as Context
+from providers.formats._kit.drift import report_foreign_extra
+from providers.formats._kit.ids import CallIds
+from providers.formats._kit.paths import at, item
 from providers.umf import (
     Block,
     Message,
@@ -15,8 +19,6 @@ from providers.umf import (
     ToolResultBlock,
     ToolUseBlock,
 )
-
-from ._base import CallIds, Context, at, item, mark_error, report_foreign_extra
 
 # The content of the result put in for a tool call that nothing answers.
 MISSING_RESULT_TEXT = "Error: no result was recorded for this tool call."
@@ -380,3 +382,20 @@ class _Pairer:
 def _index(path: str) -> int:
     """The message index a ``messages[i]...`` path starts with."""
     return int(path[len("messages[") :].split("]", 1)[0])
+
+
+def mark_error(content: Any, path: str, ctx: Context) -> Any:
+    """A tool result's wire content with its error flag said in the text (these APIs have
+    no flag): ``capability-unsupported``."""
+    if isinstance(content, list):
+        marked: Any = [{"type": "text", "text": "Error:"}, *content]
+    else:
+        marked = f"Error: {content}" if content else "Error"
+    ctx.drift.add(
+        "capability-unsupported",
+        f"{ctx.label} tool results have no error flag; the error is said in the text",
+        field=at(path, "is_error"),
+        original=True,
+        transformed=marked,
+    )
+    return marked

@@ -9,11 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import extra_of
+from providers.formats._content_blocks.parse import cached_usage, name_tool_results
+from providers.formats._content_blocks.shape import parse_in_shape
+from providers.formats._kit.extra import extra_of
+from providers.formats._kit.fields import Fields, umf_checked
+from providers.formats._kit.paths import at
 from providers.formats.anthropic._constants import FINISH_REASONS, FORMAT_ID, ROLES
-from providers.formats.anthropic._parse_blocks import parse_block_list, parse_content
-from providers.formats.anthropic._reader import Fields, join
-from providers.formats.base import FormatError
+from providers.formats.anthropic._parse_blocks import (
+    AnthropicFields,
+    parse_block_list,
+    parse_content,
+)
+from providers.formats.base import FormatError, ParseResult
 from providers.umf import (
     JSON,
     Conversation,
@@ -22,52 +29,41 @@ from providers.umf import (
     TextBlock,
     Tool,
     ToolChoice,
-    ToolResultBlock,
-    ToolUseBlock,
     Usage,
 )
 
 _TOOL_CHOICES = {"auto": "auto", "any": "required", "tool": "tool", "none": "none"}
 
 
+def parse(payload: JSON) -> list[ParseResult]:
+    """Read one Anthropic payload (request, message list, exchange or response) as one
+    conversation. Raises :class:`FormatError` naming the field for anything that is not."""
+    with umf_checked():
+        return [ParseResult(parse_payload(payload))]
+
+
 def parse_payload(payload: JSON) -> Conversation:
     """The conversation a payload of any accepted shape describes."""
-    if isinstance(payload, list):
-        messages = [parse_message(raw, f"[{index}]") for index, raw in enumerate(payload)]
-        conversation = Conversation(messages=messages)
-        shape = "messages"
-    elif isinstance(payload, dict) and "request" in payload and "response" in payload:
-        conversation = _parse_exchange(payload)
-        shape = "exchange"
-    elif isinstance(payload, dict) and "messages" in payload:
-        conversation = parse_request(payload, "")
-        shape = "request"
-    elif isinstance(payload, dict) and payload.get("type") == "message":
-        conversation = Conversation(messages=[parse_response(payload, "")])
-        shape = "response"
-    else:
-        raise FormatError(
+    conversation = parse_in_shape(
+        payload,
+        FORMAT_ID,
+        message_list=lambda raw: [parse_message(m, f"[{i}]") for i, m in enumerate(raw)],
+        request=parse_request,
+        response=parse_response,
+        is_request=lambda raw: "messages" in raw,
+        is_response=lambda raw: raw.get("type") == "message",
+        expected=(
             "not an Anthropic Messages payload: expected a request with 'messages', a message "
-            "list, a {'request', 'response'} exchange or a response message",
-            field="payload",
-        )
-    conversation.extra.setdefault(FORMAT_ID, {})["$shape"] = shape
-    _name_tool_results(conversation.messages)
-    return conversation
-
-
-def _parse_exchange(payload: dict[str, Any]) -> Conversation:
-    conversation = parse_request(payload["request"], "request")
-    conversation.messages.append(parse_response(payload["response"], "response"))
-    outer = {key: value for key, value in payload.items() if key not in ("request", "response")}
-    if outer:
-        conversation.extra.setdefault(FORMAT_ID, {})["$exchange"] = outer
+            "list, a {'request', 'response'} exchange or a response message"
+        ),
+    )
+    name_tool_results(conversation.messages)
     return conversation
 
 
 def parse_request(raw: JSON, path: str) -> Conversation:
     """A Messages request body; fields UMF has no name for go to the conversation's extra."""
-    fields = Fields(raw, path)
+    fields = AnthropicFields(raw, path)
     raw_messages = fields.array("messages", required=True) or []
     messages = [
         parse_message(m, f"{fields.at('messages')}[{i}]") for i, m in enumerate(raw_messages)
@@ -94,7 +90,7 @@ def parse_request(raw: JSON, path: str) -> Conversation:
 def parse_message(raw: JSON, path: str) -> Message:
     """One entry of ``messages``: role ``user``, ``assistant`` or ``system`` (the SDK's
     mid-conversation system message, hinted ``$system: message``)."""
-    fields = Fields(raw, path)
+    fields = AnthropicFields(raw, path)
     role = fields.string("role", required=True)
     if role is None or role not in ROLES:
         raise FormatError(
@@ -132,7 +128,7 @@ def _system_content(raw: JSON, path: str) -> tuple[list[Any], dict[str, Any]]:
 def _parse_tool(raw: JSON, path: str) -> Tool:
     """A tool definition; server tools (``type`` like ``web_search_20250305``) have no
     ``input_schema`` and keep everything but their name in extra."""
-    fields = Fields(raw, path)
+    fields = AnthropicFields(raw, path)
     name = fields.string("name", required=True)
     description = fields.string("description")
     schema = fields.mapping("input_schema")
@@ -145,7 +141,7 @@ def _parse_tool(raw: JSON, path: str) -> Tool:
 
 
 def _parse_tool_choice(raw: dict[str, Any], path: str) -> ToolChoice:
-    fields = Fields(raw, path)
+    fields = AnthropicFields(raw, path)
     kind = fields.string("type", required=True)
     if kind not in _TOOL_CHOICES:
         raise FormatError(f"unknown tool_choice type {kind!r}", field=fields.at("type"))
@@ -188,7 +184,7 @@ def _metadata_user(fields: Fields) -> str | None:
 def parse_response(raw: JSON, path: str) -> Message:
     """A response Message as the last assistant message: stop reason and usage normalised,
     response-level fields (``type``, ``stop_sequence``, ``stop_details``...) in extra."""
-    fields = Fields(raw, path)
+    fields = AnthropicFields(raw, path)
     role = fields.string("role", required=True)
     if role != "assistant":
         raise FormatError("a response message has role 'assistant'", field=fields.at("role"))
@@ -211,37 +207,17 @@ def parse_response(raw: JSON, path: str) -> Message:
 def parse_usage(raw: dict[str, Any], path: str) -> Usage:
     """Anthropic usage in UMF's (OpenAI's) meaning: ``input_tokens`` excludes cache reads
     and writes, UMF ``prompt_tokens`` includes them. ``raw`` keeps the object as sent."""
-    counts = Fields(raw, path)
+    counts = AnthropicFields(raw, path)
     fresh = counts.integer("input_tokens")
     output = counts.integer("output_tokens")
     written = counts.integer("cache_creation_input_tokens")
     read = counts.integer("cache_read_input_tokens")
     details = counts.mapping("output_tokens_details")
     thinking = (
-        Fields(details, join(path, "output_tokens_details")).integer("thinking_tokens")
+        AnthropicFields(details, at(path, "output_tokens_details")).integer("thinking_tokens")
         if details
         else None
     )
-    prompt = None if fresh is None else fresh + (written or 0) + (read or 0)
-    total = None if prompt is None or output is None else prompt + output
-    return Usage(
-        prompt_tokens=prompt,
-        completion_tokens=output,
-        total_tokens=total,
-        cached_tokens=read,
-        cache_write_tokens=written,
-        reasoning_tokens=thinking,
-        raw=dict(raw),
+    return cached_usage(
+        raw, fresh=fresh, output=output, read=read, written=written, reasoning=thinking
     )
-
-
-def _name_tool_results(messages: list[Message]) -> None:
-    """Give each tool result the name of the call it answers (Gemini and Ollama pair results
-    by name, so other formats need it; Anthropic itself pairs by id)."""
-    names: dict[str, str] = {}
-    for message in messages:
-        for block in message.content:
-            if isinstance(block, ToolUseBlock):
-                names[block.id] = block.name
-            elif isinstance(block, ToolResultBlock) and block.name is None:
-                block.name = names.get(block.tool_use_id)

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from providers.formats._common import extra_of, require_list, require_mapping
+from providers.formats._kit.extra import extra_of
+from providers.formats._kit.fields import Fields, require_list, require_mapping
 from providers.formats.anthropic._constants import FORMAT_ID, UNMAPPED_BLOCKS
-from providers.formats.anthropic._reader import Fields
 from providers.formats.base import FormatError
 from providers.umf import (
     JSON,
@@ -27,6 +27,15 @@ from providers.umf import (
     ToolResultBlock,
     ToolUseBlock,
 )
+
+
+class AnthropicFields(Fields):
+    """The kit's field reader, refusing a payload field named like the one this format
+    keeps its unmapped blocks in."""
+
+    def __init__(self, raw: JSON, path: str) -> None:
+        super().__init__(raw, path, kept=(UNMAPPED_BLOCKS,))
+
 
 # Blocks a tool result may hold that UMF can name; the rest of its content is opaque.
 _RESULT_CONTENT = ("text", "image", "document")
@@ -62,7 +71,7 @@ def parse_block_list(
         if parser is None or (allowed is not None and kind not in allowed):
             opaque.append({"at": index, "block": raw})
         else:
-            blocks.append(parser(Fields(raw, block_path)))
+            blocks.append(parser(AnthropicFields(raw, block_path)))
     return blocks, opaque
 
 
@@ -93,7 +102,7 @@ def _parse_document(fields: Fields) -> DocumentBlock:
 def _parse_source(fields: Fields, kinds: tuple[str, ...]) -> tuple[MediaSource, dict[str, Any]]:
     """The block's ``source``, and hints for what MediaSource cannot name: the source's
     unknown fields (``$source_fields``) and a ``content`` source (``$content_source``)."""
-    source = Fields(fields.mapping("source", required=True), fields.at("source"))
+    source = AnthropicFields(fields.mapping("source", required=True), fields.at("source"))
     kind = source.string("type", required=True)
     if kind not in kinds:
         raise FormatError(f"unknown source type {kind!r}", field=source.at("type"))

@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from providers.formats._common import hint, offered_choice, own_extra, report_message_metadata
+from providers.formats._content_blocks.drafts import (
+    Draft,
+    Part,
+    build_drafts,
+    drop_blank_text,
+    report_system_moved,
+    text_only,
+)
+from providers.formats._content_blocks.shape import Thread, main_thread, shaped_payload
+from providers.formats._kit.context import RenderContext
+from providers.formats._kit.drift import (
+    report_foreign_extra,
+    report_message_metadata,
+)
+from providers.formats._kit.extra import hint, own_extra
 from providers.formats.anthropic._constants import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
@@ -12,16 +27,17 @@ from providers.formats.anthropic._constants import (
     SAMPLING_PARAMETERS,
     STOP_REASONS,
 )
-from providers.formats.anthropic._drafts import build_drafts, system_payload
-from providers.formats.anthropic._normalize import normalize
 from providers.formats.anthropic._render_blocks import (
-    Context,
+    DIALECT,
+    content_payload,
+    new_context,
     provider_fields,
     render_blocks,
-    warn_foreign_extra,
 )
-from providers.formats.base import Drift, Rendered
-from providers.umf import JSON, Conversation, Message, Tool, Usage, main_path
+from providers.formats.anthropic._render_tools import render_tools
+from providers.formats.anthropic._rules import apply_rules
+from providers.formats.base import Rendered
+from providers.umf import JSON, Conversation, Message, Usage
 
 _NO_MESSAGE_METADATA = (
     "an Anthropic request has no per-message ids, timestamps, models, finish reasons or "
@@ -29,68 +45,99 @@ _NO_MESSAGE_METADATA = (
 )
 
 
-def render_conversation(conversation: Conversation) -> Rendered:
-    """The payload for ``conversation`` and the warnings for what it could not carry."""
-    shape = hint(conversation.extra, FORMAT_ID, "shape")
-    ctx = Context(Drift(FORMAT_ID), faithful=shape is not None)
-    thread = _thread(conversation, ctx)
+def render(conversation: Conversation) -> Rendered:
+    """Write a conversation as an Anthropic payload in the shape it was read in (see the
+    package docstring): the payload and the warnings for what it could not carry."""
+    ctx = new_context(faithful=hint(conversation.extra, FORMAT_ID, "shape") is not None)
+    thread = main_thread(conversation, ctx.drift, "Anthropic")
     if not ctx.faithful:  # from another format: always a request of the whole thread
         report_message_metadata(thread, ctx.drift, _NO_MESSAGE_METADATA)
     last = thread[-1][1] if thread else None
-    is_response = last is not None and hint(last.extra, FORMAT_ID, "response") is True
-    payload: JSON
-    if shape == "messages":
-        drafts, _ = build_drafts(thread, ctx, system_in_place=True)
-        payload = [draft.payload() for draft in drafts]
-    elif shape == "response" and is_response and len(thread) == 1:
-        payload = response_payload(thread[0], ctx)
-    elif shape == "exchange" and is_response:
-        payload = {
-            "request": _request(conversation, thread[:-1], ctx),
-            "response": response_payload(thread[-1], ctx),
-            **hint(conversation.extra, FORMAT_ID, "exchange", {}),
-        }
-    else:
-        payload = _request(conversation, thread, ctx)
+    payload = shaped_payload(
+        conversation,
+        thread,
+        FORMAT_ID,
+        is_response=last is not None and hint(last.extra, FORMAT_ID, "response") is True,
+        messages=lambda messages: [
+            DIALECT.payload(draft) for draft in _drafts(messages, ctx, system_in_place=True)[0]
+        ],
+        request=lambda messages: _request(conversation, messages, ctx),
+        response=lambda entry: response_payload(entry, ctx),
+    )
     return Rendered(payload, ctx.drift.warnings)
 
 
-def _thread(conversation: Conversation, ctx: Context) -> list[tuple[int, Message]]:
-    """The messages to send with their UMF positions: one path through a tree."""
-    positions = {id(message): index for index, message in enumerate(conversation.messages)}
-    path = main_path(conversation)
-    if len(path) < len(conversation.messages):
-        ctx.drift.add(
-            "content-dropped",
-            "Anthropic takes one thread; the other branches were left out",
-            field="messages",
-            original=len(conversation.messages),
-            transformed=len(path),
+@dataclass
+class SystemSource:
+    """A UMF message that becomes (part of) the top-level ``system``."""
+
+    parts: list[Part]
+    content_hint: str | None
+
+
+def _drafts(
+    messages: Thread, ctx: RenderContext, *, system_in_place: bool
+) -> tuple[list[Draft], list[SystemSource]]:
+    """Drafts for the thread, and the system prompt taken out of it. System and developer
+    messages go to the top-level prompt unless they were Anthropic ``system`` messages (or
+    ``system_in_place``: a bare message list has no top-level prompt)."""
+    system: list[SystemSource] = []
+
+    def take_system(message: Message, path: str, leading: bool) -> bool:
+        stays = system_in_place or (
+            ctx.faithful and hint(message.extra, FORMAT_ID, "system") == "message"
         )
-    return [(positions[id(message)], message) for message in path]
+        if not stays:
+            system.append(_system_source(message, path, leading, ctx))
+        return not stays
+
+    return build_drafts(messages, ctx, DIALECT, take_system=take_system), system
 
 
-def _request(
-    conversation: Conversation, thread: list[tuple[int, Message]], ctx: Context
-) -> dict[str, Any]:
-    drafts, system_sources = build_drafts(thread, ctx, system_in_place=False)
+def _system_source(message: Message, path: str, leading: bool, ctx: RenderContext) -> SystemSource:
+    report_system_moved(
+        message, path, leading, ctx.drift, target="Anthropic", prompt="top-level system prompt"
+    )
+    parts = text_only(
+        render_blocks(message.content, path, message.extra, ctx),
+        ctx.drift,
+        is_text=lambda part: part.body.get("type") == "text",
+        kind=lambda part: part.body.get("type"),
+        note="Anthropic's system prompt holds text only; left out",
+    )
     if not ctx.faithful:
-        drafts = normalize(drafts, ctx)
+        parts = drop_blank_text(parts, ctx, DIALECT)
+    return SystemSource(parts, hint(message.extra, FORMAT_ID, "content"))
+
+
+def _system_payload(sources: list[SystemSource], ctx: RenderContext) -> JSON:
+    """The top-level ``system`` value, or None to leave it out."""
+    parts = [part for source in sources for part in source.parts]
+    if not sources or (not parts and not ctx.faithful):
+        return None
+    content_hint = sources[0].content_hint if len(sources) == 1 else "blocks"
+    return content_payload(parts, content_hint)
+
+
+def _request(conversation: Conversation, thread: Thread, ctx: RenderContext) -> dict[str, Any]:
+    drafts, system_sources = _drafts(thread, ctx, system_in_place=False)
+    if not ctx.faithful:
+        drafts = apply_rules(drafts, ctx)
     body = _parameters(conversation, ctx)
-    system = system_payload(system_sources, ctx)
+    system = _system_payload(system_sources, ctx)
     if system is not None:
         body["system"] = system
-    body["messages"] = [draft.payload() for draft in drafts]
-    _tools(conversation, body, ctx)
+    body["messages"] = [DIALECT.payload(draft) for draft in drafts]
+    render_tools(conversation, body, ctx)
     # metadata was written with the UMF user above.
     body.update(
         {k: v for k, v in own_extra(conversation.extra, FORMAT_ID).items() if k != "metadata"}
     )
-    warn_foreign_extra(conversation.extra, "", ctx)
+    report_foreign_extra(conversation.extra, "", ctx)
     return body
 
 
-def _parameters(conversation: Conversation, ctx: Context) -> dict[str, Any]:
+def _parameters(conversation: Conversation, ctx: RenderContext) -> dict[str, Any]:
     params = conversation.parameters
     body: dict[str, Any] = {}
     for name, default in (("model", DEFAULT_MODEL), ("max_tokens", DEFAULT_MAX_TOKENS)):
@@ -118,7 +165,7 @@ def _parameters(conversation: Conversation, ctx: Context) -> dict[str, Any]:
     return body
 
 
-def _sampling(name: str, value: float | None, body: dict[str, Any], ctx: Context) -> None:
+def _sampling(name: str, value: float | None, body: dict[str, Any], ctx: RenderContext) -> None:
     """temperature/top_p/top_k: the current API version refuses them, so they travel only
     in a round trip of an Anthropic payload that had them."""
     if value is None:
@@ -145,7 +192,7 @@ def _metadata(conversation: Conversation, body: dict[str, Any]) -> None:
     body["metadata"] = {**(own.get("metadata") or {}), "user_id": user}
 
 
-def _unsupported(conversation: Conversation, ctx: Context) -> None:
+def _unsupported(conversation: Conversation, ctx: RenderContext) -> None:
     params = conversation.parameters
     for name in ("seed", "frequency_penalty", "presence_penalty"):
         value = getattr(params, name)
@@ -165,70 +212,7 @@ def _unsupported(conversation: Conversation, ctx: Context) -> None:
         )
 
 
-def _tools(conversation: Conversation, body: dict[str, Any], ctx: Context) -> None:
-    tools = [_tool(tool, f"tools[{index}]", ctx) for index, tool in enumerate(conversation.tools)]
-    if tools or hint(conversation.extra, FORMAT_ID, "tools") == "empty":
-        body["tools"] = tools
-    choice = _tool_choice(conversation, bool(tools), ctx)
-    if choice is not None:
-        body["tool_choice"] = choice
-
-
-def _tool(tool: Tool, path: str, ctx: Context) -> dict[str, Any]:
-    body: dict[str, Any] = {"name": tool.name}
-    if tool.description is not None:
-        body["description"] = tool.description
-    schema = tool.parameters
-    if schema is None and not ctx.faithful:
-        schema = {"type": "object", "properties": {}}
-        ctx.drift.add(
-            "parameter-defaulted",
-            "Anthropic tools need an input schema; an empty object schema was used",
-            field=f"{path}.parameters",
-            transformed=schema,
-            severity="info",
-        )
-    if schema is not None:
-        body["input_schema"] = schema
-    body.update(own_extra(tool.extra, FORMAT_ID))
-    warn_foreign_extra(tool.extra, path, ctx)
-    return body
-
-
-def _tool_choice(
-    conversation: Conversation, has_tools: bool, ctx: Context
-) -> dict[str, Any] | None:
-    choice = conversation.tool_choice
-    parallel = conversation.parameters.parallel_tool_calls
-    if choice is None:
-        # OpenAI's parallel_tool_calls=false is Anthropic's disable_parallel_tool_use.
-        return (
-            {"type": "auto", "disable_parallel_tool_use": True}
-            if parallel is False and has_tools
-            else None
-        )
-    if not has_tools and not ctx.faithful:
-        ctx.drift.add(
-            "parameter-normalized",
-            "tool_choice without tools means nothing to Anthropic; left out",
-            field="tool_choice",
-            original=choice.type,
-            severity="info",
-        )
-        return None
-    if not ctx.faithful:
-        choice = offered_choice(choice, conversation.tools, ctx.drift)
-    body: dict[str, Any] = {"type": {"required": "any"}.get(choice.type, choice.type)}
-    if choice.name is not None:
-        body["name"] = choice.name
-    if parallel is False and choice.type != "none":
-        body["disable_parallel_tool_use"] = True
-    body.update(own_extra(choice.extra, FORMAT_ID))
-    warn_foreign_extra(choice.extra, "tool_choice", ctx)
-    return body
-
-
-def response_payload(entry: tuple[int, Message], ctx: Context) -> dict[str, Any]:
+def response_payload(entry: tuple[int, Message], ctx: RenderContext) -> dict[str, Any]:
     """The last assistant message as the Message object the API answered."""
     index, message = entry
     path = f"messages[{index}]"

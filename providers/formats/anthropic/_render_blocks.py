@@ -6,58 +6,35 @@ exactly as they were read. Otherwise each block is converted to what the API acc
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import (
-    hint,
-    own_extra,
-    parse_arguments,
-    parse_data_uri,
-    report_foreign_fields,
+from providers.formats._content_blocks.drafts import Dialect, Part, drop_blank_text
+from providers.formats._kit.context import RenderContext
+from providers.formats._kit.drift import report_foreign_extra, report_reasoning_dropped
+from providers.formats._kit.extra import Namespace, hint, own_extra
+from providers.formats._kit.wire import (
+    arguments_object,
     signature_portable,
 )
 from providers.formats.anthropic._constants import (
+    BRIDGE_USER_TEXT,
     FORMAT_ID,
-    IMAGE_MEDIA_TYPES,
-    PDF_MEDIA_TYPE,
+    MISSING_RESULT_TEXT,
+    TOOL_ID_PATTERN,
     UNMAPPED_BLOCKS,
 )
-from providers.formats.base import Drift
+from providers.formats.anthropic._render_media import render_audio, render_document, render_image
 from providers.umf import (
     JSON,
     Block,
-    DocumentBlock,
     Extra,
-    ImageBlock,
-    MediaSource,
+    Message,
     ToolResultBlock,
-    ToolUseBlock,
 )
 
 
-@dataclass
-class Context:
-    """What one render needs everywhere: the warnings, and whether to be faithful."""
-
-    drift: Drift
-    faithful: bool
-
-
-@dataclass
-class Part:
-    """One rendered content block and the UMF path it came from. ``moved`` marks a block
-    already reported as moved, so that later steps do not report it twice."""
-
-    body: dict[str, Any]
-    path: str
-    moved: bool = field(default=False)
-
-
-def render_blocks(blocks: list[Block], path: str, extra: Extra, ctx: Context) -> list[Part]:
+def render_blocks(blocks: list[Block], path: str, extra: Extra, ctx: RenderContext) -> list[Part]:
     """The blocks of a message (or tool result) at ``path``; blocks kept verbatim in the
     ``unmapped_blocks`` field go back to their original positions."""
     parts: list[Part] = []
@@ -81,45 +58,17 @@ def provider_fields(extra: Extra) -> dict[str, Any]:
     return {k: v for k, v in own_extra(extra, FORMAT_ID).items() if k != UNMAPPED_BLOCKS}
 
 
-def render_block(block: Block, path: str, ctx: Context) -> dict[str, Any] | None:
+def render_block(block: Block, path: str, ctx: RenderContext) -> dict[str, Any] | None:
     """One block, or None when Anthropic cannot take it (a warning says so)."""
     renderer = RENDERERS[block.type]
     body = renderer(block, path, ctx)
     if body is not None:
         body.update(provider_fields(block.extra))
-    warn_foreign_extra(block.extra, path, ctx)
+    report_foreign_extra(block.extra, path, ctx)
     return body
 
 
-def warn_foreign_extra(extra: Extra, path: str, ctx: Context) -> None:
-    """One ``field-unknown`` note per other format's fields: they do not travel. Fields
-    that hold nothing (null, empty) are not worth a note."""
-    report_foreign_fields(extra, path, ctx.drift, FORMAT_ID, "Anthropic", tail=" and are not sent")
-
-
-def is_blank_text(body: dict[str, Any]) -> bool:
-    """A text block the API refuses: empty or whitespace only."""
-    return body.get("type") == "text" and not str(body.get("text", "")).strip()
-
-
-def drop_blank_text(parts: list[Part], ctx: Context) -> list[Part]:
-    """``parts`` without blank text blocks (each dropped one noted as info)."""
-    kept = []
-    for part in parts:
-        if is_blank_text(part.body):
-            ctx.drift.add(
-                "content-dropped",
-                "Anthropic refuses empty text blocks; left out",
-                field=part.path,
-                original=part.body.get("text"),
-                severity="info",
-            )
-        else:
-            kept.append(part)
-    return kept
-
-
-def _text(block: Any, path: str, ctx: Context) -> dict[str, Any]:
+def _text(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]:
     body: dict[str, Any] = {"type": "text", "text": block.text}
     if block.citations is not None:
         if ctx.faithful:
@@ -134,7 +83,7 @@ def _text(block: Any, path: str, ctx: Context) -> dict[str, Any]:
     return body
 
 
-def _refusal(block: Any, path: str, ctx: Context) -> dict[str, Any]:
+def _refusal(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]:
     ctx.drift.add(
         "content-type-unsupported",
         "Anthropic has no refusal block; sent as text",
@@ -145,154 +94,12 @@ def _refusal(block: Any, path: str, ctx: Context) -> dict[str, Any]:
     return {"type": "text", "text": block.text}
 
 
-def _image(block: Any, path: str, ctx: Context) -> dict[str, Any] | None:
-    source = verbatim_source(block) if ctx.faithful else _image_source(block.source, path, ctx)
-    if source is None:
-        return None
-    if block.detail not in (None, "auto"):
-        ctx.drift.add(
-            "field-unknown",
-            "Anthropic images take no detail hint",
-            field=f"{path}.detail",
-            original=block.detail,
-            severity="info",
-        )
-    return {"type": "image", "source": source}
-
-
-def _image_source(source: MediaSource, path: str, ctx: Context) -> dict[str, Any] | None:
-    inline = _inline(source)
-    if inline is not None:
-        media_type, data = inline
-        if media_type in IMAGE_MEDIA_TYPES:
-            return {"type": "base64", "media_type": media_type, "data": data}
-        return _drop_media(path, source, f"Anthropic takes no {media_type} images", ctx)
-    if source.type == "url" and source.url:
-        return {"type": "url", "url": source.url}
-    return _drop_media(path, source, _unsendable(source), ctx)
-
-
-def _document(block: Any, path: str, ctx: Context) -> dict[str, Any] | None:
-    source = verbatim_source(block) if ctx.faithful else _document_source(block.source, path, ctx)
-    if source is None:
-        return None
-    body: dict[str, Any] = {"type": "document", "source": source}
-    title = block.title if block.title is not None else block.filename
-    if title is not None:
-        body["title"] = title
-    if block.title is not None and block.filename not in (None, block.title):
-        ctx.drift.add(
-            "field-unknown",
-            "Anthropic documents have a title but no file name",
-            field=f"{path}.filename",
-            original=block.filename,
-            severity="info",
-        )
-    return body
-
-
-def _document_source(source: MediaSource, path: str, ctx: Context) -> dict[str, Any] | None:
-    inline = _inline(source)
-    if inline is not None:
-        media_type, data = inline
-        if media_type == PDF_MEDIA_TYPE:
-            return {"type": "base64", "media_type": PDF_MEDIA_TYPE, "data": data}
-        text = _decoded_text(data) if media_type.startswith("text/") else None
-        if text is not None:
-            return {"type": "text", "media_type": "text/plain", "data": text}
-        return _drop_media(path, source, f"Anthropic takes no {media_type} documents", ctx)
-    if source.type == "url" and source.url:
-        return {"type": "url", "url": source.url}
-    if source.type == "text":
-        return {"type": "text", "media_type": "text/plain", "data": source.data or ""}
-    return _drop_media(path, source, _unsendable(source), ctx)
-
-
-def _inline(source: MediaSource) -> tuple[str, str] | None:
-    """``(media type, base64 data)`` of base64 bytes, whether given as such or a data URI."""
-    if source.type == "base64" and source.data is not None:
-        return source.media_type or "application/octet-stream", source.data
-    if source.type == "url" and source.url and source.url.startswith("data:"):
-        return parse_data_uri(source.url)
-    return None
-
-
-def _decoded_text(data: str) -> str | None:
-    try:
-        return base64.b64decode(data, validate=True).decode("utf-8")
-    except (binascii.Error, ValueError):
-        return None
-
-
-def _unsendable(source: MediaSource) -> str:
-    if source.type == "file":
-        return "a file id of another provider means nothing to Anthropic"
-    return f"Anthropic cannot take this {source.type} source"
-
-
-def _drop_media(path: str, source: MediaSource, why: str, ctx: Context) -> dict[str, Any] | None:
-    """Report media Anthropic cannot take; None, to leave the block out."""
-    ctx.drift.add("content-dropped", f"{why}; left out", field=path, original=media_summary(source))
-    return None
-
-
-def media_summary(source: MediaSource) -> dict[str, Any]:
-    """What a warning says about dropped media (never the bytes themselves)."""
-    summary = {"source": source.type, "media_type": source.media_type, "url": source.url}
-    summary["file_id"] = source.file_id
-    return {key: value for key, value in summary.items() if value is not None}
-
-
-def verbatim_source(block: ImageBlock | DocumentBlock) -> dict[str, Any]:
-    """The source exactly as this format read it (see the hints in ``_parse_blocks``)."""
-    content_source = hint(block.extra, FORMAT_ID, "content_source")
-    if content_source is not None:
-        out: dict[str, Any] = {"type": "content", "content": content_source}
-    else:
-        source = block.source.model_dump(exclude_none=True)
-        out = {"type": source.pop("type"), **source}
-    out.update(hint(block.extra, FORMAT_ID, "source_fields", {}))
-    return out
-
-
-def _audio(block: Any, path: str, ctx: Context) -> None:
-    ctx.drift.add(
-        "content-dropped",
-        "Anthropic takes no audio; left out",
-        field=path,
-        original={"type": "audio", **media_summary(block.source)},
-    )
-    return None
-
-
-def _tool_use(block: Any, path: str, ctx: Context) -> dict[str, Any]:
-    arguments = block.input if ctx.faithful else _tool_input(block, path, ctx)
+def _tool_use(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]:
+    arguments = block.input if ctx.faithful else arguments_object(block, path, ctx.drift)
     return {"type": "tool_use", "id": block.id, "name": block.name, "input": arguments}
 
 
-def _tool_input(block: ToolUseBlock, path: str, ctx: Context) -> dict[str, Any]:
-    """The call's arguments as the object Anthropic requires; ``{}`` (and a warning that the
-    arguments were lost) when the source only had an argument string that is not an object."""
-    if isinstance(block.input, dict) and (block.input or block.raw_arguments is None):
-        return block.input
-    if block.raw_arguments is not None:
-        decoded, ok = parse_arguments(block.raw_arguments)
-        if ok and isinstance(decoded, dict):
-            return decoded
-        original, where = block.raw_arguments, "raw_arguments"
-    else:
-        original, where = block.input, "input"
-    ctx.drift.add(
-        "content-dropped",
-        "tool call arguments are not a JSON object; sent as {}",
-        field=f"{path}.{where}",
-        original=original,
-        transformed={},
-    )
-    return {}
-
-
-def _tool_result(block: Any, path: str, ctx: Context) -> dict[str, Any]:
+def _tool_result(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]:
     body: dict[str, Any] = {"type": "tool_result", "tool_use_id": block.tool_use_id}
     content = _result_content(block, path, ctx)
     if content is not None:
@@ -302,7 +109,7 @@ def _tool_result(block: Any, path: str, ctx: Context) -> dict[str, Any]:
     return body
 
 
-def _result_content(block: ToolResultBlock, path: str, ctx: Context) -> JSON:
+def _result_content(block: ToolResultBlock, path: str, ctx: RenderContext) -> JSON:
     if isinstance(block.content, str):
         absent = hint(block.extra, FORMAT_ID, "content") == "absent"
         return None if block.content == "" and (absent or not ctx.faithful) else block.content
@@ -314,13 +121,13 @@ def _result_content(block: ToolResultBlock, path: str, ctx: Context) -> JSON:
             parts.append(Part(body, inner_path))
     _put_back_unmapped(parts, block.extra, path)
     if not ctx.faithful:
-        parts = drop_blank_text(parts, ctx)
+        parts = drop_blank_text(parts, ctx, DIALECT)
         if not parts:
             return None
     return [part.body for part in parts]
 
 
-def _nested(block: Block, path: str, ctx: Context) -> dict[str, Any] | None:
+def _nested(block: Block, path: str, ctx: RenderContext) -> dict[str, Any] | None:
     """A block inside a tool result: text, images and documents only."""
     if block.type in ("tool_use", "tool_result", "thinking"):
         ctx.drift.add(
@@ -333,7 +140,7 @@ def _nested(block: Block, path: str, ctx: Context) -> dict[str, Any] | None:
     return render_block(block, path, ctx)
 
 
-def _thinking(block: Any, path: str, ctx: Context) -> dict[str, Any] | None:
+def _thinking(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | None:
     if signature_portable(block, FORMAT_ID):
         if block.redacted and block.data is not None:
             return {"type": "redacted_thinking", "data": block.data}
@@ -345,24 +152,93 @@ def _thinking(block: Any, path: str, ctx: Context) -> dict[str, Any] | None:
         why = "Anthropic refuses thinking without its signature"
     else:
         why = "reasoning of another provider (or of unknown origin) cannot be replayed to Anthropic"
-    ctx.drift.add(
-        "reasoning-dropped",
-        f"{why}; left out",
-        field=path,
-        original=block.text or None,
-        details={"provider": block.provider, "redacted": block.redacted},
-    )
+    report_reasoning_dropped(block, path, ctx.drift, why)
     return None
 
 
 # One renderer per UMF block type (a test checks that none is missing).
-RENDERERS: dict[str, Callable[[Any, str, Context], dict[str, Any] | None]] = {
+RENDERERS: dict[str, Callable[[Any, str, RenderContext], dict[str, Any] | None]] = {
     "text": _text,
     "refusal": _refusal,
-    "image": _image,
-    "document": _document,
-    "audio": _audio,
+    "image": render_image,
+    "document": render_document,
+    "audio": render_audio,
     "tool_use": _tool_use,
     "tool_result": _tool_result,
     "thinking": _thinking,
 }
+
+
+def new_context(*, faithful: bool) -> RenderContext:
+    """A fresh render context for this format."""
+    return RenderContext.create(NAMESPACE, "Anthropic", faithful=faithful)
+
+
+def content_payload(parts: list[Part], content_hint: str | None) -> JSON:
+    """Blocks, or their text when ``content_hint`` allows a bare string: when the content
+    was a string, or when a message from another format holds a single plain text block."""
+    bodies = [part.body for part in parts]
+    single = bodies[0] if len(bodies) == 1 else {}
+    if content_hint != "blocks" and single.keys() == {"type", "text"} and single["type"] == "text":
+        return single["text"]
+    return bodies
+
+
+def _result_text(result: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    label = f"[tool result {result['tool_use_id']}{' (error)' if result.get('is_error') else ''}]"
+    content = result.get("content") or ""
+    blocks = content if isinstance(content, list) else []
+    texts = [b["text"] for b in blocks if b.get("type") == "text"]
+    text = "\n".join([label, *([content] if isinstance(content, str) else texts)])
+    return text, [b for b in blocks if b.get("type") != "text"]
+
+
+def _message_fields(message: Message) -> dict[str, Any]:
+    # A response's own fields (stop_reason, usage...) do not belong in a request message.
+    return {} if hint(message.extra, FORMAT_ID, "response") else provider_fields(message.extra)
+
+
+NAMESPACE = Namespace(FORMAT_ID)
+
+DIALECT: Dialect[RenderContext] = Dialect(
+    name="Anthropic",
+    turn="Anthropic messages",
+    roles={
+        "user": "user",
+        "assistant": "assistant",
+        "tool": "user",
+        "system": "system",
+        "developer": "system",
+    },
+    kind=lambda body: body.get("type"),
+    inner=lambda body: body,
+    call_kind="tool_use",
+    result_kind="tool_result",
+    call_id="id",
+    result_id="tool_use_id",
+    media_kinds=("image", "document"),
+    media_note=(
+        "Anthropic takes images and documents from the user only; moved to the next user turn"
+    ),
+    text_body=lambda text: {"type": "text", "text": text},
+    result_text=_result_text,
+    content=content_payload,
+    blank_note="Anthropic refuses empty text blocks; left out",
+    render_blocks=render_blocks,
+    render_block=render_block,
+    message_fields=_message_fields,
+    content_hint=lambda message: hint(message.extra, FORMAT_ID, "content"),
+    id_pattern=TOOL_ID_PATTERN,
+    make_id=lambda digest: f"toolu_{digest[:24]}",
+    merge_note="Anthropic takes one message per turn; merged with the message before",
+    bridge_text=BRIDGE_USER_TEXT,
+    reorder_note=(
+        "Anthropic wants tool results first in the user turn; moved before the other content"
+    ),
+    missing_result=lambda call_id: {
+        "type": "tool_result",
+        "tool_use_id": call_id,
+        "content": MISSING_RESULT_TEXT,
+        "is_error": True,
+    },
+)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._common import report_message_metadata, wire_finish_reason
+from providers.formats._kit.drift import report_no_room_for_request
 from providers.formats.base import Rendered
 from providers.umf import JSON, Block, Conversation, Message, ToolResultBlock, Usage
 
@@ -19,7 +20,6 @@ from ._shared import (
     item,
     put_fields,
     report_foreign_extra,
-    report_unplaced,
     thread,
 )
 
@@ -33,7 +33,7 @@ def render_conversation(conversation: Conversation) -> Rendered:
     ctx = RenderContext()
     shape = get_hint(conversation.extra, "shape")
     report_foreign_extra(conversation.extra, "", ctx)
-    report_unplaced(conversation, ctx)
+    report_no_room_for_request(conversation, ctx.drift, holder="Appam messages carry")
     messages = thread(conversation, ctx)
     last = messages[-1][1] if messages else None
     exchange = shape == "exchange" and last is not None and last.role == "assistant"

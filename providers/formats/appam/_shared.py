@@ -104,32 +104,3 @@ def thread(conversation: Conversation, ctx: RenderContext) -> list[tuple[int, Me
                 original=message.id,
             )
     return [(positions[id(message)], message) for message in path]
-
-
-def report_unplaced(conversation: Conversation, ctx: RenderContext) -> None:
-    """Warn for what a list of UnifiedMessage has no room for: tools, tool choice and
-    generation parameters."""
-    if conversation.tools:
-        ctx.drift.add(
-            "tool-unsupported",
-            "Appam messages carry no tool definitions",
-            field="tools",
-            original=[tool.name for tool in conversation.tools],
-        )
-    if conversation.tool_choice is not None:
-        ctx.drift.add(
-            "parameter-unsupported",
-            "Appam messages carry no tool choice",
-            field="tool_choice",
-            original=conversation.tool_choice.model_dump(
-                mode="json", exclude_defaults=True, exclude={"extra"}
-            ),
-        )
-    parameters = conversation.parameters.model_dump(mode="json", exclude_defaults=True)
-    for key, value in parameters.items():
-        ctx.drift.add(
-            "parameter-unsupported",
-            "Appam messages carry no generation parameters",
-            field=f"parameters.{key}",
-            original=value,
-        )

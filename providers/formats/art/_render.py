@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._common import ToolIdMap, arguments_string, parse_arguments
+from providers.formats._kit.drift import report_no_room_for_request
 from providers.formats.base import Rendered
 from providers.umf import (
     JSON,
@@ -35,7 +36,6 @@ from ._shared import (
     item,
     put_fields,
     report_foreign_extra,
-    report_unplaced,
     thread,
 )
 
@@ -68,7 +68,7 @@ def render_conversation(conversation: Conversation) -> Rendered:
     shape = get_hint(conversation.extra, "shape")
     state = _Render(RenderContext(faithful=shape in SHAPES))
     report_foreign_extra(conversation.extra, "", state.ctx)
-    report_unplaced(conversation, state.ctx)
+    report_no_room_for_request(conversation, state.ctx.drift, holder="an ART prompt carries")
     messages = thread(conversation, state.ctx)
     wires = [[*render_message(message, index, state)] for index, message in messages]
     flat = [wire for group in wires for wire in group]

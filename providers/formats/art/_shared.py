@@ -86,32 +86,3 @@ def thread(conversation: Conversation, ctx: RenderContext) -> list[tuple[int, Me
     if not ctx.faithful:
         report_message_metadata(written, ctx.drift, _NO_MESSAGE_METADATA)
     return written
-
-
-def report_unplaced(conversation: Conversation, ctx: RenderContext) -> None:
-    """Warn for what an ArtStandardPrompt has no room for: tools, tool choice and
-    generation parameters."""
-    if conversation.tools:
-        ctx.drift.add(
-            "tool-unsupported",
-            "an ART prompt carries no tool definitions",
-            field="tools",
-            original=[tool.name for tool in conversation.tools],
-        )
-    if conversation.tool_choice is not None:
-        ctx.drift.add(
-            "parameter-unsupported",
-            "an ART prompt carries no tool choice",
-            field="tool_choice",
-            original=conversation.tool_choice.model_dump(
-                mode="json", exclude_defaults=True, exclude={"extra"}
-            ),
-        )
-    parameters = conversation.parameters.model_dump(mode="json", exclude_defaults=True)
-    for key, value in parameters.items():
-        ctx.drift.add(
-            "parameter-unsupported",
-            "an ART prompt carries no generation parameters",
-            field=f"parameters.{key}",
-            original=value,
-        )

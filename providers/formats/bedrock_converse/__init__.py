@@ -26,34 +26,14 @@ note).
 
 from __future__ import annotations
 
-from pydantic import ValidationError
-
 from providers.formats import register
-from providers.formats.base import Capabilities, Format, FormatError, ParseResult, Rendered
+from providers.formats.base import Capabilities, Format
 from providers.formats.bedrock_converse._constants import DEFAULT_MODEL, FORMAT_ID
 from providers.formats.bedrock_converse._detect import detect
-from providers.formats.bedrock_converse._parse import parse_payload
-from providers.formats.bedrock_converse._render import render_conversation
-from providers.umf import JSON, Conversation
+from providers.formats.bedrock_converse._parse import parse
+from providers.formats.bedrock_converse._render import render
 
 __all__ = ["DEFAULT_MODEL", "FORMAT", "FORMAT_ID", "detect", "parse", "render"]
-
-
-def parse(payload: JSON) -> list[ParseResult]:
-    """Read one Converse payload (request, message list, exchange or response) as one
-    conversation. Raises :class:`FormatError` naming the field for anything that is not."""
-    try:
-        conversation = parse_payload(payload)
-    except ValidationError as error:
-        # The readers check types first; this is the net for a value UMF still refuses.
-        first = error.errors()[0]
-        raise FormatError(first["msg"], field=".".join(str(p) for p in first["loc"])) from None
-    return [ParseResult(conversation)]
-
-
-def render(conversation: Conversation) -> Rendered:
-    """Write a conversation as a Converse payload (see the module docstring)."""
-    return render_conversation(conversation)
 
 
 FORMAT = register(

@@ -28,6 +28,8 @@ EMPTY_SCHEMA: Final = {"type": "object", "properties": {}}
 
 TOOL_ID_PATTERN: Final = re.compile(r"[a-zA-Z0-9_.:-]{1,64}")
 TOOL_NAME_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+# What a tool name may not hold (each such character becomes ``_``).
+TOOL_NAME_REFUSED: Final = re.compile(r"[^a-zA-Z0-9_-]")
 # Document names: alphanumerics, single spaces, hyphens, parentheses, square brackets.
 DOCUMENT_NAME_PATTERN: Final = re.compile(r"[a-zA-Z0-9\-()\[\]]+( [a-zA-Z0-9\-()\[\]]+)*")
 DOCUMENT_NAME_MAX: Final = 200

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import extra_of
-from providers.formats.base import FormatError
+from providers.formats._content_blocks.parse import cached_usage, name_tool_results
+from providers.formats._content_blocks.shape import parse_in_shape
+from providers.formats._kit.extra import extra_of
+from providers.formats._kit.fields import Fields, umf_checked, union_member
+from providers.formats._kit.paths import at
+from providers.formats.base import FormatError, ParseResult
 from providers.formats.bedrock_converse._constants import FINISH_REASONS, FORMAT_ID
 from providers.formats.bedrock_converse._parse_blocks import opaque_hint, parse_block_list
-from providers.formats.bedrock_converse._reader import Fields, join, union_member
 from providers.umf import (
     JSON,
     Conversation,
@@ -22,8 +25,6 @@ from providers.umf import (
     Parameters,
     Tool,
     ToolChoice,
-    ToolResultBlock,
-    ToolUseBlock,
     Usage,
 )
 
@@ -31,38 +32,36 @@ _ROLES = ("user", "assistant", "system")
 _TOOL_CHOICES: dict[str, Any] = {"auto": "auto", "any": "required", "tool": "tool"}
 
 
+def parse(payload: JSON) -> list[ParseResult]:
+    """Read one Converse payload (request, message list, exchange or response) as one
+    conversation. Raises :class:`FormatError` naming the field for anything that is not."""
+    with umf_checked():
+        return [ParseResult(parse_payload(payload))]
+
+
 def parse_payload(payload: JSON) -> Conversation:
     """The conversation a payload of any accepted shape describes."""
-    if isinstance(payload, list):
-        messages = [parse_message(raw, f"[{index}]") for index, raw in enumerate(payload)]
-        conversation, shape = Conversation(messages=messages), "messages"
-    elif isinstance(payload, dict) and "request" in payload and "response" in payload:
-        conversation, shape = _parse_exchange(payload), "exchange"
-    elif isinstance(payload, dict) and "messages" in payload:
-        conversation, shape = parse_request(payload, ""), "request"
-    elif isinstance(payload, dict) and "output" in payload:
-        conversation, shape = Conversation(messages=[parse_response(payload, "")]), "response"
-    else:
-        raise FormatError(
+    conversation = parse_in_shape(
+        payload,
+        FORMAT_ID,
+        message_list=lambda raw: [parse_message(m, f"[{i}]") for i, m in enumerate(raw)],
+        request=parse_request,
+        response=parse_response,
+        is_request=lambda raw: "messages" in raw,
+        is_response=lambda raw: "output" in raw,
+        expected=(
             "not a Bedrock Converse payload: expected a request with 'messages', a message "
-            "list, a {'request', 'response'} exchange or a response with 'output'",
-            field="payload",
-        )
-    conversation.extra.setdefault(FORMAT_ID, {})["$shape"] = shape
-    _name_tool_results(conversation.messages)
+            "list, a {'request', 'response'} exchange or a response with 'output'"
+        ),
+        answered=_answered,
+    )
+    name_tool_results(conversation.messages)
     return conversation
 
 
-def _parse_exchange(payload: dict[str, Any]) -> Conversation:
-    conversation = parse_request(payload["request"], "request")
-    answer = parse_response(payload["response"], "response")
+def _answered(conversation: Conversation, answer: Message) -> None:
     # Bedrock answers carry no model name: the request's model id is the one that answered.
     answer.model = conversation.parameters.model
-    conversation.messages.append(answer)
-    outer = {key: value for key, value in payload.items() if key not in ("request", "response")}
-    if outer:
-        conversation.extra.setdefault(FORMAT_ID, {})["$exchange"] = outer
-    return conversation
 
 
 def parse_request(raw: JSON, path: str) -> Conversation:
@@ -150,7 +149,7 @@ def _parse_tool_config(
         entry_path = f"{config.at('tools')}[{index}]"
         name, value = union_member(entry, entry_path, None)
         if name == "toolSpec":
-            tools.append(_parse_tool_spec(value, join(entry_path, name)))
+            tools.append(_parse_tool_spec(value, at(entry_path, name)))
         else:
             opaque.append({"at": index, "tool": entry})
     choice = config.mapping("toolChoice")
@@ -176,7 +175,7 @@ def _parse_tool_spec(raw: JSON, path: str) -> Tool:
 
 def _parse_tool_choice(raw: dict[str, Any], path: str) -> ToolChoice:
     kind, value = union_member(raw, path, frozenset(_TOOL_CHOICES))
-    inner = Fields(value, join(path, kind))
+    inner = Fields(value, at(path, kind))
     name = inner.string("name", required=True) if kind == "tool" else None
     return ToolChoice(type=_TOOL_CHOICES[kind], name=name, extra=extra_of(FORMAT_ID, inner.rest))
 
@@ -216,26 +215,4 @@ def parse_usage(raw: dict[str, Any], path: str) -> Usage:
     total = counts.integer("totalTokens")
     read = counts.integer("cacheReadInputTokens")
     written = counts.integer("cacheWriteInputTokens")
-    prompt = None if fresh is None else fresh + (read or 0) + (written or 0)
-    if total is None and prompt is not None and output is not None:
-        total = prompt + output
-    return Usage(
-        prompt_tokens=prompt,
-        completion_tokens=output,
-        total_tokens=total,
-        cached_tokens=read,
-        cache_write_tokens=written,
-        raw=dict(raw),
-    )
-
-
-def _name_tool_results(messages: list[Message]) -> None:
-    """Give each tool result the name of the call it answers (Gemini and Ollama pair results
-    by name, so other formats need it; Bedrock itself pairs by id)."""
-    names: dict[str, str] = {}
-    for message in messages:
-        for block in message.content:
-            if isinstance(block, ToolUseBlock):
-                names[block.id] = block.name
-            elif isinstance(block, ToolResultBlock) and block.name is None:
-                block.name = names.get(block.tool_use_id)
+    return cached_usage(raw, fresh=fresh, output=output, read=read, written=written, total=total)

@@ -16,7 +16,9 @@ from typing import Any
 
 import orjson
 
-from providers.formats._common import extra_of, require_list, require_mapping
+from providers.formats._kit.extra import extra_of
+from providers.formats._kit.fields import Fields, require_list, require_mapping, union_member
+from providers.formats._kit.paths import at
 from providers.formats.base import FormatError
 from providers.formats.bedrock_converse._constants import (
     CONTENT_MEMBERS,
@@ -25,7 +27,6 @@ from providers.formats.bedrock_converse._constants import (
     RESULT_MEMBERS,
     SYSTEM_MEMBERS,
 )
-from providers.formats.bedrock_converse._reader import Fields, join, union_member
 from providers.umf import (
     JSON,
     AudioBlock,
@@ -56,7 +57,7 @@ def parse_block_list(
         if name in (CONTENT_MEMBERS | RESULT_MEMBERS) - allowed:
             raise FormatError(f"a {where} content block cannot be {name!r}", field=block_path)
         parser = parsers.get(name)
-        block = parser(value, join(block_path, name)) if parser is not None else None
+        block = parser(value, at(block_path, name)) if parser is not None else None
         if block is None:
             opaque.append({"at": index, "block": raw})
         else:
@@ -89,7 +90,7 @@ def _guard_content(value: Any, path: str) -> Block | None:
     name, inner = union_member(value, path, frozenset({"text", "image"}))
     if name != "text":
         return None
-    fields = Fields(inner, join(path, name))
+    fields = Fields(inner, at(path, name))
     text = fields.string("text", required=True) or ""
     return TextBlock(text=text, extra=_extra(fields, member="guardContent"))
 
@@ -149,7 +150,7 @@ def _source(
     the S3 URI), inline ``text`` or text ``content`` blocks (kept as ``$content_source``)."""
     path = fields.at("source")
     kind, value = union_member(fields.mapping("source", required=True), path, kinds)
-    path = join(path, kind)
+    path = at(path, kind)
     hints: dict[str, Any] = {}
     if kind == "s3Location":
         location = Fields(value, path)
@@ -202,9 +203,9 @@ def _reasoning(value: Any, path: str) -> Block:
     name, inner = union_member(value, path, frozenset({"reasoningText", "redactedContent"}))
     if name == "redactedContent":
         if not isinstance(inner, str):
-            raise FormatError("'redactedContent' must be a base64 string", field=join(path, name))
+            raise FormatError("'redactedContent' must be a base64 string", field=at(path, name))
         return ThinkingBlock(redacted=True, data=inner, provider=FORMAT_ID)
-    fields = Fields(inner, join(path, name))
+    fields = Fields(inner, at(path, name))
     text = fields.string("text", required=True) or ""
     signature = fields.string("signature")
     return ThinkingBlock(text=text, signature=signature, provider=FORMAT_ID, extra=_extra(fields))

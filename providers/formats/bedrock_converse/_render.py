@@ -5,15 +5,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import hint, own_extra, report_message_metadata
-from providers.formats.base import Drift, Rendered
+from providers.formats._content_blocks.drafts import (
+    Draft,
+    Part,
+    build_drafts,
+    drop_blank_text,
+    report_system_moved,
+    text_only,
+)
+from providers.formats._content_blocks.shape import Thread, main_thread, shaped_payload
+from providers.formats._kit.context import RenderContext
+from providers.formats._kit.drift import report_foreign_extra, report_message_metadata
+from providers.formats._kit.extra import hint, own_extra
+from providers.formats.base import Rendered
 from providers.formats.bedrock_converse._constants import DEFAULT_MODEL, FORMAT_ID, STOP_REASONS
-from providers.formats.bedrock_converse._context import Context, warn_foreign_extra
-from providers.formats.bedrock_converse._drafts import build_drafts
-from providers.formats.bedrock_converse._render_blocks import render_blocks
-from providers.formats.bedrock_converse._sequence import normalize
-from providers.formats.bedrock_converse._tools import render_tool_config
-from providers.umf import JSON, Conversation, Message, Parameters, Usage, main_path
+from providers.formats.bedrock_converse._render_blocks import DIALECT, new_context, render_blocks
+from providers.formats.bedrock_converse._render_tools import render_tool_config
+from providers.formats.bedrock_converse._rules import apply_rules
+from providers.umf import Conversation, Message, Parameters, Usage
 
 _NO_MESSAGE_METADATA = (
     "a Bedrock Converse request has no per-message ids, timestamps, models, finish reasons "
@@ -32,58 +41,72 @@ _UNSUPPORTED = (
 )
 
 
-def render_conversation(conversation: Conversation) -> Rendered:
-    """The payload for ``conversation`` and the warnings for what it could not carry."""
-    shape = hint(conversation.extra, FORMAT_ID, "shape")
-    ctx = Context(Drift(FORMAT_ID), faithful=shape is not None)
-    thread = _thread(conversation, ctx)
+def render(conversation: Conversation) -> Rendered:
+    """Write a conversation as a Converse payload in the shape it was read in (see the
+    package docstring): the payload and the warnings for what it could not carry."""
+    ctx = new_context(faithful=hint(conversation.extra, FORMAT_ID, "shape") is not None)
+    thread = main_thread(conversation, ctx.drift, "Bedrock")
     if not ctx.faithful:  # from another format: always a request of the whole thread
         report_message_metadata(thread, ctx.drift, _NO_MESSAGE_METADATA)
     last = thread[-1][1] if thread else None
-    is_response = last is not None and hint(last.extra, FORMAT_ID, "response") is True
-    payload: JSON
-    if shape == "messages":
-        drafts, _ = build_drafts(thread, ctx, system_in_place=True)
-        payload = [draft.payload() for draft in drafts]
-    elif shape == "response" and is_response and len(thread) == 1:
-        payload = response_payload(thread[0], ctx)
-    elif shape == "exchange" and is_response:
-        payload = {
-            "request": _request(conversation, thread[:-1], ctx),
-            "response": response_payload(thread[-1], ctx),
-            **hint(conversation.extra, FORMAT_ID, "exchange", {}),
-        }
-    else:
-        payload = _request(conversation, thread, ctx)
+    payload = shaped_payload(
+        conversation,
+        thread,
+        FORMAT_ID,
+        is_response=last is not None and hint(last.extra, FORMAT_ID, "response") is True,
+        messages=lambda messages: [
+            DIALECT.payload(draft) for draft in _drafts(messages, ctx, system_in_place=True)[0]
+        ],
+        request=lambda messages: _request(conversation, messages, ctx),
+        response=lambda entry: response_payload(entry, ctx),
+    )
     return Rendered(payload, ctx.drift.warnings)
 
 
-def _thread(conversation: Conversation, ctx: Context) -> list[tuple[int, Message]]:
-    """The messages to send with their UMF positions: one path through a tree."""
-    positions = {id(message): index for index, message in enumerate(conversation.messages)}
-    path = main_path(conversation)
-    if len(path) < len(conversation.messages):
-        ctx.drift.add(
-            "content-dropped",
-            "Bedrock takes one thread; the other branches were left out",
-            field="messages",
-            original=len(conversation.messages),
-            transformed=len(path),
-        )
-    return [(positions[id(message)], message) for message in path]
+def _drafts(
+    messages: Thread, ctx: RenderContext, *, system_in_place: bool
+) -> tuple[list[Draft], list[Part]]:
+    """Drafts for the thread, and the ``system`` blocks taken out of it. System and developer
+    messages go to the top-level ``system`` unless they were Bedrock in-conversation system
+    messages (or ``system_in_place``: a bare message list has no top-level ``system``)."""
+    system: list[Part] = []
+
+    def take_system(message: Message, path: str, leading: bool) -> bool:
+        stays = ctx.faithful and (system_in_place or hint(message.extra, FORMAT_ID, "system"))
+        if not stays:
+            system.extend(_system_parts(message, path, leading, ctx))
+        return not stays
+
+    return build_drafts(messages, ctx, DIALECT, take_system=take_system), system
 
 
-def _request(
-    conversation: Conversation, thread: list[tuple[int, Message]], ctx: Context
-) -> dict[str, Any]:
-    drafts, system = build_drafts(thread, ctx, system_in_place=False)
+def _system_parts(message: Message, path: str, leading: bool, ctx: RenderContext) -> list[Part]:
+    """A system or developer message as top-level ``system`` blocks (text only)."""
+    parts = render_blocks(message.content, path, message.extra, ctx)
+    if ctx.faithful:
+        return parts
+    report_system_moved(
+        message, path, leading, ctx.drift, target="Bedrock", prompt="top-level system prompt"
+    )
+    kept = text_only(
+        parts,
+        ctx.drift,
+        is_text=lambda part: part.member == "text",
+        kind=lambda part: part.member,
+        note="Bedrock's system prompt holds text only; left out",
+    )
+    return drop_blank_text(kept, ctx, DIALECT)
+
+
+def _request(conversation: Conversation, thread: Thread, ctx: RenderContext) -> dict[str, Any]:
+    drafts, system = _drafts(thread, ctx, system_in_place=False)
     if not ctx.faithful:
-        drafts = normalize(drafts, ctx)
+        drafts = apply_rules(drafts, ctx)
     body: dict[str, Any] = {}
     model = _model(conversation.parameters, ctx)
     if model is not None:
         body["modelId"] = model
-    body["messages"] = [draft.payload() for draft in drafts]
+    body["messages"] = [DIALECT.payload(draft) for draft in drafts]
     if system or (ctx.faithful and _had_system(thread)):
         body["system"] = [part.body for part in system]
     inference = _inference_config(conversation, ctx)
@@ -93,7 +116,7 @@ def _request(
     if tool_config is not None:
         body["toolConfig"] = tool_config
     body.update(own_extra(conversation.extra, FORMAT_ID))
-    warn_foreign_extra(conversation.extra, "", ctx)
+    report_foreign_extra(conversation.extra, "", ctx)
     return body
 
 
@@ -105,7 +128,7 @@ def _had_system(thread: list[tuple[int, Message]]) -> bool:
     )
 
 
-def _model(parameters: Parameters, ctx: Context) -> str | None:
+def _model(parameters: Parameters, ctx: RenderContext) -> str | None:
     if parameters.model or ctx.faithful:
         return parameters.model
     ctx.drift.add(
@@ -118,7 +141,7 @@ def _model(parameters: Parameters, ctx: Context) -> str | None:
     return DEFAULT_MODEL
 
 
-def _inference_config(conversation: Conversation, ctx: Context) -> dict[str, Any] | None:
+def _inference_config(conversation: Conversation, ctx: RenderContext) -> dict[str, Any] | None:
     """``inferenceConfig`` from the UMF parameters (and the members kept from a read)."""
     params = conversation.parameters
     rest = hint(conversation.extra, FORMAT_ID, "inferenceConfig")
@@ -138,7 +161,7 @@ def _inference_config(conversation: Conversation, ctx: Context) -> dict[str, Any
     return {**config, **(rest or {})}
 
 
-def _clamped(name: str, value: Any, low: float, high: float | None, ctx: Context) -> Any:
+def _clamped(name: str, value: Any, low: float, high: float | None, ctx: RenderContext) -> Any:
     """``value`` within Converse's range (temperature and topP 0..1, maxTokens >= 1)."""
     if ctx.faithful:
         return value
@@ -155,7 +178,7 @@ def _clamped(name: str, value: Any, low: float, high: float | None, ctx: Context
     return fitted
 
 
-def _warn_unsupported(params: Parameters, ctx: Context) -> None:
+def _warn_unsupported(params: Parameters, ctx: RenderContext) -> None:
     if params.stream:
         ctx.drift.add(
             "parameter-unsupported",
@@ -182,7 +205,7 @@ def _warn_unsupported(params: Parameters, ctx: Context) -> None:
         )
 
 
-def response_payload(entry: tuple[int, Message], ctx: Context) -> dict[str, Any]:
+def response_payload(entry: tuple[int, Message], ctx: RenderContext) -> dict[str, Any]:
     """The last assistant message as the Converse response it was read from."""
     index, message = entry
     parts = render_blocks(message.content, f"messages[{index}]", message.extra, ctx)

@@ -9,23 +9,32 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from providers.formats._common import hint, own_extra, parse_arguments, signature_portable
-from providers.formats.bedrock_converse._constants import EMPTY_RESULT_TEXT, FORMAT_ID
-from providers.formats.bedrock_converse._context import (
-    Context,
-    Part,
-    drop_blank_text,
-    warn_foreign_extra,
+from providers.formats._content_blocks.drafts import Dialect, Part, drop_blank_text
+from providers.formats._kit.context import RenderContext
+from providers.formats._kit.drift import report_foreign_extra, report_reasoning_dropped
+from providers.formats._kit.extra import Namespace, hint, own_extra
+from providers.formats._kit.wire import (
+    arguments_object,
+    dump_arguments,
+    parse_arguments,
+    signature_portable,
+)
+from providers.formats.bedrock_converse._constants import (
+    BRIDGE_USER_TEXT,
+    EMPTY_RESULT_TEXT,
+    FORMAT_ID,
+    MISSING_RESULT_TEXT,
+    TOOL_ID_PATTERN,
 )
 from providers.formats.bedrock_converse._render_media import (
     render_audio,
     render_document,
     render_image,
 )
-from providers.umf import JSON, Block, Extra, TextBlock, ToolResultBlock, ToolUseBlock
+from providers.umf import JSON, Block, Extra, Message, TextBlock, ToolResultBlock
 
 
-def render_blocks(blocks: list[Block], path: str, extra: Extra, ctx: Context) -> list[Part]:
+def render_blocks(blocks: list[Block], path: str, extra: Extra, ctx: RenderContext) -> list[Part]:
     """The blocks of a message at ``path``; blocks kept verbatim in the ``$opaque`` hint go
     back to their original positions."""
     parts: list[Part] = []
@@ -44,14 +53,14 @@ def with_opaque(parts: list[Part], extra: Extra, path: str) -> list[Part]:
     return parts
 
 
-def render_block(block: Block, path: str, ctx: Context) -> dict[str, Any] | None:
+def render_block(block: Block, path: str, ctx: RenderContext) -> dict[str, Any] | None:
     """One block as ``{member: value}``, or None when Bedrock cannot take it (warned). The
     block's own Bedrock fields go back into the member's object."""
     body = RENDERERS[block.type](block, path, ctx)
     target = _extra_target(body) if body is not None else None
     if target is not None:
         target.update(own_extra(block.extra, FORMAT_ID))
-    warn_foreign_extra(block.extra, path, ctx)
+    report_foreign_extra(block.extra, path, ctx)
     return body
 
 
@@ -65,7 +74,7 @@ def _extra_target(body: dict[str, Any]) -> dict[str, Any] | None:
     return inner if isinstance(inner, dict) else None
 
 
-def _text(block: Any, path: str, ctx: Context) -> dict[str, Any]:
+def _text(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]:
     member = hint(block.extra, FORMAT_ID, "member")
     if member == "json":
         decoded, ok = parse_arguments(block.text)
@@ -96,7 +105,7 @@ def _citations_content(block: TextBlock) -> dict[str, Any]:
     return {"citationsContent": body}
 
 
-def _refusal(block: Any, path: str, ctx: Context) -> dict[str, Any]:
+def _refusal(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]:
     ctx.drift.add(
         "content-type-unsupported",
         "Bedrock has no refusal block; sent as text",
@@ -107,34 +116,12 @@ def _refusal(block: Any, path: str, ctx: Context) -> dict[str, Any]:
     return {"text": block.text}
 
 
-def _tool_use(block: Any, path: str, ctx: Context) -> dict[str, Any]:
-    arguments = block.input if ctx.faithful else _tool_input(block, path, ctx)
+def _tool_use(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]:
+    arguments = block.input if ctx.faithful else arguments_object(block, path, ctx.drift)
     return {"toolUse": {"toolUseId": block.id, "name": block.name, "input": arguments}}
 
 
-def _tool_input(block: ToolUseBlock, path: str, ctx: Context) -> dict[str, Any]:
-    """The call's arguments as a JSON object (what the models behind Converse take); ``{}``
-    and a warning when the source only had arguments that are not an object."""
-    if isinstance(block.input, dict) and (block.input or block.raw_arguments is None):
-        return block.input
-    if block.raw_arguments is not None:
-        decoded, ok = parse_arguments(block.raw_arguments)
-        if ok and isinstance(decoded, dict):
-            return decoded
-        original, where = block.raw_arguments, "raw_arguments"
-    else:
-        original, where = block.input, "input"
-    ctx.drift.add(
-        "content-dropped",
-        "tool call arguments are not a JSON object; sent as {}",
-        field=f"{path}.{where}",
-        original=original,
-        transformed={},
-    )
-    return {}
-
-
-def _tool_result(block: Any, path: str, ctx: Context) -> dict[str, Any]:
+def _tool_result(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]:
     body: dict[str, Any] = {
         "toolUseId": block.tool_use_id,
         "content": _result_content(block, path, ctx),
@@ -144,7 +131,7 @@ def _tool_result(block: Any, path: str, ctx: Context) -> dict[str, Any]:
     return {"toolResult": body}
 
 
-def _result_content(block: ToolResultBlock, path: str, ctx: Context) -> list[JSON]:
+def _result_content(block: ToolResultBlock, path: str, ctx: RenderContext) -> list[JSON]:
     content = _result_blocks(block, path, ctx)
     if content or ctx.faithful:
         return content
@@ -160,7 +147,7 @@ def _result_content(block: ToolResultBlock, path: str, ctx: Context) -> list[JSO
     return placeholder
 
 
-def _result_blocks(block: ToolResultBlock, path: str, ctx: Context) -> list[JSON]:
+def _result_blocks(block: ToolResultBlock, path: str, ctx: RenderContext) -> list[JSON]:
     if isinstance(block.content, str):
         return [{"text": block.content}] if block.content.strip() or ctx.faithful else []
     parts: list[Part] = []
@@ -171,11 +158,11 @@ def _result_blocks(block: ToolResultBlock, path: str, ctx: Context) -> list[JSON
             parts.append(Part(body, inner_path))
     parts = with_opaque(parts, block.extra, f"{path}.extra.{FORMAT_ID}.$opaque")
     if not ctx.faithful:
-        parts = drop_blank_text(parts, ctx)
+        parts = drop_blank_text(parts, ctx, DIALECT)
     return [part.body for part in parts]
 
 
-def _nested(block: Block, path: str, ctx: Context) -> dict[str, Any] | None:
+def _nested(block: Block, path: str, ctx: RenderContext) -> dict[str, Any] | None:
     """A block inside a tool result: text (or json), images and documents only."""
     if block.type in ("tool_use", "tool_result", "thinking", "audio"):
         ctx.drift.add(
@@ -197,7 +184,7 @@ def _summary(block: Block) -> JSON:
     return summary
 
 
-def _thinking(block: Any, path: str, ctx: Context) -> dict[str, Any] | None:
+def _thinking(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | None:
     if signature_portable(block, FORMAT_ID):
         if block.redacted and block.data is not None:
             return {"reasoningContent": {"redactedContent": block.data}}
@@ -209,18 +196,12 @@ def _thinking(block: Any, path: str, ctx: Context) -> dict[str, Any] | None:
         why = "redacted reasoning without its data cannot be sent"
     else:
         why = "reasoning of another provider (or of unknown origin) cannot be replayed to Bedrock"
-    ctx.drift.add(
-        "reasoning-dropped",
-        f"{why}; left out",
-        field=path,
-        original=block.text or None,
-        details={"provider": block.provider, "redacted": block.redacted},
-    )
+    report_reasoning_dropped(block, path, ctx.drift, why)
     return None
 
 
 # One renderer per UMF block type (a test checks that none is missing).
-RENDERERS: dict[str, Callable[[Any, str, Context], dict[str, Any] | None]] = {
+RENDERERS: dict[str, Callable[[Any, str, RenderContext], dict[str, Any] | None]] = {
     "text": _text,
     "refusal": _refusal,
     "image": render_image,
@@ -230,3 +211,66 @@ RENDERERS: dict[str, Callable[[Any, str, Context], dict[str, Any] | None]] = {
     "tool_result": _tool_result,
     "thinking": _thinking,
 }
+
+
+def new_context(*, faithful: bool) -> RenderContext:
+    """A fresh render context for this format."""
+    return RenderContext.create(NAMESPACE, "Bedrock Converse", faithful=faithful)
+
+
+def _result_text(result: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    error = " (error)" if result.get("status") == "error" else ""
+    label = f"[tool result {result['toolUseId']}{error}]"
+    blocks = result.get("content") or []
+    texts = [b["text"] for b in blocks if "text" in b]
+    texts += [dump_arguments(b["json"]) for b in blocks if "json" in b]
+    media = [b for b in blocks if "text" not in b and "json" not in b]
+    return "\n".join([label, *texts]), media
+
+
+def _message_fields(message: Message) -> dict[str, Any]:
+    if hint(message.extra, FORMAT_ID, "response"):
+        # A response's own members (stopReason, usage...) do not belong in a request message.
+        return dict(hint(message.extra, FORMAT_ID, "message_fields", {}))
+    return own_extra(message.extra, FORMAT_ID)
+
+
+NAMESPACE = Namespace(FORMAT_ID)
+
+DIALECT: Dialect[RenderContext] = Dialect(
+    name="Bedrock",
+    turn="Bedrock messages",
+    roles={"user": "user", "assistant": "assistant", "tool": "user"},
+    kind=lambda body: next(iter(body), ""),
+    inner=lambda body: body[next(iter(body))],
+    call_kind="toolUse",
+    result_kind="toolResult",
+    call_id="toolUseId",
+    result_id="toolUseId",
+    media_kinds=("image", "document", "audio", "video"),
+    media_note=(
+        "Bedrock takes images, documents and audio from the user only; moved to the next user turn"
+    ),
+    text_body=lambda text: {"text": text},
+    result_text=_result_text,
+    content=lambda parts, _hint: [part.body for part in parts],
+    blank_note="Bedrock refuses blank text blocks; left out",
+    render_blocks=render_blocks,
+    render_block=render_block,
+    message_fields=_message_fields,
+    content_hint=lambda _message: None,
+    id_pattern=TOOL_ID_PATTERN,
+    make_id=lambda digest: f"tooluse_{digest[:24]}",
+    merge_note=(
+        "Bedrock conversations alternate user and assistant; merged with the message before"
+    ),
+    bridge_text=BRIDGE_USER_TEXT,
+    reorder_note="tool results come first in the user turn; moved before the other content",
+    missing_result=lambda call_id: {
+        "toolResult": {
+            "toolUseId": call_id,
+            "content": [{"text": MISSING_RESULT_TEXT}],
+            "status": "error",
+        }
+    },
+)

@@ -3,18 +3,19 @@
 Read back from this format (``faithful``), a block comes back exactly as read. From another
 format: base64 bytes (or a ``data:`` URI) in a format Bedrock names are sent as ``bytes``;
 an ``s3://`` URL or file id as ``s3Location``; an HTTP URL cannot be fetched during a
-conversion, so it is sent as a text block naming it (``content-type-unsupported``); the rest,
-inline data that is not base64 included, is left out (``content-dropped``).
+conversion, so it is sent as a text block naming it (``content-type-unsupported``); the rest
+is left out (``content-dropped``). Inline data that is not base64 never gets here: the kit
+leaves it out of every conversion (``providers.formats._kit.media``).
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from typing import Any
 
-from providers.formats._common import hint, is_base64, parse_data_uri
+from providers.formats._kit.context import RenderContext
+from providers.formats._kit.extra import hint
+from providers.formats._kit.wire import decoded_text, inline_media, media_summary
 from providers.formats.bedrock_converse._constants import (
     AUDIO_ALIASES,
     AUDIO_FORMATS,
@@ -25,14 +26,13 @@ from providers.formats.bedrock_converse._constants import (
     IMAGE_ALIASES,
     IMAGE_FORMATS,
 )
-from providers.formats.bedrock_converse._context import Context
 from providers.umf import AudioBlock, DocumentBlock, ImageBlock, MediaSource
 
 _EXTENSIONS = {"jpg": "jpeg", "jpeg": "jpeg", "png": "png", "gif": "gif", "webp": "webp"}
 _DOCUMENT_EXTENSIONS = {name: name for name in DOCUMENT_FORMATS.values()}
 
 
-def render_image(block: ImageBlock, path: str, ctx: Context) -> dict[str, Any] | None:
+def render_image(block: ImageBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
     """An ``image`` block, a text block naming an HTTP URL, or None (dropped, warned)."""
     if ctx.faithful:
         read_format = (block.source.media_type or "").removeprefix("image/")
@@ -49,7 +49,7 @@ def render_image(block: ImageBlock, path: str, ctx: Context) -> dict[str, Any] |
     return _media("image", image_format, block.source, path, ctx)
 
 
-def render_audio(block: AudioBlock, path: str, ctx: Context) -> dict[str, Any] | None:
+def render_audio(block: AudioBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
     """An ``audio`` block, a text block naming an HTTP URL, or None (dropped, warned)."""
     if ctx.faithful:
         read_format = (block.source.media_type or "").removeprefix("audio/")
@@ -58,7 +58,7 @@ def render_audio(block: AudioBlock, path: str, ctx: Context) -> dict[str, Any] |
     return _media("audio", audio_format, block.source, path, ctx)
 
 
-def render_document(block: DocumentBlock, path: str, ctx: Context) -> dict[str, Any] | None:
+def render_document(block: DocumentBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
     """A ``document`` block (its ``name`` is the title), a text block naming an HTTP URL, or
     None (dropped, warned)."""
     if ctx.faithful:
@@ -75,13 +75,11 @@ def render_document(block: DocumentBlock, path: str, ctx: Context) -> dict[str, 
     return {"document": {**source, "name": _document_name(block, path, ctx)}}
 
 
-def _document_source(source: MediaSource, path: str, ctx: Context) -> dict[str, Any] | None:
+def _document_source(source: MediaSource, path: str, ctx: RenderContext) -> dict[str, Any] | None:
     """``{"format", "source"}`` of a document, a text block naming its URL, or None."""
     if source.type == "text":
         return {"format": _text_format(source.media_type), "source": {"text": source.data or ""}}
-    inline = _inline(source)
-    if inline is not None and not is_base64(inline[1]):
-        return _drop(path, source, _NOT_BASE64, ctx)
+    inline = inline_media(source)
     if inline is not None:
         media_type, data = inline
         if media_type in DOCUMENT_FORMATS:
@@ -98,11 +96,11 @@ def _document_source(source: MediaSource, path: str, ctx: Context) -> dict[str, 
 
 
 def _text_document(
-    inline: tuple[str, str], source: MediaSource, path: str, ctx: Context
+    inline: tuple[str, str], source: MediaSource, path: str, ctx: RenderContext
 ) -> dict[str, Any] | None:
     """A ``text/*`` document Bedrock has no format for, sent as plain text."""
     media_type, data = inline
-    text = _decoded_text(data) if media_type.startswith("text/") else None
+    text = decoded_text(data) if media_type.startswith("text/") else None
     if text is None:
         return _drop(path, source, f"Bedrock takes no {media_type} documents", ctx)
     ctx.drift.add(
@@ -121,12 +119,10 @@ def _text_format(media_type: str | None) -> str:
 
 
 def _media(
-    member: str, wire_format: str | None, source: MediaSource, path: str, ctx: Context
+    member: str, wire_format: str | None, source: MediaSource, path: str, ctx: RenderContext
 ) -> dict[str, Any] | None:
-    inline = _inline(source)
+    inline = inline_media(source)
     location = source.url if source.type == "url" else source.file_id
-    if inline is not None and not is_base64(inline[1]):
-        return _drop(path, source, _NOT_BASE64, ctx)
     if inline is not None and wire_format is not None:
         return {member: {"format": wire_format, "source": {"bytes": inline[1]}}}
     if inline is not None:
@@ -138,10 +134,7 @@ def _media(
     return _drop(path, source, _unsendable(member, source), ctx)
 
 
-_NOT_BASE64 = "the inline data is not base64, and Bedrock sends media as bytes"
-
-
-def _url_as_text(member: str, url: str, path: str, ctx: Context) -> dict[str, Any]:
+def _url_as_text(member: str, url: str, path: str, ctx: RenderContext) -> dict[str, Any]:
     text = f"[{member}: {url}]"
     ctx.drift.add(
         "content-type-unsupported",
@@ -158,7 +151,7 @@ def _wire_format(
     source: MediaSource, prefix: str, accepted: frozenset[str], aliases: dict[str, str]
 ) -> str | None:
     """The Bedrock format name for the source's media type (or its URL's extension)."""
-    inline = _inline(source)
+    inline = inline_media(source)
     media_type = inline[0] if inline is not None else source.media_type
     if media_type is not None:
         name = aliases.get(media_type, media_type.removeprefix(prefix))
@@ -173,50 +166,26 @@ def _extension(location: str | None, names: dict[str, str]) -> str | None:
     return names.get(location.rsplit(".", 1)[1].lower())
 
 
-def _inline(source: MediaSource) -> tuple[str, str] | None:
-    """``(media type, base64 data)`` of base64 bytes, whether given as such or a data URI."""
-    if source.type == "base64" and source.data is not None:
-        return source.media_type or "application/octet-stream", source.data
-    if source.type == "url" and source.url and source.url.startswith("data:"):
-        return parse_data_uri(source.url)
-    return None
-
-
-def _decoded_text(data: str) -> str | None:
-    try:
-        return base64.b64decode(data, validate=True).decode("utf-8")
-    except (binascii.Error, ValueError):
-        return None
-
-
 def _unsendable(member: str, source: MediaSource) -> str:
     if source.type == "file":
         return "a file id of another provider means nothing to Bedrock"
     return f"Bedrock cannot take this {source.type} {member} source"
 
 
-def _drop(path: str, source: MediaSource, why: str, ctx: Context) -> dict[str, Any] | None:
+def _drop(path: str, source: MediaSource, why: str, ctx: RenderContext) -> dict[str, Any] | None:
     """Report media Bedrock cannot take; None, to leave the block out."""
     ctx.drift.add("content-dropped", f"{why}; left out", field=path, original=media_summary(source))
     return None
 
 
-def media_summary(source: MediaSource) -> dict[str, Any]:
-    """What a warning says about dropped media (never the bytes themselves)."""
-    summary = {"source": source.type, "media_type": source.media_type, "url": source.url}
-    summary["file_id"] = source.file_id
-    return {key: value for key, value in summary.items() if value is not None}
-
-
-def _document_name(block: DocumentBlock, path: str, ctx: Context) -> str:
+def _document_name(block: DocumentBlock, path: str, ctx: RenderContext) -> str:
     """The title (or file name) in the characters Bedrock allows, or a numbered default."""
     original = block.title if block.title is not None else block.filename
     where = "title" if block.title is not None else "filename"
     name = re.sub(r"[^a-zA-Z0-9\-()\[\]]+", " ", original or "")
     name = " ".join(name.split())[:DOCUMENT_NAME_MAX].strip()
     if not DOCUMENT_NAME_PATTERN.fullmatch(name):
-        ctx.documents += 1
-        name = f"document-{ctx.documents}"
+        name = f"document-{ctx.number('document')}"
         ctx.drift.add(
             "parameter-defaulted",
             "Bedrock documents need a name; a numbered default was used",

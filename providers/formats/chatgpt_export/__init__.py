@@ -42,13 +42,18 @@ Trees, timestamps, per-message models and finish reasons are kept.
 
 from __future__ import annotations
 
-import posixpath
-import re
 from collections.abc import Iterator, Sequence
 from typing import BinaryIO
 
 from providers.formats import register
-from providers.formats._archive import Entry, check_depth, checked, entry_error, read_entries
+from providers.formats._archive import (
+    Entry,
+    check_depth,
+    checked,
+    conversations_member,
+    entry_error,
+    read_entries,
+)
 from providers.formats._common import hint, require_list
 from providers.formats.base import Capabilities, Drift, Format, FormatError, ParseResult, Rendered
 from providers.umf import JSON, Conversation
@@ -71,8 +76,6 @@ __all__ = [
     "render",
     "render_many",
 ]
-
-_MEMBER = re.compile(r"conversations(-\d+)?\.json")
 
 
 def parse(payload: JSON) -> list[ParseResult]:
@@ -136,10 +139,6 @@ def render_entry(conversation: Conversation) -> Rendered:
     return render_foreign(conversation)
 
 
-def _conversations_member(name: str) -> bool:
-    return _MEMBER.fullmatch(posixpath.basename(name)) is not None
-
-
 def iter_parse(binary: BinaryIO) -> Iterator[ParseResult | FormatError]:
     """The conversations of ``conversations.json`` or of the export zip, one at a time;
     one that cannot be read is a :class:`FormatError` naming its position."""
@@ -149,7 +148,7 @@ def iter_parse(binary: BinaryIO) -> Iterator[ParseResult | FormatError]:
 
 def iter_entries(binary: BinaryIO) -> Iterator[Entry]:
     """The entries of ``conversations.json`` or of the export zip, not read yet."""
-    return read_entries(binary, members=_conversations_member, lines="never")
+    return read_entries(binary, members=conversations_member, lines="never")
 
 
 def entry_identity(entry: Entry) -> tuple[str | None, JSON] | None:
@@ -203,6 +202,7 @@ FORMAT = register(
             usage=False,
             tree=True,
             multi_conversation=True,
+            hidden_context=True,
         ),
         parse=parse,
         render=render,

@@ -234,6 +234,8 @@ def _message(
     if message.finish_reason is not None or message.provider_finish_reason is not None:
         reason = _WIRE_FINISH.get(message.finish_reason or "", message.provider_finish_reason)
         metadata["finish_details"] = {"type": reason}
+    if message.hidden:
+        metadata["is_visually_hidden_from_conversation"] = True
     return {
         "id": node_id,
         "author": {"role": role, "name": name, "metadata": {}},

@@ -39,11 +39,13 @@ from providers.umf import (
     ToolUseBlock,
 )
 
+from ._attachments import attachment_blocks
 from ._content import UNMAPPED_PARTS, Assets, parse_content, require_content
 from ._shared import FORMAT_ID, hints
-from ._tree import children_from, node_order, parent_of
+from ._tree import children_from, latest_leaf, node_order, parent_of
 
 ROLES = ("system", "user", "assistant", "tool")
+HIDDEN_CONTENT = ("user_editable_context", "model_editable_context")
 FINISH_REASONS: dict[str, FinishReason] = {
     "stop": "stop",
     "max_tokens": "length",
@@ -73,7 +75,19 @@ def parse_conversation(raw: JSON, path: str, drift: Drift, assets: Assets | None
     mapping = require_mapping(entry.get("mapping"), at(path, "mapping"))
     for key, node in mapping.items():
         require_mapping(node, at(path, f"mapping.{key}"))
-    order = node_order(mapping, entry.get("current_node"), path)
+    current = entry.get("current_node")
+    if not (isinstance(current, str) and current in mapping):
+        current = latest_leaf(mapping)
+        if current is not None:
+            drift.add(
+                "parameter-defaulted",
+                "the conversation names no current node: the most recent answer is taken as "
+                "its main thread",
+                field=at(path, "current_node"),
+                original=entry.get("current_node"),
+                transformed=current,
+            )
+    order = node_order(mapping, current, path)
     root = _root(order, mapping)
     reader = _Reader(drift, assets, mapping, at(path, "mapping"), root)
     messages = [_node(key, reader) for key in order if key != root]
@@ -88,6 +102,11 @@ def parse_conversation(raw: JSON, path: str, drift: Drift, assets: Assets | None
     if isinstance(entry.get("title"), str):
         conversation.metadata.title = entry["title"]
         mapped.append("title")
+    model = entry.get("default_model_slug")
+    if isinstance(model, str) and model not in ("", "auto"):
+        # The model of the conversation where its messages name none (2026 exports).
+        conversation.parameters.model = model
+        mapped.append("default_model_slug")
     created = epoch_time(entry.get("create_time"))
     if created is not None:
         conversation.metadata.timestamp = created
@@ -187,8 +206,20 @@ def _message(raw: JSON, path: str, key: str, parent_id: str | None, reader: _Rea
     author_rest = unknown_fields(author, author_keys, path=f"{path}.author")
     own["$author"] = author_rest or None
     message.content = _calls_and_results(message, blocks, source, path, own, reader)
+    if not any(isinstance(block, ToolUseBlock | ToolResultBlock) for block in message.content):
+        message.content += attachment_blocks(source.get("metadata"), content, reader.assets)
+    message.hidden = is_hidden(source, own.get("$content_type"))
     message.extra = {FORMAT_ID: {**rest, **{k: v for k, v in own.items() if v is not None}}}
     return message
+
+
+def is_hidden(source: dict[str, Any], content_type: Any) -> bool:
+    """Whether ChatGPT keeps the message out of the person's sight: the profile, custom
+    instructions and memories it adds, and nodes its metadata marks hidden."""
+    metadata = source.get("metadata")
+    return content_type in HIDDEN_CONTENT or (
+        isinstance(metadata, dict) and metadata.get("is_visually_hidden_from_conversation") is True
+    )
 
 
 def _read_metadata(message: Message, rest: dict[str, Any]) -> None:

@@ -38,6 +38,8 @@ def render_conversation(conversation: Conversation) -> dict[str, Any]:
     if conversation.metadata.timestamp is not None:
         out["create_time"] = time_value(conversation.metadata.timestamp, own.get("$create_time"))
     out["mapping"] = mapping
+    if conversation.parameters.model is not None:
+        out["default_model_slug"] = conversation.parameters.model
     return {**out, **{k: v for k, v in own.items() if not k.startswith("$")}}
 
 
@@ -77,7 +79,8 @@ def render_message(message: Message) -> dict[str, Any]:
         out["id"] = message.id
     if message.timestamp is not None:
         out["create_time"] = time_value(message.timestamp, own.get("$create_time"))
-    out["content"] = own["content"] if "content" in own else render_content(_blocks(message), own)
+    blocks = [block for block in _blocks(message) if get_hint(block, "attachment") is None]
+    out["content"] = own["content"] if "content" in own else render_content(blocks, own)
     fields = fields_of(message, "content", UNMAPPED_PARTS)  # both are the content's
     metadata = fields.get("metadata")
     if isinstance(metadata, dict) and message.model is not None:

@@ -47,6 +47,22 @@ def node_order(mapping: dict[str, Any], current: Any, path: str) -> list[str]:
     return order
 
 
+def latest_leaf(mapping: dict[str, Any]) -> str | None:
+    """The leaf whose message was written last (the last in the mapping among equals), for
+    a conversation that names no ``current_node``; None for an empty mapping."""
+    parents = {parent_of(node, mapping) for node in mapping.values()}
+    leaves = [key for key in mapping if key not in parents]
+    return max(reversed(leaves), key=lambda key: _written_at(mapping[key]), default=None)
+
+
+def _written_at(node: dict[str, Any]) -> float:
+    message = node.get("message")
+    time = message.get("create_time") if isinstance(message, dict) else None
+    if isinstance(time, int | float) and not isinstance(time, bool):
+        return float(time)
+    return float("-inf")
+
+
 def _listed_first(listed: Any, actual: list[str]) -> list[str]:
     # The children in the order the node lists them, then any it forgot to list.
     wanted = set(actual)

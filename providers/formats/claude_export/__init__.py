@@ -2,7 +2,8 @@
 
 Undocumented by Anthropic; read as observed. ``parse`` takes the list of conversations
 (or one conversation) and gives one UMF conversation per entry, keyed by its ``uuid``;
-``iter_parse`` streams them from the file or from the zip's ``conversations.json``. How an
+``iter_parse`` streams them from the file or from the zip (``conversations.json``, or its
+shards ``conversations-000.json``... in a large account's export). How an
 entry is read is in ``_parse`` and ``_blocks``: messages form a tree through
 ``parent_message_uuid``; there is no current node, so the main path is the one to the last
 message of the list (the most recently created, which is always a leaf).
@@ -37,12 +38,18 @@ about; trees are kept.
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Iterator, Sequence
 from typing import BinaryIO
 
 from providers.formats import register
-from providers.formats._archive import Entry, check_depth, checked, entry_error, read_entries
+from providers.formats._archive import (
+    Entry,
+    check_depth,
+    checked,
+    conversations_member,
+    entry_error,
+    read_entries,
+)
 from providers.formats._common import hint, require_list
 from providers.formats.base import Capabilities, Drift, Format, FormatError, ParseResult, Rendered
 from providers.umf import JSON, Conversation
@@ -124,10 +131,6 @@ def render_entry(conversation: Conversation) -> Rendered:
     return render_foreign(conversation)
 
 
-def _conversations_member(name: str) -> bool:
-    return posixpath.basename(name) == "conversations.json"
-
-
 def iter_parse(binary: BinaryIO) -> Iterator[ParseResult | FormatError]:
     """The conversations of ``conversations.json`` or of the export zip, one at a time;
     one that cannot be read is a :class:`FormatError` naming its position."""
@@ -137,7 +140,7 @@ def iter_parse(binary: BinaryIO) -> Iterator[ParseResult | FormatError]:
 
 def iter_entries(binary: BinaryIO) -> Iterator[Entry]:
     """The entries of ``conversations.json`` or of the export zip, not read yet."""
-    return read_entries(binary, members=_conversations_member, lines="never")
+    return read_entries(binary, members=conversations_member, lines="never")
 
 
 def entry_identity(entry: Entry) -> tuple[str | None, JSON] | None:

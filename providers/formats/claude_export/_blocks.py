@@ -3,8 +3,9 @@
 ``text`` (its ``citations`` as the block's citations), ``thinking`` (display-only: a
 ``signature``, when one is there, stays with this format), ``tool_use`` and
 ``tool_result`` (both inside assistant messages: Claude.ai runs its tools itself) map to
-their UMF blocks; every other field stays verbatim in the block's ``extra``. Block types
-UMF has no name for (``voice_note``, ``knowledge`` results...) stay verbatim with their
+their UMF blocks, and a ``knowledge`` result of a web search to a text document (its
+title, and its URL as the source's); every other field stays verbatim in the block's
+``extra``. Block types UMF has no name for (``voice_note``...) stay verbatim with their
 position in the ``unmapped_blocks`` field of the message (or tool result) holding them
 (so a message or tool result of the export with a field of that name is refused).
 """
@@ -25,10 +26,21 @@ from providers.formats._common import (
     with_hints,
 )
 from providers.formats.base import Drift, FormatError
-from providers.umf import JSON, Block, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
+from providers.umf import (
+    JSON,
+    Block,
+    DocumentBlock,
+    MediaSource,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
 
 FORMAT_ID = "claude-export"
 UNMAPPED = "unmapped_blocks"
+# How a knowledge result's URL ends its text (see _knowledge).
+_SOURCE = "\n\nSource: "
 
 
 def hints(fields: dict[str, Any], **values: Any) -> dict[str, dict[str, Any]]:
@@ -88,6 +100,8 @@ class BlockReader:
             return self._call(source, path)
         if kind == "tool_result":
             return self._result(source, path)
+        if kind == "knowledge" and isinstance(source.get("text"), str):
+            return _knowledge(source, path)
         return None
 
     def _call(self, source: dict[str, Any], path: str) -> ToolUseBlock:
@@ -175,6 +189,29 @@ class BlockReader:
         return blocks, None, unmapped
 
 
+def _knowledge(source: dict[str, Any], path: str) -> DocumentBlock:
+    """A ``knowledge`` result of Claude's web search (or of a connected source): a text
+    document with its title and the page's URL, so that the page, search and other
+    formats read what was found."""
+    mapped = ["type", "text"]
+    title, url = source.get("title"), source.get("url")
+    mapped += [key for key, value in (("title", title), ("url", url)) if isinstance(value, str)]
+    text = source["text"]
+    if isinstance(url, str):
+        # Said in the text too: formats whose documents have no URL still carry it.
+        text += f"{_SOURCE}{url}"
+    return DocumentBlock(
+        source=MediaSource(
+            type="text",
+            media_type="text/plain",
+            data=text,
+            url=url if isinstance(url, str) else None,
+        ),
+        title=title if isinstance(title, str) else None,
+        extra=hints(unknown_fields(source, mapped, path=path), knowledge=True),
+    )
+
+
 def _thinking(source: dict[str, Any], path: str) -> ThinkingBlock:
     text = require_str(source.get("thinking"), f"{path}.thinking")
     signature = source.get("signature")
@@ -218,12 +255,26 @@ def render_block(block: Block) -> dict[str, Any]:
             out["input"] = block.input
     elif isinstance(block, ToolResultBlock):
         out = _render_result(block)
+    elif isinstance(block, DocumentBlock) and get_hint(block, "knowledge"):
+        out = _render_knowledge(block)
     else:
         raise ValueError(f"no Claude export block for {block.type}")
     # Only a tool result keeps unmapped blocks (its content's): another block's field of
     # that name is its own.
     skip = (UNMAPPED,) if isinstance(block, ToolResultBlock) else ()
     return {**out, **fields_of(block, *skip)}
+
+
+def _render_knowledge(block: DocumentBlock) -> dict[str, Any]:
+    text, url = block.source.data or "", block.source.url
+    out: dict[str, Any] = {"type": "knowledge"}
+    if block.title is not None:
+        out["title"] = block.title
+    if url is not None:
+        out["url"] = url
+        text = text.removesuffix(f"{_SOURCE}{url}")
+    out["text"] = text
+    return out
 
 
 def _render_result(block: ToolResultBlock) -> dict[str, Any]:

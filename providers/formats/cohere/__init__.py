@@ -54,7 +54,7 @@ from providers.formats import register
 from providers.formats.base import Capabilities, Format, FormatError, ParseResult, Rendered
 from providers.umf import JSON, Conversation
 
-from ._detect import detect
+from ._detect import DISTINCTIVE, detect
 from ._payload import parse_payload
 from ._render import render_conversation
 from ._shared import DEFAULT_MODEL, FORMAT_ID
@@ -97,6 +97,7 @@ FORMAT = register(
         parse=parse,
         render=render,
         detect=detect,
+        distinctive=DISTINCTIVE,
         provider="cohere",
     )
 )

@@ -1,23 +1,34 @@
 """How sure ``cohere`` is that a payload is its own (see :class:`Format`).
 
 2 for Cohere's marks: a response with an upper-case ``finish_reason`` beside its
-``message``, request fields only Cohere has (``documents``, ``citation_options``,
-``safety_mode``, ``strict_tools``, ``k``, ``p``, ``priority``, ``tool_choice`` REQUIRED or
-NONE, ``thinking`` with a ``token_budget``), an assistant ``tool_plan``, ``document``
-content parts. 1 when plain role/content messages merely fit; 0 when anything in the
-payload is not Cohere v2 chat.
+``message``, or a field only Cohere declares in :data:`DISTINCTIVE` (``documents``,
+``citation_options``, ``safety_mode``, ``k``, ``p``, ``priority``, ``tool_choice`` REQUIRED
+or NONE, ``thinking`` with a ``token_budget``, an assistant ``tool_plan``, a ``document``
+part), weighed against every other format's by ``providers.formats._kit.detect``. 1 when
+plain role/content messages merely fit; 0 when anything in the payload is not Cohere v2 chat.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._kit.detect import Distinctive, score_fit
 from providers.umf import JSON
 
-from ._shared import FINISH_REASONS, PART_TYPES, ROLES
+from ._shared import FINISH_REASONS, FORMAT_ID, PARAMETERS, PART_TYPES, ROLES
 
-_REQUEST_MARKS = {"documents", "citation_options", "safety_mode", "strict_tools", "k", "p"}
-_REQUEST_MARKS |= {"priority"}
+# Every field a Cohere v2 chat request, message and content part may carry.
+DISTINCTIVE = Distinctive(
+    request=(
+        *(spec.wire for spec in PARAMETERS),
+        *("messages", "tools", "tool_choice", "strict_tools", "documents", "citation_options"),
+        *("response_format", "safety_mode", "logprobs", "thinking", "priority"),
+    ),
+    message=("role", "content", "tool_calls", "tool_call_id", "tool_plan", "citations"),
+    block_types=tuple(sorted({kind for kinds in PART_TYPES.values() for kind in kinds})),
+    block_fields=("type", "text", "image_url", "document", "thinking"),
+    values=("tool_choice=REQUIRED", "tool_choice=NONE", "thinking.token_budget"),
+)
 # Message fields of other chat formats that a Cohere message never has.
 _FOREIGN_MESSAGE_KEYS = {"name", "refusal", "audio", "function_call", "prefix", "images"}
 _FOREIGN_MESSAGE_KEYS |= {"thinking", "tool_name", "reasoning_content"}
@@ -25,27 +36,21 @@ _FOREIGN_MESSAGE_KEYS |= {"thinking", "tool_name", "reasoning_content"}
 
 def detect(payload: JSON) -> int:
     """0 (not mine), 1 (fits) or 2 (surely Cohere v2 chat)."""
+    return score_fit(FORMAT_ID, payload, _fit(payload))
+
+
+def _fit(payload: JSON) -> int:
     if isinstance(payload, list):
         return _score_messages(payload)
     if not isinstance(payload, dict):
         return 0
     if "request" in payload and "response" in payload:
         request, response = payload["request"], payload["response"]
-        fits = isinstance(request, dict) and isinstance(response, dict) and detect(request)
+        fits = isinstance(request, dict) and isinstance(response, dict) and _fit(request)
         return 2 if fits and _score_response(response) else 0
     if "messages" not in payload and "message" in payload:
         return _score_response(payload)
-    score = _score_messages(payload.get("messages"))
-    if score and (_REQUEST_MARKS & payload.keys() or _has_request_marks(payload)):
-        return 2
-    return score
-
-
-def _has_request_marks(payload: dict[str, Any]) -> bool:
-    thinking = payload.get("thinking")
-    return payload.get("tool_choice") in ("REQUIRED", "NONE") or (
-        isinstance(thinking, dict) and "token_budget" in thinking
-    )
+    return _score_messages(payload.get("messages"))
 
 
 def _score_response(payload: dict[str, Any]) -> int:
@@ -83,7 +88,7 @@ def _score_message(message: JSON) -> int:
         return 0
     if not _calls_fit(message.get("tool_calls")):
         return 0
-    return 2 if "tool_plan" in message or "document" in kinds else 1
+    return 1
 
 
 def _calls_fit(calls: JSON) -> bool:

@@ -46,7 +46,7 @@ def render_conversation(conversation: Conversation) -> Rendered:
     messages = thread(conversation, ctx)
     answer, shape = take_answer(messages, shape)
     if shape in ("messages", "response"):
-        report_unplaced(conversation, messages if shape == "response" else [], ctx)
+        report_unplaced(conversation, messages if shape == "response" else [], ctx.drift)
     if not ctx.faithful:
         report_message_metadata(messages, ctx.drift, _NO_MESSAGE_METADATA)
         turns = linearize(messages, ctx, valid_tool_call_id, make_tool_call_id)

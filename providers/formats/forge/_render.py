@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._common import own_extra, parse_arguments
+from providers.formats._kit.drift import report_no_room_for_request
 from providers.formats.base import Drift, Rendered
 from providers.umf import (
     JSON,
@@ -36,7 +37,6 @@ from ._shared import (
     item,
     put_fields,
     report_foreign_extra,
-    report_unplaced,
     thread,
 )
 from ._text import write_call, write_result, write_thinking
@@ -59,7 +59,7 @@ def render_conversation(conversation: Conversation) -> Rendered:
     shape = get_hint(conversation.extra, "shape")
     state = _Render(RenderContext(faithful=shape in SHAPES))
     report_foreign_extra(conversation.extra, "", state.ctx)
-    report_unplaced(conversation, state.ctx)
+    report_no_room_for_request(conversation, state.ctx.drift, holder="Forge messages carry")
     messages = thread(conversation, state.ctx)
     groups = [render_message(message, index, state) for index, message in messages]
     flat = [wire for group in groups for wire in group]

@@ -89,35 +89,6 @@ def thread(conversation: Conversation, ctx: RenderContext) -> list[tuple[int, Me
     return written
 
 
-def report_unplaced(conversation: Conversation, ctx: RenderContext) -> None:
-    """Warn for what an ArtStandardPrompt has no room for: tools, tool choice and
-    generation parameters."""
-    if conversation.tools:
-        ctx.drift.add(
-            "tool-unsupported",
-            "Forge messages carry no tool definitions",
-            field="tools",
-            original=[tool.name for tool in conversation.tools],
-        )
-    if conversation.tool_choice is not None:
-        ctx.drift.add(
-            "parameter-unsupported",
-            "Forge messages carry no tool choice",
-            field="tool_choice",
-            original=conversation.tool_choice.model_dump(
-                mode="json", exclude_defaults=True, exclude={"extra"}
-            ),
-        )
-    parameters = conversation.parameters.model_dump(mode="json", exclude_defaults=True)
-    for key, value in parameters.items():
-        ctx.drift.add(
-            "parameter-unsupported",
-            "Forge messages carry no generation parameters",
-            field=f"parameters.{key}",
-            original=value,
-        )
-
-
 def fingerprint(blocks: list[Block]) -> str:
     """A digest of what a message's text says (ids left out: Forge text has none), to
     tell whether the blocks read from a text are still the same."""

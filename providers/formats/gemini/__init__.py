@@ -43,36 +43,14 @@ with a drift warning for each lossy step:
 
 from __future__ import annotations
 
-from pydantic import ValidationError
-
 from providers.formats import register
-from providers.formats.base import Capabilities, Drift, Format, FormatError, ParseResult, Rendered
+from providers.formats.base import Capabilities, Format
 from providers.formats.gemini._constants import FORMAT_ID, SIGNATURE_PLACEHOLDER
 from providers.formats.gemini._detect import detect
-from providers.formats.gemini._parse import parse_payload
-from providers.formats.gemini._parse_parts import ParseState
-from providers.formats.gemini._render import render_conversation
-from providers.umf import JSON, Conversation
+from providers.formats.gemini._parse import parse
+from providers.formats.gemini._render import render
 
 __all__ = ["FORMAT", "FORMAT_ID", "SIGNATURE_PLACEHOLDER", "detect", "parse", "render"]
-
-
-def parse(payload: JSON) -> list[ParseResult]:
-    """Read one Gemini payload (request, contents list, exchange or response) as one
-    conversation. Raises :class:`FormatError` naming the field for anything that is not."""
-    state = ParseState(Drift(FORMAT_ID))
-    try:
-        conversation = parse_payload(payload, state)
-    except ValidationError as error:
-        # The readers check types first; this is the net for a value UMF still refuses.
-        first = error.errors()[0]
-        raise FormatError(first["msg"], field=".".join(str(p) for p in first["loc"])) from None
-    return [ParseResult(conversation, state.drift.warnings)]
-
-
-def render(conversation: Conversation) -> Rendered:
-    """Write a conversation as a Gemini payload (see the module docstring)."""
-    return render_conversation(conversation)
 
 
 FORMAT = register(

@@ -3,6 +3,7 @@ cite them."""
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from providers.umf import FinishReason
@@ -23,6 +24,13 @@ SIGNATURE_PLACEHOLDER: Final = "skip_thought_signature_validator"
 BRIDGE_USER_TEXT: Final = "(conversation continues)"
 # The error answer sent for a function call that no recorded result answers.
 MISSING_RESULT_TEXT: Final = "No result was recorded for this function call."
+
+# Gemini's rule for a function name: a letter or underscore, then letters, digits,
+# underscores, dots, colons and dashes, 64 characters at most. Other providers take names
+# Gemini refuses (``3d_render`` starts with a digit, ``get weather`` has a space).
+FUNCTION_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,63}")
+FUNCTION_NAME_START: Final = re.compile(r"[A-Za-z_]")
+FUNCTION_NAME_REFUSED: Final = re.compile(r"[^A-Za-z0-9_.:-]")
 
 # generationConfig.stopSequences takes at most five entries.
 MAX_STOP_SEQUENCES: Final = 5

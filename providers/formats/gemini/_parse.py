@@ -19,51 +19,46 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import extra_of
-from providers.formats.base import FormatError
+from providers.formats._content_blocks.shape import parse_in_shape
+from providers.formats._kit.extra import extra_of
+from providers.formats._kit.fields import Fields, umf_checked
+from providers.formats.base import Drift, FormatError, ParseResult
 from providers.formats.gemini._constants import FORMAT_ID, TOOL_MODES
 from providers.formats.gemini._parse_parts import ParseState, parse_contents, parse_parts
 from providers.formats.gemini._parse_response import parse_response
-from providers.formats.gemini._reader import Fields
-from providers.formats.gemini._schema import to_json_schema
+from providers.formats.gemini._parse_schema import to_json_schema
 from providers.umf import JSON, Conversation, Message, Parameters, Tool, ToolChoice
+
+
+def parse(payload: JSON) -> list[ParseResult]:
+    """Read one Gemini payload (request, contents list, exchange or response) as one
+    conversation. Raises :class:`FormatError` naming the field for anything that is not."""
+    state = ParseState(Drift(FORMAT_ID))
+    with umf_checked():
+        conversation = parse_payload(payload, state)
+    return [ParseResult(conversation, state.drift.warnings)]
 
 
 def parse_payload(payload: JSON, state: ParseState) -> Conversation:
     """The conversation a payload of any accepted shape describes."""
-    if isinstance(payload, list):
-        conversation = Conversation(messages=parse_contents(payload, "", state))
-        shape = "messages"
-    elif isinstance(payload, dict) and "request" in payload and "response" in payload:
-        conversation = _parse_exchange(payload, state)
-        shape = "exchange"
-    elif isinstance(payload, dict) and "contents" in payload:
-        conversation = parse_request(payload, "", state)
-        shape = "request"
-    elif isinstance(payload, dict) and ("candidates" in payload or "promptFeedback" in payload):
-        message = parse_response(payload, "", state)
-        conversation = Conversation(messages=[message])
-        conversation.metadata.provider_response_id = message.id
-        shape = "response"
-    else:
-        raise FormatError(
+    return parse_in_shape(
+        payload,
+        FORMAT_ID,
+        message_list=lambda raw: parse_contents(raw, "", state),
+        request=lambda raw, path: parse_request(raw, path, state),
+        response=lambda raw, path: parse_response(raw, path, state),
+        is_request=lambda raw: "contents" in raw,
+        is_response=lambda raw: "candidates" in raw or "promptFeedback" in raw,
+        expected=(
             "not a Gemini generateContent payload: expected a request with 'contents', a "
-            "contents list, a {'request', 'response'} exchange or a response with 'candidates'",
-            field="payload",
-        )
-    conversation.extra.setdefault(FORMAT_ID, {})["$shape"] = shape
-    return conversation
+            "contents list, a {'request', 'response'} exchange or a response with 'candidates'"
+        ),
+        answered=_answered,
+    )
 
 
-def _parse_exchange(payload: dict[str, Any], state: ParseState) -> Conversation:
-    conversation = parse_request(payload["request"], "request", state)
-    message = parse_response(payload["response"], "response", state)
-    conversation.messages.append(message)
-    conversation.metadata.provider_response_id = message.id
-    outer = {key: value for key, value in payload.items() if key not in ("request", "response")}
-    if outer:
-        conversation.extra.setdefault(FORMAT_ID, {})["$exchange"] = outer
-    return conversation
+def _answered(conversation: Conversation, answer: Message) -> None:
+    conversation.metadata.provider_response_id = answer.id
 
 
 def _parse_system(raw: JSON, path: str, state: ParseState) -> Message:

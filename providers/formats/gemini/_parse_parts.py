@@ -1,7 +1,9 @@
 """Gemini ``Content`` and ``Part`` objects -> UMF messages and blocks.
 
 A Content is one message: role ``user`` -> user, ``model`` -> assistant. A part has one
-data field and optional modifiers. What each becomes:
+data field and optional modifiers (a part with a second ``text``, ``inlineData`` or
+``fileData`` gives a block for each, the later ones hinted ``$joined``, with a warning).
+What each becomes:
 
 * ``text`` -> ``text``; with ``thought: true`` -> ``thinking`` (signature: its
   ``thoughtSignature``); an empty text part or a bare part that only carries a
@@ -26,7 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import extra_of, require_list, require_mapping
+from providers.formats._kit.extra import extra_of
+from providers.formats._kit.fields import Fields, require_list, require_mapping
 from providers.formats.base import Drift, FormatError
 from providers.formats.gemini._constants import (
     DATA_FIELDS,
@@ -35,8 +38,7 @@ from providers.formats.gemini._constants import (
     SYNTHESIZED_CALL_ID,
     SYNTHESIZED_RESULT_ID,
 )
-from providers.formats.gemini._reader import Fields
-from providers.formats.gemini._results import compact_json, response_object, result_text
+from providers.formats.gemini._parse_results import compact_json, response_object, result_text
 from providers.umf import (
     JSON,
     AudioBlock,
@@ -140,10 +142,39 @@ def parse_content(
 def parse_parts(raw: JSON, path: str, content: str, state: ParseState) -> list[Block]:
     """The blocks of a Content's ``parts``; ``content`` labels the Content in made-up ids."""
     parts = require_list(raw, path)
-    return [
-        parse_part(part, f"{path}[{index}]", (content, index), state)
-        for index, part in enumerate(parts)
-    ]
+    blocks: list[Block] = []
+    for index, part in enumerate(parts):
+        blocks += _part_blocks(part, f"{path}[{index}]", (content, index), state)
+    return blocks
+
+
+# Data fields that, beside another one in the same part, become blocks of their own.
+_SEPARABLE = ("text", "inlineData", "fileData")
+# The data field that makes a part's block, in the order parse_part looks for them.
+_PRIMARY = ("functionCall", "functionResponse", "inlineData", "fileData", "text")
+
+
+def _part_blocks(raw: JSON, path: str, label: tuple[str, int], state: ParseState) -> list[Block]:
+    """A part's block, then one block (hint ``$joined``) for each further data field in it:
+    the API takes one data field per part, but what a second one holds is content."""
+    present = [key for key in _PRIMARY if isinstance(raw, dict) and raw.get(key) is not None]
+    joined = [key for key in present[1:] if key in _SEPARABLE]
+    if not joined:
+        return [parse_part(raw, path, label, state)]
+    state.drift.add(
+        "content-type-unsupported",
+        f"a part holds {len(joined) + 1} data fields ({', '.join(present[:1] + joined)}), "
+        "where the API takes one; read as one block each",
+        field=path,
+        original=present[:1] + joined,
+    )
+    own = {key: value for key, value in raw.items() if key not in joined}
+    blocks = [parse_part(own, path, label, state)]
+    for key in joined:
+        block = parse_part({key: raw[key]}, path, label, state)
+        block.extra.setdefault(FORMAT_ID, {})["$joined"] = True
+        blocks.append(block)
+    return blocks
 
 
 def parse_part(raw: JSON, path: str, label: tuple[str, int], state: ParseState) -> Block:

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._kit.fields import Fields
+from providers.formats._kit.paths import at
 from providers.formats.base import FormatError
 from providers.formats.gemini._constants import FINISH_REASONS, FORMAT_ID
 from providers.formats.gemini._parse_parts import ParseState, parse_content
-from providers.formats.gemini._reader import Fields, join
 from providers.umf import JSON, FinishReason, Message, ToolUseBlock, Usage
 
 _COUNTS = (
@@ -97,7 +98,7 @@ def parse_usage(raw: dict[str, Any], path: str) -> Usage:
     for key in _COUNTS:
         value = raw.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise FormatError(f"{key!r} must be an integer", field=join(path, key))
+            raise FormatError(f"{key!r} must be an integer", field=at(path, key))
     prompt, tool_prompt = raw.get("promptTokenCount"), raw.get("toolUsePromptTokenCount")
     candidates, thoughts = raw.get("candidatesTokenCount"), raw.get("thoughtsTokenCount")
     completion = None

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import hint, own_extra, report_message_metadata
-from providers.formats.base import Drift, Rendered
+from providers.formats._content_blocks.shape import main_thread, shaped_payload
+from providers.formats._kit.drift import report_foreign_extra, report_message_metadata
+from providers.formats._kit.extra import hint, own_extra
+from providers.formats.base import Rendered
 from providers.formats.gemini._constants import FORMAT_ID, WIRE_FINISH_REASONS
-from providers.formats.gemini._normalize import normalize
-from providers.formats.gemini._parameters import generation_config, warn_unsupported
-from providers.formats.gemini._render_parts import Context, warn_foreign_extra
-from providers.formats.gemini._tools import render_tool_config, render_tools
-from providers.formats.gemini._turns import build_turns, system_instruction
-from providers.umf import JSON, Conversation, Message, ToolUseBlock, Usage, main_path
+from providers.formats.gemini._render_parameters import generation_config, warn_unsupported
+from providers.formats.gemini._render_parts import Context, new_context
+from providers.formats.gemini._render_tools import render_tool_config, render_tools
+from providers.formats.gemini._render_turns import build_turns, system_instruction
+from providers.formats.gemini._rules import apply_rules
+from providers.umf import Conversation, Message, ToolUseBlock, Usage
 
 _NO_MESSAGE_METADATA = (
     "a Gemini request has no per-message ids, timestamps, models, finish reasons or usage; left out"
@@ -22,11 +24,11 @@ _NO_MESSAGE_METADATA = (
 _HANDLED = ("generationConfig", "toolConfig")
 
 
-def render_conversation(conversation: Conversation) -> Rendered:
-    """The payload for ``conversation`` and the warnings for what it could not carry."""
-    shape = hint(conversation.extra, FORMAT_ID, "shape")
-    ctx = Context(Drift(FORMAT_ID), faithful=shape is not None)
-    thread = _thread(conversation, ctx)
+def render(conversation: Conversation) -> Rendered:
+    """Write a conversation as a Gemini payload in the shape it was read in (see the package
+    docstring): the payload and the warnings for what it could not carry."""
+    ctx = new_context(faithful=hint(conversation.extra, FORMAT_ID, "shape") is not None)
+    thread = main_thread(conversation, ctx.drift, "Gemini")
     ctx.call_names = {
         block.id: block.name
         for _, message in thread
@@ -34,36 +36,16 @@ def render_conversation(conversation: Conversation) -> Rendered:
         if isinstance(block, ToolUseBlock)
     }
     last = thread[-1][1] if thread else None
-    is_response = last is not None and hint(last.extra, FORMAT_ID, "response") is not None
-    payload: JSON
-    if shape == "messages":
-        payload = [turn.payload() for turn in build_turns(thread, ctx)[0]]
-    elif shape == "response" and is_response and len(thread) == 1:
-        payload = response_payload(thread[0], ctx)
-    elif shape == "exchange" and is_response:
-        payload = {
-            "request": _request(conversation, thread[:-1], ctx),
-            "response": response_payload(thread[-1], ctx),
-            **hint(conversation.extra, FORMAT_ID, "exchange", {}),
-        }
-    else:
-        payload = _request(conversation, thread, ctx)
+    payload = shaped_payload(
+        conversation,
+        thread,
+        FORMAT_ID,
+        is_response=last is not None and hint(last.extra, FORMAT_ID, "response") is not None,
+        messages=lambda messages: [turn.payload() for turn in build_turns(messages, ctx)[0]],
+        request=lambda messages: _request(conversation, messages, ctx),
+        response=lambda entry: response_payload(entry, ctx),
+    )
     return Rendered(payload, ctx.drift.warnings)
-
-
-def _thread(conversation: Conversation, ctx: Context) -> list[tuple[int, Message]]:
-    """The messages to send with their UMF positions: one path through a tree."""
-    positions = {id(message): index for index, message in enumerate(conversation.messages)}
-    path = main_path(conversation)
-    if len(path) < len(conversation.messages):
-        ctx.drift.add(
-            "content-dropped",
-            "Gemini takes one thread; the other branches were left out",
-            field="messages",
-            original=len(conversation.messages),
-            transformed=len(path),
-        )
-    return [(positions[id(message)], message) for message in path]
 
 
 def _request(
@@ -71,7 +53,7 @@ def _request(
 ) -> dict[str, Any]:
     turns, system_messages, system_parts = build_turns(thread, ctx)
     if not ctx.faithful:
-        turns = normalize(turns, ctx)
+        turns = apply_rules(turns, ctx)
         report_message_metadata(thread, ctx.drift, _NO_MESSAGE_METADATA)
     body: dict[str, Any] = {}
     system = system_instruction(system_messages, system_parts, ctx)
@@ -88,7 +70,7 @@ def _request(
     warn_unsupported(conversation, ctx)
     own = own_extra(conversation.extra, FORMAT_ID)
     body.update({key: value for key, value in own.items() if key not in _HANDLED})
-    warn_foreign_extra(conversation.extra, "", ctx)
+    report_foreign_extra(conversation.extra, "", ctx)
     return body
 
 

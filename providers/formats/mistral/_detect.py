@@ -1,23 +1,39 @@
 """How sure ``mistral`` is that a payload is its own (see :class:`Format`).
 
 Mistral's chat API is OpenAI-like, so plain payloads only fit (1). 2 for Mistral's marks:
-request fields only Mistral has (``random_seed``, ``safe_prompt``, ``prompt_mode``,
-``tool_choice: "any"``), chunks only Mistral has (``document_url``, ``reference``, a
-``thinking`` chunk list, ``input_audio`` or ``image_url`` as a bare string, a ``file``
-chunk by id), an assistant ``prefix``, or a response whose finish reason is
-``model_length``. 0 when anything is not Mistral chat (a ``developer`` role, OpenAI-only
-parts, Anthropic blocks...).
+a field only Mistral declares in :data:`DISTINCTIVE` (``random_seed``, ``safe_prompt``,
+``prompt_mode``, ``tool_choice: "any"``, ``document_url`` and ``reference`` chunks, an
+assistant ``prefix``), weighed against every other format's by
+``providers.formats._kit.detect``; chunks shaped as only Mistral shapes them (a ``thinking``
+chunk list, ``input_audio`` or ``image_url`` as a bare string, a ``file`` chunk by id); a
+response whose finish reason is ``model_length``. 0 when anything is not Mistral chat (a
+``developer`` role, OpenAI-only parts, Anthropic blocks...).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._kit.detect import Distinctive, score_fit
 from providers.umf import JSON
 
-from ._shared import CHUNK_TYPES, ROLES, SYSTEM_CHUNK_TYPES
+from ._shared import CHUNK_TYPES, FORMAT_ID, PARAMETERS, ROLES, SYSTEM_CHUNK_TYPES
 
-_REQUEST_MARKS = {"random_seed", "safe_prompt", "prompt_mode"}
+# Every field a Mistral chat request, message and chunk may carry.
+DISTINCTIVE = Distinctive(
+    request=(
+        *(spec.wire for spec in PARAMETERS),
+        *("messages", "tools", "tool_choice", "response_format", "safe_prompt", "n"),
+        *("prediction", "prompt_mode", "reasoning_effort", "metadata"),
+    ),
+    message=("role", "content", "name", "tool_calls", "tool_call_id", "prefix"),
+    block_types=CHUNK_TYPES,
+    block_fields=(
+        *("type", "text", "image_url", "document_url", "document_name", "file_id"),
+        *("input_audio", "thinking", "signature", "reference_ids"),
+    ),
+    values=("tool_choice=any",),
+)
 # Message fields of other chat formats that a Mistral message never has.
 _FOREIGN_MESSAGE_KEYS = {"refusal", "audio", "function_call", "tool_plan", "images"}
 _FOREIGN_MESSAGE_KEYS |= {"thinking", "tool_name", "citations"}
@@ -25,6 +41,10 @@ _FOREIGN_MESSAGE_KEYS |= {"thinking", "tool_name", "citations"}
 
 def detect(payload: JSON) -> int:
     """0 (not mine), 1 (fits) or 2 (surely Mistral chat)."""
+    return score_fit(FORMAT_ID, payload, _fit(payload))
+
+
+def _fit(payload: JSON) -> int:
     if isinstance(payload, list):
         return _score_messages(payload)
     if not isinstance(payload, dict):
@@ -33,13 +53,11 @@ def detect(payload: JSON) -> int:
         request, response = payload["request"], payload["response"]
         if not isinstance(request, dict) or not isinstance(response, dict):
             return 0
-        scores = (detect(request), _score_response(response))
+        scores = (_fit(request), _score_response(response))
         return 0 if min(scores) == 0 else max(scores)
     if "choices" in payload:
         return _score_response(payload)
-    score = _score_messages(payload.get("messages"))
-    marked = _REQUEST_MARKS & payload.keys() or payload.get("tool_choice") == "any"
-    return 2 if score and marked else score
+    return _score_messages(payload.get("messages"))
 
 
 def _score_response(payload: dict[str, Any]) -> int:
@@ -80,7 +98,7 @@ def _score_message(message: JSON) -> int:
         return 0
     if not _calls_fit(message.get("tool_calls")):
         return 0
-    return 2 if isinstance(message.get("prefix"), bool) else score
+    return score
 
 
 def _score_chunk(chunk: JSON, allowed: tuple[str, ...]) -> int:
@@ -95,7 +113,7 @@ def _score_chunk(chunk: JSON, allowed: tuple[str, ...]) -> int:
         return 2 if isinstance(chunk.get("file_id"), str) and "file" not in chunk else 0
     if kind == "thinking":
         return 2 if isinstance(chunk.get("thinking"), list) else 0
-    return 2 if kind in ("document_url", "reference", "resource", "resource_link") else 1
+    return 1
 
 
 def _calls_fit(calls: JSON) -> bool:

@@ -49,7 +49,7 @@ def render_conversation(conversation: Conversation) -> Rendered:
     messages = thread(conversation, ctx)
     answer, shape = take_answer(messages, shape)
     if shape in ("messages", "response"):
-        report_unplaced(conversation, messages if shape == "response" else [], ctx)
+        report_unplaced(conversation, messages if shape == "response" else [], ctx.drift)
     writer = TurnWriter(ctx)
     if ctx.faithful:
         turns = turns_as_read(messages, ctx) if shape != "response" else []

@@ -1,25 +1,29 @@
 """How sure ``ollama`` is that a payload is its own (see :class:`Format`).
 
-2 for Ollama's marks: a response with ``message`` and a boolean ``done``; request fields
-only Ollama has (``options``, ``keep_alive``, ``think``, ``format``); messages with
-``images`` (base64 strings), ``thinking`` text, ``tool_name``, or tool calls whose
-``arguments`` are an object with no call ``type``. 1 for plain role/content messages that
-fit; 0 for anything Ollama would not read (content parts, argument strings, other
-formats' request fields).
+2 for Ollama's marks: a response with ``message`` and a boolean ``done``; tool calls whose
+``arguments`` are an object with no call ``type``; a field only Ollama declares in
+:data:`DISTINCTIVE` (``options``, ``keep_alive``, ``think``, ``format``; messages with
+``images``, ``thinking`` or ``tool_name``), weighed against every other format's by
+``providers.formats._kit.detect``. 1 for plain role/content messages that fit; 0 for
+anything Ollama would not read (content parts, argument strings, other formats' request
+fields).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._kit.detect import Distinctive, score_fit
 from providers.umf import JSON
 
-from ._shared import ROLES
+from ._shared import FORMAT_ID, ROLES
 
-_MESSAGE_KEYS = frozenset(
-    {"role", "content", "thinking", "images", "tool_calls", "tool_name", "tool_call_id"}
+_MESSAGE_KEYS = ("role", "content", "thinking", "images", "tool_calls", "tool_name", "tool_call_id")
+# Every field an /api/chat request and message may carry.
+DISTINCTIVE = Distinctive(
+    request=("model", "messages", "tools", "format", "options", "stream", "keep_alive", "think"),
+    message=_MESSAGE_KEYS,
 )
-_OLLAMA_REQUEST_KEYS = frozenset({"options", "keep_alive", "think", "format"})
 # Request fields of other formats: a body with one of them is not an /api/chat request.
 _FOREIGN_REQUEST_KEYS = frozenset(
     {
@@ -43,20 +47,23 @@ _FOREIGN_REQUEST_KEYS = frozenset(
 
 def detect(payload: JSON) -> int:
     """0 (not mine), 1 (fits) or 2 (surely Ollama)."""
+    return score_fit(FORMAT_ID, payload, _fit(payload))
+
+
+def _fit(payload: JSON) -> int:
     if isinstance(payload, list):
         return _score_messages(payload)
     if not isinstance(payload, dict):
         return 0
     if "request" in payload and "response" in payload:
         request = payload["request"]
-        fits = isinstance(request, dict) and detect(request) > 0
+        fits = isinstance(request, dict) and _fit(request) > 0
         return 2 if fits and _is_response(payload["response"]) else 0
     if "message" in payload:
         return 2 if _is_response(payload) else 0
     if _FOREIGN_REQUEST_KEYS & payload.keys():
         return 0
-    score = _score_messages(payload.get("messages"))
-    return 2 if score and _OLLAMA_REQUEST_KEYS & payload.keys() else score
+    return _score_messages(payload.get("messages"))
 
 
 def _is_response(payload: JSON) -> bool:
@@ -80,18 +87,13 @@ def _score_messages(messages: JSON) -> int:
 def _score_message(message: JSON) -> int:
     if not isinstance(message, dict) or message.get("role") not in ROLES:
         return 0
-    if set(message) - _MESSAGE_KEYS:
+    if set(message) - set(_MESSAGE_KEYS):
         return 0
     if message.get("content") is not None and not isinstance(message["content"], str):
         return 0
     calls = message.get("tool_calls")
     if calls is not None and not _object_calls(calls):
         return 0
-    images = message.get("images")
-    if isinstance(images, list) and images and all(isinstance(i, str) for i in images):
-        return 2
-    if isinstance(message.get("thinking"), str) or isinstance(message.get("tool_name"), str):
-        return 2
     if calls and all("type" not in call for call in calls):
         return 2
     return 1

@@ -17,7 +17,7 @@ import binascii
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import parse_arguments
+from providers.formats._kit.wire import arguments_object
 from providers.umf import (
     AudioBlock,
     Block,
@@ -190,7 +190,7 @@ def _place_call(block: ToolUseBlock, path: str, role: str, parts: Parts, ctx: Co
 
 def render_call(block: ToolUseBlock, path: str, ctx: Context) -> dict[str, Any]:
     """One ``tool_calls`` entry. Ids go back only to the Ollama payload they came from."""
-    arguments = block.input if ctx.faithful else _arguments(block, path, ctx)
+    arguments = block.input if ctx.faithful else arguments_object(block, path, ctx.drift)
     function = put_fields(
         {"name": block.name, "arguments": arguments}, get_hint(block.extra, "function", {})
     )
@@ -212,28 +212,6 @@ def drop_id(value: str, path: str, ctx: Context) -> None:
             original=value,
             severity="info",
         )
-
-
-def _arguments(block: ToolUseBlock, path: str, ctx: Context) -> dict[str, Any]:
-    """The call's arguments as the object Ollama requires; ``{}`` (and a warning that the
-    arguments were lost) when the source only had an argument string that is not one."""
-    if isinstance(block.input, dict) and (block.input or block.raw_arguments is None):
-        return block.input
-    if block.raw_arguments is not None:
-        decoded, ok = parse_arguments(block.raw_arguments)
-        if ok and isinstance(decoded, dict):
-            return decoded
-        original, where = block.raw_arguments, "raw_arguments"
-    else:
-        original, where = block.input, "input"
-    ctx.drift.add(
-        "content-dropped",
-        "tool call arguments are not a JSON object; sent as {}",
-        field=join(path, where),
-        original=original,
-        transformed={},
-    )
-    return {}
 
 
 def joined(pieces: list[str], path: str, what: str, ctx: Context) -> str:

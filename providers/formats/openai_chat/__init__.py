@@ -64,7 +64,7 @@ from providers.formats._common import (
 from providers.formats.base import Capabilities, Drift, Format, FormatError, ParseResult, Rendered
 from providers.umf import JSON, Conversation, Message, main_path
 
-from ._detect import detect
+from ._detect import DISTINCTIVE, detect
 from ._parse_messages import ParseState, parse_messages
 from ._render_messages import render_message
 from ._request import (
@@ -302,6 +302,7 @@ FORMAT = register(
         parse=parse,
         render=render,
         detect=detect,
+        distinctive=DISTINCTIVE,
         provider="openai",
     )
 )

@@ -1,50 +1,60 @@
 """How sure ``openai-chat`` is that a payload is its own (see :class:`Format`).
 
-2 when OpenAI's distinctive marks are there (``object: chat.completion``, a tool call
-whose ``arguments`` is a string, ``image_url`` / ``input_audio`` / ``file`` parts, a
-``tool`` message with ``tool_call_id`` and text content, a ``developer`` message, request
-fields only OpenAI has); 1 when the payload merely fits (plain role/content messages,
-which many chat APIs share); 0 when anything in it is not Chat Completions.
+2 when OpenAI's shape marks are there (``object: chat.completion``, a tool call whose
+``arguments`` is a string, ``image_url`` / ``input_audio`` / ``file`` parts, a ``tool``
+message with ``tool_call_id`` and text content, a ``developer`` message) or a field only
+OpenAI declares (:data:`DISTINCTIVE`, weighed by ``providers.formats._kit.detect``); 1 when
+the payload merely fits (plain role/content messages, which many chat APIs share); 0 when
+anything in it is not Chat Completions.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._kit.detect import Distinctive, score_fit
 from providers.umf import JSON
 
 from ._content import PART_TYPES
 from ._parse_messages import ROLES
 
-_OPENAI_ONLY_KEYS = {
-    "max_completion_tokens",
-    "response_format",
-    "reasoning_effort",
-    "logit_bias",
-    "store",
-    "modalities",
-    "prediction",
-    "web_search_options",
-    "parallel_tool_calls",
-}
+# Every field a Chat Completions request, message and content part may carry.
+DISTINCTIVE = Distinctive(
+    request=(
+        *("model", "messages", "max_tokens", "max_completion_tokens", "temperature", "top_p"),
+        *("stop", "seed", "frequency_penalty", "presence_penalty", "user", "stream", "n"),
+        *("stream_options", "tools", "tool_choice", "parallel_tool_calls", "functions"),
+        *("function_call", "response_format", "reasoning_effort", "logit_bias", "logprobs"),
+        *("top_logprobs", "store", "metadata", "modalities", "audio", "prediction"),
+        *("web_search_options", "service_tier", "safety_identifier", "prompt_cache_key"),
+        "verbosity",
+    ),
+    message=(
+        *("role", "content", "name", "tool_calls", "tool_call_id", "refusal", "audio"),
+        "function_call",
+    ),
+    block_types=tuple(PART_TYPES),
+    block_fields=("type", "text", "image_url", "input_audio", "file", "refusal"),
+)
 _OPENAI_PARTS = {"image_url", "input_audio", "file", "refusal"}
 
 
 def detect(payload: JSON) -> int:
     """0 (not mine), 1 (fits) or 2 (surely Chat Completions)."""
+    return score_fit("openai-chat", payload, _fit(payload))
+
+
+def _fit(payload: JSON) -> int:
     if isinstance(payload, list):
         return _score_messages(payload)
     if not isinstance(payload, dict):
         return 0
     if isinstance(payload.get("request"), dict) and isinstance(payload.get("response"), dict):
-        request_score = detect(payload["request"])
+        request_score = _fit(payload["request"])
         return 2 if request_score and _is_response(payload["response"]) else 0
     if "choices" in payload:
         return 2 if _is_response(payload) else 0
-    score = _score_messages(payload.get("messages"))
-    if score and _OPENAI_ONLY_KEYS & payload.keys():
-        return 2
-    return score
+    return _score_messages(payload.get("messages"))
 
 
 def _is_response(payload: dict[str, Any]) -> bool:

@@ -130,7 +130,15 @@ def test_server_tools_stay_in_the_assistant_message_and_pair_by_order() -> None:
     assert isinstance(thinking, ThinkingBlock) and thinking.signature is None
     assert isinstance(call, ToolUseBlock) and isinstance(result, ToolResultBlock)
     assert result.tool_use_id == call.id == "toolu_synthesized_1"
-    assert result.name == "web_search" and result.content == []
+    assert result.name == "web_search" and isinstance(result.content, list)
+    # A web search's knowledge result reads as what was found: title, URL and text.
+    [found] = result.content
+    assert isinstance(found, DocumentBlock) and found.title == "Announcing Rust 1.90.0 | Rust Blog"
+    assert found.source.url == "https://blog.rust-lang.org/2025/09/18/Rust-1.90.0/"
+    assert found.source.type == "text" and found.source.data == (
+        "The Rust team is happy to announce a new version of Rust, 1.90.0.\n\n"
+        "Source: https://blog.rust-lang.org/2025/09/18/Rust-1.90.0/"
+    )
     assert isinstance(text, TextBlock) and text.citations is not None
     assert summary(item.warnings) == [
         ("id-synthesized", "[0].chat_messages[1].content[1]", None, "toolu_synthesized_1"),

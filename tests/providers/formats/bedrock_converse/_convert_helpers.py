@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 
 from providers.formats import parse as parse_as
-from providers.formats.bedrock_converse import render
+from providers.formats.bedrock_converse import FORMAT
 from providers.umf import (
     Block,
     Conversation,
@@ -49,7 +49,8 @@ def assert_valid_request(payload: dict[str, Any]) -> None:
 def convert(*messages: Message, **fields: Any) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
     """Render messages from another format; the payload must be a request Converse takes."""
     fields.setdefault("parameters", PARAMS)
-    rendered = render(Conversation(messages=list(messages), **fields))
+    # As registered: the kit checks media for every format on this way out.
+    rendered = FORMAT.render(Conversation(messages=list(messages), **fields))
     assert_valid_request(rendered.payload)
     assert all(w.source == "bedrock-converse" for w in rendered.warnings)
     return rendered.payload, summary(rendered.warnings)
@@ -59,7 +60,7 @@ def from_fixture(format_id: str, name: str) -> tuple[dict[str, Any], list[tuple[
     """Render another format's fixture; the payload must be a request Converse takes."""
     payload = orjson.loads((FIXTURES / format_id / f"{name}.json").read_bytes())
     [item] = parse_as(format_id, payload).items
-    rendered = render(item.conversation)
+    rendered = FORMAT.render(item.conversation)
     assert_valid_request(rendered.payload)
     return rendered.payload, summary(rendered.warnings)
 

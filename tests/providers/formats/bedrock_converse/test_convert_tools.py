@@ -188,3 +188,17 @@ def test_tool_definition_without_schema_gets_an_empty_one() -> None:
         {"toolSpec": {"name": "ping", "inputSchema": {"json": EMPTY_SCHEMA}}}
     ]
     assert warnings == [("parameter-defaulted", "info", "tools[0].parameters", None, EMPTY_SCHEMA)]
+
+
+def test_a_valid_tool_name_never_takes_the_name_another_was_fitted_to() -> None:
+    # "get weather" is fitted to "get_weather"; the next tool, really named "get_weather",
+    # must not be sent under the same name (Converse refuses two tools of one name).
+    tools = [
+        Tool(name="get weather", parameters={"type": "object"}),
+        Tool(name="get_weather", parameters={"type": "object"}),
+    ]
+    payload, _ = convert(user(text("q")), tools=tools)
+    names = [spec["toolSpec"]["name"] for spec in payload["toolConfig"]["tools"]]
+    assert names[0] == "get_weather"
+    assert len(set(names)) == 2
+    assert re.fullmatch(r"get_weather_[0-9a-f]{8}", names[1])

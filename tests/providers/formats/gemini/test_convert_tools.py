@@ -16,7 +16,7 @@ from providers.umf import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from tests.providers.formats.test_gemini_convert import (
+from tests.providers.formats.gemini.test_convert_whole_fixtures import (
     assistant,
     call,
     convert,

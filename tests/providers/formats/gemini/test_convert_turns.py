@@ -12,7 +12,7 @@ from providers.umf import (
     TextBlock,
     ThinkingBlock,
 )
-from tests.providers.formats.test_gemini_convert import (
+from tests.providers.formats.gemini.test_convert_whole_fixtures import (
     OC,
     assistant,
     call,

@@ -1,7 +1,7 @@
 """The ``gemini`` format: exact same-format round trips of every fixture (directly, through
 storage, and validated against the SDK), and how strict that SDK validation is.
 
-Conversions from other formats are in ``test_gemini_convert.py``.
+Conversions from other formats are in ``test_convert_*.py``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from providers.formats.gemini import render
+from providers.formats.gemini import parse, render
 from tests.providers.formats.gemini._helpers import (
     FIXTURE_NAMES,
     canonical,
@@ -94,3 +94,14 @@ def test_every_fixture_records_its_shape() -> None:
     assert shapes["bare_response_function_call"] == "response"
     assert shapes["thinking_exchange"] == "exchange"
     assert shapes["tool_loop_parallel"] == "request"
+
+
+def test_a_field_named_unmapped_blocks_is_kept_like_any_other() -> None:
+    # Gemini once refused this name, which only Anthropic keeps for itself (a copy of
+    # Anthropic's reader); here it is an unknown field like any other, and comes back.
+    payload = {
+        "contents": [{"role": "user", "parts": [{"text": "hi"}], "unmapped_blocks": [1]}],
+        "unmapped_blocks": {"a": 1},
+    }
+    (result,) = parse(copy.deepcopy(payload))
+    assert render(result.conversation).payload == payload

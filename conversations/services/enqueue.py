@@ -1,0 +1,51 @@
+"""Sending tasks, by name, so that services never import ``tasks`` (no import cycle).
+
+A task is sent once the transaction that wrote its row commits. The row is the truth: when
+the broker cannot be reached the row stays queued, the caller is told
+(:class:`QueueUnavailable`, which the API answers with a 503 naming the row), and the
+reconciler (beat) sends the task once the broker is back.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import uuid
+
+from django.db import transaction
+from kombu.exceptions import OperationalError as BrokerError
+
+logger = logging.getLogger(__name__)
+
+IMPORT_JOB = "conversations.tasks.import_job_execute"
+REPLAY_RUN = "conversations.tasks.replay_run_execute"
+
+
+class QueueUnavailable(Exception):
+    """The broker could not take the task of the row ``object_id`` (of ``kind``), which
+    waits, queued, for the reconciler."""
+
+    def __init__(self, kind: str, object_id: uuid.UUID) -> None:
+        super().__init__(f"the task queue cannot be reached; the {kind} waits, queued")
+        self.kind = kind
+        self.object_id = object_id
+
+
+def send(task_name: str, object_id: uuid.UUID) -> None:
+    """Send the task for the row now; :class:`QueueUnavailable` if the broker is down."""
+    module, _, name = task_name.rpartition(".")
+    # Imported when first used: the tasks module imports the services.
+    task = getattr(importlib.import_module(module), name)
+    try:
+        task.delay(str(object_id))
+    except BrokerError as error:
+        logger.warning("broker unreachable; %s %s waits: %s", task_name, object_id, error)
+        raise QueueUnavailable(_KINDS[task_name], object_id) from None
+
+
+def send_on_commit(task_name: str, object_id: uuid.UUID) -> None:
+    """:func:`send` once the current transaction commits (a row the worker can read)."""
+    transaction.on_commit(lambda: send(task_name, object_id))
+
+
+_KINDS = {IMPORT_JOB: "import job", REPLAY_RUN: "replay run"}

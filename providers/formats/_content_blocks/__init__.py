@@ -1,0 +1,9 @@
+"""The content-block family: ``anthropic``, ``bedrock-converse`` and ``gemini`` take a
+conversation as alternating user and assistant (model) turns of typed content blocks, with
+tool calls answered by results at the start of the next user turn. What they share by design
+lives here, with each provider's words as parameters (a :class:`~.drafts.Dialect`):
+
+* :mod:`.shape`: the one thread a request holds, and the payload in the shape it was read in;
+* :mod:`.drafts`: UMF messages as draft turns, each block with its UMF path;
+* :mod:`.rules`: the structural rules applied to drafts converted from another format.
+"""

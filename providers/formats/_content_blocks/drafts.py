@@ -1,0 +1,310 @@
+"""UMF messages -> draft turns of a content-block API (one per UMF message), each rendered
+block keeping its UMF path so that the structural rules applied afterwards (:mod:`.rules`)
+can name what they changed. The provider's words come from its :class:`Dialect`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from providers.formats._kit.context import RenderContext
+from providers.formats._kit.drift import (
+    report_call_as_text,
+    report_result_as_text,
+    warn_message_fields,
+)
+from providers.formats._kit.wire import dump_arguments
+from providers.formats.base import Drift
+from providers.umf import JSON, Block, Extra, Message, ToolResultBlock
+
+SYSTEM_ROLES = ("system", "developer")
+
+
+@dataclass
+class Part:
+    """One rendered content block and the UMF path it came from. ``moved`` marks a block
+    already reported as moved, so that later steps do not report it twice."""
+
+    body: dict[str, Any]
+    path: str
+    moved: bool = field(default=False)
+
+    @property
+    def member(self) -> str:
+        """The first key of the block: the member a tagged union sets (``toolUse``)."""
+        return next(iter(self.body), "")
+
+    @property
+    def value(self) -> Any:
+        """The value of that member."""
+        return self.body.get(self.member)
+
+
+@dataclass
+class Draft:
+    """One message in the making. ``content_hint`` says how its content was written when
+    read (``string`` or ``blocks``), for the APIs that take both."""
+
+    role: str
+    parts: list[Part]
+    path: str
+    source_role: str
+    content_hint: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    # Made up by the renderer (moved media, a bridge turn, missing tool results).
+    synthetic: bool = False
+
+
+Ctx = TypeVar("Ctx", bound=RenderContext)
+
+
+@dataclass(frozen=True)
+class Dialect(Generic[Ctx]):
+    """A content-block API in its own words: its name in warnings, its roles, how a block
+    says its kind and where a call or result keeps its fields, and how it renders blocks."""
+
+    name: str
+    # Its messages, as warnings name them ("Anthropic messages").
+    turn: str
+    # UMF role -> wire role.
+    roles: Mapping[str, str]
+    # The kind a block body says it is, in the wire's words ("tool_use", "toolUse").
+    kind: Callable[[dict[str, Any]], Any]
+    # The object that holds a call's or a result's fields (the body, or its one member).
+    inner: Callable[[dict[str, Any]], dict[str, Any]]
+    call_kind: str
+    result_kind: str
+    call_id: str
+    result_id: str
+    media_kinds: tuple[str, ...]
+    media_note: str
+    text_body: Callable[[str], dict[str, Any]]
+    # A result's fields -> (its text, its other blocks), to send it as text.
+    result_text: Callable[[dict[str, Any]], tuple[str, list[dict[str, Any]]]]
+    # Parts and the content hint -> the message's ``content``.
+    content: Callable[[list[Part], str | None], JSON]
+    blank_note: str
+    render_blocks: Callable[[list[Block], str, Extra, Ctx], list[Part]]
+    render_block: Callable[[Block, str, Ctx], dict[str, Any] | None]
+    # The message's own wire fields its draft carries.
+    message_fields: Callable[[Message], dict[str, Any]]
+    content_hint: Callable[[Message], str | None]
+    # The structural rules' words (:mod:`.rules`).
+    id_pattern: re.Pattern[str]
+    make_id: Callable[[str], str]
+    merge_note: str
+    bridge_text: str
+    reorder_note: str
+    missing_result: Callable[[str], dict[str, Any]]
+
+    def payload(self, draft: Draft) -> dict[str, Any]:
+        """The message as sent."""
+        return {
+            "role": draft.role,
+            "content": self.content(draft.parts, draft.content_hint),
+            **draft.extra,
+        }
+
+    def is_blank_text(self, part: Part) -> bool:
+        """A text block the API refuses: empty or whitespace only."""
+        return self.kind(part.body) == "text" and not str(part.body.get("text", "")).strip()
+
+    def text_part(self, text: str, path: str) -> Part:
+        """A plain text block."""
+        return Part(self.text_body(text), path)
+
+
+def build_drafts(
+    messages: list[tuple[int, Message]],
+    ctx: Ctx,
+    dialect: Dialect[Ctx],
+    *,
+    take_system: Callable[[Message, str, bool], bool],
+) -> list[Draft]:
+    """Drafts for the thread. ``take_system`` is given each system or developer message
+    (with its path, and whether no turn came before it) and says whether it took it out of
+    the thread (into a top-level prompt)."""
+    drafts: list[Draft] = []
+    for index, message in messages:
+        path = f"messages[{index}]"
+        warn_message_fields(message, path, ctx, target=dialect.name, turn=dialect.turn)
+        if message.role in SYSTEM_ROLES and take_system(message, path, not drafts):
+            continue
+        draft = _draft(message, path, ctx, dialect)
+        drafts.append(draft)
+        if not ctx.faithful:
+            _fix_misplaced_tool_blocks(draft, ctx, dialect)
+        if not ctx.faithful and draft.role == "assistant":
+            moved = _move_media(draft, ctx, dialect)
+            if moved is not None:
+                drafts.append(moved)
+    return drafts
+
+
+def _draft(message: Message, path: str, ctx: Ctx, dialect: Dialect[Ctx]) -> Draft:
+    if message.role == "tool":
+        parts = tool_message_parts(
+            message,
+            path,
+            ctx.drift,
+            render_all=lambda: dialect.render_blocks(message.content, path, message.extra, ctx),
+            render_one=lambda wrapped: _one_part(dialect.render_block(wrapped, path, ctx), path),
+        )
+    else:
+        parts = dialect.render_blocks(message.content, path, message.extra, ctx)
+    role = dialect.roles.get(message.role, message.role)
+    hint = dialect.content_hint(message)
+    return Draft(role, parts, path, message.role, hint, dialect.message_fields(message))
+
+
+def _one_part(body: dict[str, Any] | None, path: str) -> Part | None:
+    return None if body is None else Part(body, path)
+
+
+P = TypeVar("P")
+
+
+def tool_message_parts(
+    message: Message,
+    path: str,
+    drift: Drift,
+    *,
+    render_all: Callable[[], list[P]],
+    render_one: Callable[[ToolResultBlock], P | None],
+) -> list[P]:
+    """A tool-role message as user content: its tool results (``render_all``), or its
+    content wrapped as the result of ``tool_call_id`` (``render_one``)."""
+    has_result = any(isinstance(block, ToolResultBlock) for block in message.content)
+    if has_result or message.tool_call_id is None:
+        if not has_result:
+            drift.add(
+                "content-type-unsupported",
+                "a tool message that answers no call id is sent as user content",
+                field=path,
+                original="tool",
+                transformed="user",
+            )
+        return render_all()
+    wrapped = ToolResultBlock(
+        tool_use_id=message.tool_call_id, content=list(message.content), name=message.name
+    )
+    part = render_one(wrapped)
+    return [part] if part is not None else []
+
+
+def report_system_moved(
+    message: Message,
+    path: str,
+    leading: bool,
+    drift: Drift,
+    *,
+    target: str,
+    prompt: str,
+    transformed: str = "system",
+) -> None:
+    """The warning for a developer message, or a system message after the conversation
+    started, moved to ``target``'s ``prompt`` ("top-level system prompt"; the warning's
+    ``transformed``)."""
+    if message.role == "developer" or not leading:
+        drift.add(
+            "system-message-transformed",
+            f"moved to {target}'s {prompt}"
+            if leading
+            else f"a system message inside the conversation moved to the {prompt}",
+            field=path,
+            original=message.role,
+            transformed=transformed,
+            severity="info" if leading else "warning",
+        )
+
+
+PartT = TypeVar("PartT", bound=Part)
+
+
+def text_only(
+    parts: list[PartT],
+    drift: Drift,
+    *,
+    is_text: Callable[[PartT], bool],
+    kind: Callable[[PartT], Any],
+    note: str,
+) -> list[PartT]:
+    """``parts`` less those that are not text (a system prompt holds text only), each
+    left out with a ``content-dropped`` warning saying ``note``."""
+    kept = []
+    for part in parts:
+        if is_text(part):
+            kept.append(part)
+        else:
+            drift.add("content-dropped", note, field=part.path, original=kind(part))
+    return kept
+
+
+def drop_blank_text(parts: list[Part], ctx: RenderContext, dialect: Dialect[Any]) -> list[Part]:
+    """``parts`` without blank text blocks (each dropped one noted as info)."""
+    kept = []
+    for part in parts:
+        if dialect.is_blank_text(part):
+            ctx.drift.add(
+                "content-dropped",
+                dialect.blank_note,
+                field=part.path,
+                original=part.body.get("text"),
+                severity="info",
+            )
+        else:
+            kept.append(part)
+    return kept
+
+
+def _move_media(draft: Draft, ctx: Ctx, dialect: Dialect[Ctx]) -> Draft | None:
+    """Media of an assistant turn, moved to a user turn right after it (these APIs take
+    media from the user only)."""
+    media = [part for part in draft.parts if dialect.kind(part.body) in dialect.media_kinds]
+    if not media:
+        return None
+    moved = {id(part) for part in media}
+    draft.parts = [part for part in draft.parts if id(part) not in moved]
+    for part in media:
+        part.moved = True
+        ctx.drift.add(
+            "message-reordered",
+            dialect.media_note,
+            field=part.path,
+            original="assistant",
+            transformed="user",
+        )
+    return Draft("user", media, draft.path, "assistant", "blocks", synthetic=True)
+
+
+def _fix_misplaced_tool_blocks(draft: Draft, ctx: Ctx, dialect: Dialect[Ctx]) -> None:
+    """Calls only in assistant turns, results only in user turns; the others become text."""
+    in_assistant = draft.role == "assistant"
+    misplaced = dialect.result_kind if in_assistant else dialect.call_kind
+    fixed: list[Part] = []
+    for part in draft.parts:
+        if dialect.kind(part.body) != misplaced:
+            fixed.append(part)
+        elif in_assistant:
+            fixed.extend(result_as_text(part, ctx, dialect))
+        else:
+            fixed.append(_call_as_text(part, ctx, dialect))
+    draft.parts = fixed
+
+
+def _call_as_text(part: Part, ctx: Ctx, dialect: Dialect[Ctx]) -> Part:
+    call = dialect.inner(part.body)
+    report_call_as_text(part.path, ctx.drift, target=dialect.name, speaker="the assistant")
+    arguments = dump_arguments(call.get("input", {}))
+    text = f"[tool call {call[dialect.call_id]}] {call['name']}({arguments})"
+    return dialect.text_part(text, part.path)
+
+
+def result_as_text(part: Part, ctx: RenderContext, dialect: Dialect[Any]) -> list[Part]:
+    """A tool result that cannot be paired with a call of the turn before, as a text block
+    (followed by its images and documents)."""
+    text, media = dialect.result_text(dialect.inner(part.body))
+    report_result_as_text(part.path, ctx.drift)
+    return [dialect.text_part(text, part.path), *(Part(body, part.path) for body in media)]

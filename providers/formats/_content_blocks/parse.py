@@ -1,0 +1,47 @@
+"""What the content-block parsers share: tool results named after the call they answer,
+and usage whose input count leaves out the cache (UMF's counts include it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from providers.umf import Message, ToolResultBlock, ToolUseBlock, Usage
+
+
+def name_tool_results(messages: list[Message]) -> None:
+    """Give each tool result the name of the call it answers (Gemini and Ollama pair results
+    by name, so other formats need it; these APIs pair by id)."""
+    names: dict[str, str] = {}
+    for message in messages:
+        for block in message.content:
+            if isinstance(block, ToolUseBlock):
+                names[block.id] = block.name
+            elif isinstance(block, ToolResultBlock) and block.name is None:
+                block.name = names.get(block.tool_use_id)
+
+
+def cached_usage(
+    raw: dict[str, Any],
+    *,
+    fresh: int | None,
+    output: int | None,
+    read: int | None,
+    written: int | None,
+    total: int | None = None,
+    reasoning: int | None = None,
+) -> Usage:
+    """Usage in UMF's (OpenAI's) meaning from an API whose input count (``fresh``) leaves
+    out cache reads and writes: UMF ``prompt_tokens`` includes them, and the total is
+    their sum with ``output`` unless the API gave one. ``raw`` keeps the object as sent."""
+    prompt = None if fresh is None else fresh + (read or 0) + (written or 0)
+    if total is None and prompt is not None and output is not None:
+        total = prompt + output
+    return Usage(
+        prompt_tokens=prompt,
+        completion_tokens=output,
+        total_tokens=total,
+        cached_tokens=read,
+        cache_write_tokens=written,
+        reasoning_tokens=reasoning,
+        raw=dict(raw),
+    )

@@ -1,0 +1,206 @@
+"""The structural rules a content-block API puts on a conversation, applied to drafts
+converted from another format (a conversation read from the format itself comes back as it
+was). In order: tool ids fit the API's pattern, unique per call; no blank text blocks, no
+empty messages; one message per turn (same-role runs merged); the first turn is the
+user's; every call is answered by a result at the start of the very next user turn, and
+every result answers a call of the turn before it. Every change is a warning."""
+
+from __future__ import annotations
+
+from hashlib import sha256
+from typing import Any
+
+from providers.formats._content_blocks.drafts import (
+    Dialect,
+    Draft,
+    Part,
+    drop_blank_text,
+    result_as_text,
+)
+from providers.formats._kit.context import RenderContext
+from providers.formats._kit.ids import ToolIdMap
+
+
+def apply_rules(drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any]) -> list[Draft]:
+    """Drafts rearranged into a conversation the API accepts; every change is a warning."""
+    _rewrite_ids(drafts, ctx, dialect)
+    drafts = _drop_empty(drafts, ctx, dialect)
+    drafts = _merge_runs(drafts, ctx, dialect)
+    if not drafts or drafts[0].role != "user":
+        drafts.insert(0, _bridge(drafts, ctx, dialect))
+    return _pair_tool_results(drafts, ctx, dialect)
+
+
+def _rewrite_ids(drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any]) -> None:
+    """Tool ids the API accepts, unique per call. A reused id (some providers number calls
+    per turn) gets a new one, and results answer the latest call that had their id."""
+    ids = ToolIdMap(
+        ctx.drift,
+        valid=lambda value: dialect.id_pattern.fullmatch(value) is not None,
+        make=dialect.make_id,
+    )
+    used: set[str] = set()
+    latest: dict[str, str] = {}
+    for part in (part for draft in drafts for part in draft.parts):
+        kind = dialect.kind(part.body)
+        if kind == dialect.call_kind:
+            call = dialect.inner(part.body)
+            original = call[dialect.call_id]
+            new = ids(original, f"{part.path}.id")
+            if new in used:
+                new = _unique_id(original, used, f"{part.path}.id", ctx, dialect)
+            used.add(new)
+            latest[original] = call[dialect.call_id] = new
+        elif kind == dialect.result_kind:
+            result = dialect.inner(part.body)
+            original = result[dialect.result_id]
+            result[dialect.result_id] = latest.get(original) or ids(
+                original, f"{part.path}.tool_use_id"
+            )
+
+
+def _unique_id(
+    original: str, used: set[str], field: str, ctx: RenderContext, dialect: Dialect[Any]
+) -> str:
+    salt = 1
+    while (new := dialect.make_id(sha256(f"{original}#{salt}".encode()).hexdigest())) in used:
+        salt += 1
+    ctx.drift.add(
+        "id-rewritten",
+        "tool call id already used by an earlier call; rewritten to stay unique",
+        field=field,
+        original=original,
+        transformed=new,
+        severity="info",
+    )
+    return new
+
+
+def _drop_empty(drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any]) -> list[Draft]:
+    kept = []
+    for draft in drafts:
+        draft.parts = drop_blank_text(draft.parts, ctx, dialect)
+        if draft.parts:
+            kept.append(draft)
+        elif not draft.synthetic:
+            ctx.drift.add(
+                "content-dropped",
+                f"a message with no content {dialect.name} can take was left out",
+                field=draft.path,
+                original=draft.source_role,
+                severity="info",
+            )
+    return kept
+
+
+def _merge_runs(drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any]) -> list[Draft]:
+    """Consecutive same-role drafts as one (tool messages join the user turn)."""
+    merged: list[Draft] = []
+    for draft in drafts:
+        previous = merged[-1] if merged else None
+        if previous is None or previous.role != draft.role:
+            merged.append(draft)
+            continue
+        if not (previous.synthetic or draft.synthetic):
+            ctx.drift.add(
+                "role-merged",
+                dialect.merge_note,
+                field=draft.path,
+                original=draft.source_role,
+                transformed=draft.role,
+                details={"merged_into": previous.path},
+            )
+        previous.parts.extend(draft.parts)
+        previous.content_hint = "blocks"
+        previous.extra = {**previous.extra, **draft.extra}
+        previous.synthetic = previous.synthetic and draft.synthetic
+    return merged
+
+
+def _bridge(drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any]) -> Draft:
+    """The user turn put first when the conversation would start with the assistant."""
+    path = drafts[0].path if drafts else "messages"
+    part = dialect.text_part(dialect.bridge_text, path)
+    bridge = Draft("user", [part], path, "user", synthetic=True)
+    ctx.drift.add(
+        "message-reordered",
+        f"{dialect.name} conversations start with the user; a bridge user turn was inserted",
+        field=path,
+        transformed={"role": "user", "content": dialect.content(bridge.parts, None)},
+    )
+    return bridge
+
+
+def _pair_tool_results(
+    drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any]
+) -> list[Draft]:
+    paired: list[Draft] = []
+    for draft in drafts:
+        if draft.role == "user":
+            calls = _calls(paired[-1], dialect) if paired and paired[-1].role == "assistant" else {}
+            _answer_calls(draft, calls, ctx, dialect)
+        paired.append(draft)
+    calls = _calls(paired[-1], dialect)
+    if paired[-1].role == "assistant" and calls:
+        closing = Draft("user", [], paired[-1].path, "user", "blocks", synthetic=True)
+        _answer_calls(closing, calls, ctx, dialect)
+        paired.append(closing)
+    return paired
+
+
+def _calls(draft: Draft, dialect: Dialect[Any]) -> dict[str, str]:
+    """The call ids of a turn, with their UMF paths, in order."""
+    return {
+        dialect.inner(p.body)[dialect.call_id]: p.path
+        for p in draft.parts
+        if dialect.kind(p.body) == dialect.call_kind
+    }
+
+
+def _answer_calls(
+    draft: Draft, calls: dict[str, str], ctx: RenderContext, dialect: Dialect[Any]
+) -> None:
+    """Results first, one per call of the previous turn; a result that answers nothing
+    there becomes text, a call that nothing answers gets an error result."""
+    results: list[Part] = []
+    answered: list[str] = []
+    others: list[Part] = []
+    for part in draft.parts:
+        if dialect.kind(part.body) != dialect.result_kind:
+            others.append(part)
+            continue
+        answers = dialect.inner(part.body).get(dialect.result_id)
+        if answers in calls and answers not in answered:
+            if any(not other.moved for other in others) and not draft.synthetic:
+                _warn_reordered(part, ctx, dialect)
+            results.append(part)
+            answered.append(answers)
+        else:
+            others.extend(result_as_text(part, ctx, dialect))
+    for call_id, call_path in calls.items():
+        if call_id not in answered:
+            results.append(_missing_result(call_id, call_path, ctx, dialect))
+    draft.parts = results + others
+
+
+def _warn_reordered(part: Part, ctx: RenderContext, dialect: Dialect[Any]) -> None:
+    ctx.drift.add(
+        "message-reordered",
+        dialect.reorder_note,
+        field=part.path,
+        original="after other content",
+        transformed="first",
+    )
+
+
+def _missing_result(
+    call_id: str, call_path: str, ctx: RenderContext, dialect: Dialect[Any]
+) -> Part:
+    body = dialect.missing_result(call_id)
+    ctx.drift.add(
+        "message-reordered",
+        f"{dialect.name} needs a result for every tool call; an error result was inserted",
+        field=call_path,
+        transformed=body,
+    )
+    return Part(body, call_path)

@@ -1,0 +1,253 @@
+"""Drift reporters every format shares, worded with the target's label: other formats'
+fields that do not travel, message facts and fields the target has no place for, what a
+bare message list cannot hold, and a tool call sent as text where the target refuses it."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from typing import Any
+
+from providers.formats._kit.context import RenderContext
+from providers.formats._kit.extra import foreign_fields, own_extra
+from providers.formats._kit.paths import at, item
+from providers.formats.base import Drift
+from providers.umf import (
+    Block,
+    Conversation,
+    Extra,
+    MediaSource,
+    Message,
+    ThinkingBlock,
+    Tool,
+    ToolChoice,
+)
+
+
+def report_foreign_fields(
+    extra: Extra,
+    path: str,
+    drift: Drift,
+    format_id: str,
+    label: str,
+    *,
+    tail: str = "",
+    with_empty: bool = False,
+) -> None:
+    """One ``field-unknown`` (info) warning for each other format's fields on a value
+    (``path`` is the value's UMF path): they do not travel into ``format_id``'s output.
+    Fields that hold nothing (null, empty) are not worth one (:func:`foreign_fields`),
+    unless ``with_empty`` (formats that report every field as it was kept). ``tail`` ends
+    the message (" and are not sent")."""
+    if with_empty:
+        found = [(ns, own_extra(extra, ns)) for ns in sorted(extra) if ns != format_id]
+    else:
+        found = foreign_fields(extra, format_id)
+    for namespace, fields in found:
+        if fields:
+            drift.add(
+                "field-unknown",
+                f"{namespace} fields have no {label} equivalent{tail}",
+                field=f"{path}.extra.{namespace}" if path else f"extra.{namespace}",
+                original=fields,
+                severity="info",
+            )
+
+
+def report_foreign_extra(extra: Extra, path: str, ctx: RenderContext) -> None:
+    """One ``field-unknown`` note per other format's (non-empty) fields on a value: they
+    do not travel into ``ctx``'s format."""
+    report_foreign_fields(
+        extra, path, ctx.drift, ctx.ns.format_id, ctx.label, tail=" and are not sent"
+    )
+
+
+def warn_message_fields(
+    message: Message, path: str, ctx: RenderContext, *, target: str, turn: str
+) -> None:
+    """Warnings for the message fields a content-block API has no place for: reasoning
+    outside thinking blocks, another provider's reasoning details, an author name (not a
+    tool's), other formats' fields. ``target`` names the provider ("Gemini"), ``turn`` its
+    messages ("Gemini contents")."""
+    label = target
+    if message.reasoning:
+        ctx.drift.add(
+            "reasoning-dropped",
+            f"reasoning text outside thinking blocks cannot be sent to {label}; left out",
+            field=at(path, "reasoning"),
+            original=message.reasoning,
+        )
+    if message.reasoning_details:
+        ctx.drift.add(
+            "reasoning-dropped",
+            f"reasoning details of another provider cannot be sent to {label}; left out",
+            field=at(path, "reasoning_details"),
+            original=message.reasoning_details,
+        )
+    if message.name and message.role != "tool":
+        ctx.drift.add(
+            "content-dropped",
+            f"{turn} have no author name; left out",
+            field=at(path, "name"),
+            original=message.name,
+        )
+    report_foreign_extra(message.extra, path, ctx)
+
+
+def report_call_as_text(
+    path: str, drift: Drift, *, target: str, what: str = "tool calls", speaker: str
+) -> None:
+    """The warning for a tool call written as text because ``target`` takes ``what``
+    ("tool calls") from ``speaker`` ("the assistant") only."""
+    drift.add(
+        "content-type-unsupported",
+        f"{target} takes {what} from {speaker} only; sent as text",
+        field=path,
+        original="tool_use",
+        transformed="text",
+    )
+
+
+def report_result_as_text(path: str, drift: Drift) -> None:
+    """The warning for a tool result written as text: it answers no call of the turn
+    before it."""
+    drift.add(
+        "content-type-unsupported",
+        "a tool result that answers no call of the turn before was sent as text",
+        field=path,
+        original="tool_result",
+        transformed="text",
+    )
+
+
+def report_unplaced(
+    conversation: Conversation, earlier: list[tuple[int, Message]], drift: Drift
+) -> None:
+    """Warn for what a bare message list or response has no room for: tools,
+    parameters, and (for a response) the ``earlier`` turns."""
+    for index, _ in earlier:
+        drift.add(
+            "content-dropped", "a response holds only the answer", field=item("messages", index)
+        )
+    if conversation.tools:
+        drift.add("tool-unsupported", "this payload shape has no tools", field="tools")
+    if conversation.tool_choice is not None:
+        drift.add(
+            "parameter-unsupported", "this payload shape has no tool_choice", field="tool_choice"
+        )
+    for key, value in conversation.parameters.model_dump(exclude_defaults=True).items():
+        drift.add(
+            "parameter-unsupported",
+            "this payload shape has no parameters",
+            field=f"parameters.{key}",
+            original=value,
+        )
+
+
+def describe(block: Block) -> dict[str, Any]:
+    """What a warning says about a moved or dropped block (never media bytes)."""
+    out: dict[str, Any] = {"type": block.type}
+    source = getattr(block, "source", None)
+    if isinstance(source, MediaSource):
+        out["source"] = source.model_dump(exclude_none=True, exclude={"data"})
+    for key in ("title", "filename"):
+        if getattr(block, key, None) is not None:
+            out[key] = getattr(block, key)
+    return out
+
+
+MESSAGE_METADATA = ("id", "timestamp", "model", "finish_reason", "usage", "metadata")
+
+
+def report_message_metadata(
+    thread: Iterable[tuple[int, Message]],
+    drift: Drift,
+    message: str,
+    *,
+    held: Collection[str] = (),
+) -> None:
+    """One note (info) for the per-message facts a payload has no place for: ids,
+    timestamps, models, finish reasons, usage, metadata (less the ``held`` ones it
+    carries), which of them were left out and on which messages (UMF indexes)."""
+    dropped: dict[str, list[int]] = {}
+    for index, entry in thread:
+        for name in MESSAGE_METADATA:
+            if name not in held and getattr(entry, name):
+                dropped.setdefault(name, []).append(index)
+    if dropped:
+        drift.add(
+            "content-dropped",
+            message,
+            field="messages",
+            original=sorted(dropped),
+            details={"messages": dropped},
+            severity="info",
+        )
+
+
+def report_message_name(message: Message, path: str, drift: Drift, what: str) -> None:
+    """An info note for the ``name`` of a message other than a tool's (a tool's is the
+    tool's), which ``what`` (e.g. "a ShareGPT turn") has no place for."""
+    if message.name is not None and message.role != "tool":
+        drift.add(
+            "content-dropped",
+            f"{what} has no name",
+            field=f"{path}.name",
+            original=message.name,
+            severity="info",
+        )
+
+
+def offered_choice(choice: ToolChoice, tools: list[Tool], drift: Drift) -> ToolChoice:
+    """``choice``, unless it forces a tool that is not offered (or names none): then any
+    tool (``required``), said as ``parameter-normalized``; a provider refuses the first."""
+    if choice.type != "tool" or choice.name in {tool.name for tool in tools}:
+        return choice
+    drift.add(
+        "parameter-normalized",
+        "the forced tool is not among the tools; any tool may be called",
+        field="tool_choice.name",
+        original=choice.name,
+        transformed="any",
+    )
+    return ToolChoice(type="required", extra=choice.extra)
+
+
+def report_no_room_for_request(conversation: Conversation, drift: Drift, *, holder: str) -> None:
+    """Warn for what a list of messages has no room for: tools, tool choice and generation
+    parameters. ``holder`` says what carries none ("Appam messages carry")."""
+    if conversation.tools:
+        drift.add(
+            "tool-unsupported",
+            f"{holder} no tool definitions",
+            field="tools",
+            original=[tool.name for tool in conversation.tools],
+        )
+    if conversation.tool_choice is not None:
+        drift.add(
+            "parameter-unsupported",
+            f"{holder} no tool choice",
+            field="tool_choice",
+            original=conversation.tool_choice.model_dump(
+                mode="json", exclude_defaults=True, exclude={"extra"}
+            ),
+        )
+    parameters = conversation.parameters.model_dump(mode="json", exclude_defaults=True)
+    for key, value in parameters.items():
+        drift.add(
+            "parameter-unsupported",
+            f"{holder} no generation parameters",
+            field=f"parameters.{key}",
+            original=value,
+        )
+
+
+def report_reasoning_dropped(block: ThinkingBlock, path: str, drift: Drift, why: str) -> None:
+    """The warning for a thinking block left out, ``why`` saying why ("Anthropic refuses
+    thinking without its signature"); it names the block's provider, never its signature."""
+    drift.add(
+        "reasoning-dropped",
+        f"{why}; left out",
+        field=path,
+        original=block.text or None,
+        details={"provider": block.provider, "redacted": block.redacted},
+    )

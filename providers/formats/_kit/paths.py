@@ -1,0 +1,38 @@
+"""Paths into a payload or a UMF value, as warnings and errors name them
+(``messages[2].content[0].text``), and the JSON type checks that go with them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from providers.formats.base import FormatError
+from providers.umf import JSON
+
+
+def at(base: str, key: str) -> str:
+    """The path of ``key`` inside the value at ``base`` (``messages[2]`` + ``content``), or
+    ``key`` at the root of the payload."""
+    return f"{base}.{key}" if base else key
+
+
+def item(base: str, index: int) -> str:
+    """The path of element ``index`` of the list at ``base``."""
+    return f"{base}[{index}]"
+
+
+def is_int(value: JSON) -> bool:
+    """Whether ``value`` is a JSON integer (booleans are not)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: JSON) -> bool:
+    """Whether ``value`` is a JSON number (booleans are not)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def require(value: JSON, check: Callable[[JSON], bool], what: str, path: str) -> Any:
+    """``value`` when ``check`` accepts it, else a :class:`FormatError` for ``path``."""
+    if not check(value):
+        raise FormatError(f"expected {what}", field=path)
+    return value

@@ -1,0 +1,175 @@
+"""UMF messages -> Gemini turns (one Content per UMF message) and the system instruction.
+
+Turns keep the UMF path of every part so that the structural rules applied afterwards
+(``_rules``) can name what they changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from providers.formats._content_blocks.drafts import (
+    report_system_moved,
+    text_only,
+    tool_message_parts,
+)
+from providers.formats._kit.drift import (
+    report_call_as_text,
+    report_result_as_text,
+    warn_message_fields,
+)
+from providers.formats._kit.extra import hint, own_extra
+from providers.formats.gemini._constants import FORMAT_ID
+from providers.formats.gemini._parse_results import compact_json
+from providers.formats.gemini._render_parts import Context, Part, merge_fields, render_block
+from providers.umf import Message
+
+_ROLES = {"user": "user", "tool": "user", "assistant": "model"}
+
+
+@dataclass
+class Turn:
+    """One Content in the making."""
+
+    role: str
+    parts: list[Part]
+    path: str
+    source_role: str
+    extra: dict[str, Any] = field(default_factory=dict)
+    hints: dict[str, Any] = field(default_factory=dict)
+    # Made up by the renderer (a bridge turn, results for unanswered calls).
+    synthetic: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        """The Content as sent (``role`` and ``parts`` left out where they were absent)."""
+        body: dict[str, Any] = {}
+        if self.hints.get("$role") != "absent":
+            body["role"] = self.role
+        if self.hints.get("$parts") != "absent":
+            body["parts"] = [part.body for part in self.parts]
+        merge_fields(body, self.extra)
+        return body
+
+
+def build_turns(
+    messages: list[tuple[int, Message]], ctx: Context
+) -> tuple[list[Turn], list[Message], list[Part]]:
+    """Turns for the thread, the system messages taken out of it, and their parts. System
+    and developer messages all go to ``systemInstruction`` (Gemini has no system turn)."""
+    turns: list[Turn] = []
+    system: list[Message] = []
+    system_parts: list[Part] = []
+    for index, message in messages:
+        path = f"messages[{index}]"
+        warn_message_fields(message, path, ctx, target="Gemini", turn="Gemini contents")
+        if message.role in ("system", "developer"):
+            system.append(message)
+            system_parts += _system_parts(message, path, leading=not turns, ctx=ctx)
+            continue
+        turn = _turn(message, path, ctx)
+        if not ctx.faithful:
+            _fix_misplaced(turn, ctx)
+        turns.append(turn)
+    return turns, system, system_parts
+
+
+def _turn(message: Message, path: str, ctx: Context) -> Turn:
+    if message.role == "tool":
+        parts = tool_message_parts(
+            message,
+            path,
+            ctx.drift,
+            render_all=lambda: _render_all(message, path, ctx),
+            render_one=lambda wrapped: render_block(wrapped, path, ctx),
+        )
+    else:
+        parts = _render_all(message, path, ctx)
+    extra = own_extra(message.extra, FORMAT_ID)
+    hints = {k: v for k, v in message.extra.get(FORMAT_ID, {}).items() if k.startswith("$")}
+    if not ctx.faithful:
+        hints = {}
+    return Turn(_ROLES[message.role], parts, path, message.role, extra, hints)
+
+
+def _render_all(message: Message, path: str, ctx: Context) -> list[Part]:
+    parts: list[Part] = []
+    for index, block in enumerate(message.content):
+        part = render_block(block, f"{path}.content[{index}]", ctx)
+        if part is None:
+            continue
+        if ctx.faithful and parts and hint(block.extra, FORMAT_ID, "joined"):
+            parts[-1].body.update(part.body)  # a second data field of the part it came from
+        else:
+            parts.append(part)
+    return parts
+
+
+def _system_parts(message: Message, path: str, *, leading: bool, ctx: Context) -> list[Part]:
+    if not ctx.faithful:
+        report_system_moved(
+            message,
+            path,
+            leading,
+            ctx.drift,
+            target="Gemini",
+            prompt="systemInstruction",
+            transformed="systemInstruction",
+        )
+    parts = _render_all(message, path, ctx)
+    if ctx.faithful:
+        return parts
+    return text_only(
+        parts,
+        ctx.drift,
+        is_text=lambda part: set(part.body) == {"text"},
+        kind=lambda part: next(iter(part.body)),
+        note="Gemini's systemInstruction holds text only; left out",
+    )
+
+
+def system_instruction(messages: list[Message], parts: list[Part], ctx: Context) -> Any:
+    """The ``systemInstruction`` Content, or None to leave it out."""
+    if not messages or (not parts and not ctx.faithful):
+        return None
+    first = messages[0]
+    body: dict[str, Any] = {}
+    role = hint(first.extra, FORMAT_ID, "role")
+    if ctx.faithful and role is not None:
+        body["role"] = role
+    if not (ctx.faithful and hint(first.extra, FORMAT_ID, "parts") == "absent"):
+        body["parts"] = [part.body for part in parts]
+    merge_fields(body, own_extra(first.extra, FORMAT_ID))
+    return body
+
+
+def _fix_misplaced(turn: Turn, ctx: Context) -> None:
+    """Calls only in model turns, results only in user turns; the others become text."""
+    fixed: list[Part] = []
+    for part in turn.parts:
+        if turn.role == "user" and part.call_id is not None:
+            fixed.append(_call_as_text(part, ctx))
+        elif turn.role == "model" and part.answers is not None:
+            fixed.extend(result_as_text(part, ctx))
+        else:
+            fixed.append(part)
+    turn.parts = fixed
+
+
+def _call_as_text(part: Part, ctx: Context) -> Part:
+    call = part.body["functionCall"]
+    report_call_as_text(
+        part.path, ctx.drift, target="Gemini", what="function calls", speaker="the model"
+    )
+    text = f"[function call {part.call_id}] {call['name']}({compact_json(call.get('args', {}))})"
+    return Part({"text": text}, part.path)
+
+
+def result_as_text(part: Part, ctx: Context) -> list[Part]:
+    """A result that answers no call of the turn before, as text (then its media)."""
+    response = part.body["functionResponse"]
+    report_result_as_text(part.path, ctx.drift)
+    text = f"[function result {part.answers}] {response['name']}: "
+    text += compact_json(response["response"])
+    media = [Part(media_body, part.path) for media_body in response.get("parts", [])]
+    return [Part({"text": text}, part.path), *media]

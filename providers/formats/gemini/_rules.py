@@ -1,0 +1,203 @@
+"""The structural rules of generateContent, applied to turns converted from another format.
+
+In order: no empty text parts, no empty contents; one content per turn (same-role runs
+merged, tool results joining the user turn); the first turn is the user's; every model turn
+with function calls is answered by the very next user turn with exactly one
+``functionResponse`` per call, in the calls' order and before anything else, and every
+response answers a call of the turn before it; the first call of each step carries a
+``thoughtSignature`` (Google's placeholder when Gemini did not produce the call).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from providers.formats.gemini._constants import (
+    BRIDGE_USER_TEXT,
+    MISSING_RESULT_TEXT,
+    SIGNATURE_PLACEHOLDER,
+)
+from providers.formats.gemini._render_parts import Context, Part
+from providers.formats.gemini._render_turns import Turn, result_as_text
+
+
+def apply_rules(turns: list[Turn], ctx: Context) -> list[Turn]:
+    """Turns rearranged into a request the API accepts; every change is a warning."""
+    turns = _drop_empty(turns, ctx)
+    turns = _merge_runs(turns, ctx)
+    if not turns or turns[0].role != "user":
+        turns.insert(0, _bridge(turns, ctx))
+    turns = _pair_results(turns, ctx)
+    for turn in turns:
+        if turn.role == "model":
+            _sign_first_call(turn, ctx)
+    return turns
+
+
+def _is_blank(part: Part) -> bool:
+    """An empty text part, which the API refuses."""
+    return part.body.get("text") == "" and set(part.body) <= {"text", "thought"}
+
+
+def _drop_empty(turns: list[Turn], ctx: Context) -> list[Turn]:
+    kept = []
+    for turn in turns:
+        for part in turn.parts:
+            if _is_blank(part):
+                ctx.drift.add(
+                    "content-dropped",
+                    "Gemini refuses empty text parts; left out",
+                    field=part.path,
+                    original="",
+                    severity="info",
+                )
+        turn.parts = [part for part in turn.parts if not _is_blank(part)]
+        if turn.parts:
+            kept.append(turn)
+        else:
+            ctx.drift.add(
+                "content-dropped",
+                "a message with no content Gemini can take was left out",
+                field=turn.path,
+                original=turn.source_role,
+                severity="info",
+            )
+    return kept
+
+
+def _merge_runs(turns: list[Turn], ctx: Context) -> list[Turn]:
+    """Consecutive same-role turns as one (tool messages join the user turn)."""
+    merged: list[Turn] = []
+    for turn in turns:
+        previous = merged[-1] if merged else None
+        if previous is None or previous.role != turn.role:
+            merged.append(turn)
+            continue
+        ctx.drift.add(
+            "role-merged",
+            "Gemini takes one content per turn; merged with the message before",
+            field=turn.path,
+            original=turn.source_role,
+            transformed=turn.role,
+            details={"merged_into": previous.path},
+        )
+        previous.parts.extend(turn.parts)
+        previous.extra = {**previous.extra, **turn.extra}
+    return merged
+
+
+def _bridge(turns: list[Turn], ctx: Context) -> Turn:
+    """The user turn put first when the conversation would start with the model."""
+    path = turns[0].path if turns else "messages"
+    ctx.drift.add(
+        "message-reordered",
+        "Gemini conversations start with the user; a bridge user turn was inserted",
+        field=path,
+        transformed={"role": "user", "parts": [{"text": BRIDGE_USER_TEXT}]},
+    )
+    return Turn("user", [Part({"text": BRIDGE_USER_TEXT}, path)], path, "user", synthetic=True)
+
+
+def _calls(turn: Turn | None) -> list[Part]:
+    if turn is None or turn.role != "model":
+        return []
+    return [part for part in turn.parts if part.call_id is not None]
+
+
+def _pair_results(turns: list[Turn], ctx: Context) -> list[Turn]:
+    paired: list[Turn] = []
+    for turn in turns:
+        if turn.role == "user":
+            _answer_calls(turn, _calls(paired[-1] if paired else None), ctx)
+        paired.append(turn)
+    calls = _calls(paired[-1])
+    if calls:
+        closing = Turn("user", [], paired[-1].path, "user", synthetic=True)
+        _answer_calls(closing, calls, ctx)
+        paired.append(closing)
+    return paired
+
+
+def _answer_calls(turn: Turn, calls: list[Part], ctx: Context) -> None:
+    """One response per call of the previous turn, in the calls' order and first; a
+    response that answers nothing there becomes text, an unanswered call gets an error.
+    Calls that share an id (some providers number them per turn) take results in order."""
+    pending = Counter(call.call_id for call in calls)
+    taken: list[Part] = []
+    others: list[Part] = []
+    for part in turn.parts:
+        if part.answers is None:
+            others.append(part)
+        elif pending[part.answers] > 0:
+            pending[part.answers] -= 1
+            taken.append(part)
+        else:
+            others.extend(result_as_text(part, ctx))
+    queues: dict[str | None, list[Part]] = {}
+    for part in taken:
+        queues.setdefault(part.answers, []).append(part)
+    ordered = [
+        _named(queues[call.call_id].pop(0), call, ctx)
+        if queues.get(call.call_id)
+        else _missing_result(call, ctx)
+        for call in calls
+    ]
+    before = {id(part): index for index, part in enumerate(turn.parts)}
+    turn.parts = ordered + others
+    for index, part in enumerate(turn.parts):
+        if part.answers is not None and before.get(id(part), index) != index:
+            _warn_reordered(part, before[id(part)], index, ctx)
+
+
+def _named(result: Part, call: Part, ctx: Context) -> Part:
+    """A response named as the call it answers: the name is how Gemini pairs them."""
+    response = result.body["functionResponse"]
+    if response["name"] != call.name:
+        ctx.drift.add(
+            "id-rewritten",
+            "Gemini pairs a response with its call by function name; renamed to the call's",
+            field=f"{result.path}.name",
+            original=response["name"],
+            transformed=call.name,
+            severity="info",
+        )
+        response["name"] = call.name
+    return result
+
+
+def _warn_reordered(part: Part, original: int, transformed: int, ctx: Context) -> None:
+    """A response moved inside its turn (original and new position in the turn's parts)."""
+    ctx.drift.add(
+        "message-reordered",
+        "Gemini wants the function responses first, in the order of the calls; moved",
+        field=part.path,
+        original=original,
+        transformed=transformed,
+    )
+
+
+def _missing_result(call: Part, ctx: Context) -> Part:
+    body = {"functionResponse": {"name": call.name, "response": {"error": MISSING_RESULT_TEXT}}}
+    ctx.drift.add(
+        "message-reordered",
+        "Gemini needs a response for every function call; an error response was inserted",
+        field=call.path,
+        transformed=body,
+    )
+    return Part(body, call.path, answers=call.call_id, name=call.name)
+
+
+def _sign_first_call(turn: Turn, ctx: Context) -> None:
+    """Gemini 3 refuses a step whose first function call has no thought signature."""
+    first = next((part for part in turn.parts if part.call_id is not None), None)
+    if first is None or "thoughtSignature" in first.body:
+        return
+    first.body["thoughtSignature"] = SIGNATURE_PLACEHOLDER
+    ctx.drift.add(
+        "parameter-defaulted",
+        "Gemini 3 wants a thought signature on the first function call of a step; "
+        "Google's placeholder for calls it did not produce was used",
+        field=first.path,
+        transformed=SIGNATURE_PLACEHOLDER,
+        severity="info",
+    )

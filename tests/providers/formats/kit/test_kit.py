@@ -1,0 +1,84 @@
+"""The formats kit (``providers.formats._kit``) on its own: the field reader, the tool-name
+rewriter, the net for values UMF refuses, and the render context's numbering."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from providers.formats._kit.context import RenderContext
+from providers.formats._kit.extra import Namespace
+from providers.formats._kit.fields import Fields, umf_checked, union_member
+from providers.formats._kit.ids import ToolNames
+from providers.formats.base import Drift, FormatError
+from providers.umf import Message
+
+
+def test_fields_refuse_dollar_names_and_the_names_a_format_keeps() -> None:
+    with pytest.raises(FormatError) as dollar:
+        Fields({"$shape": 1}, "messages[0]")
+    assert dollar.value.field == "messages[0].$shape"
+    with pytest.raises(FormatError) as kept:
+        Fields({"unmapped_blocks": []}, "messages[0]", kept=("unmapped_blocks",))
+    assert kept.value.field == "messages[0].unmapped_blocks"
+    assert Fields({"unmapped_blocks": []}, "messages[0]").rest == {"unmapped_blocks": []}
+
+
+def test_fields_keep_an_explicit_null_for_extra_and_name_a_wrong_type() -> None:
+    fields = Fields({"a": None, "b": "x", "n": True}, "")
+    assert fields.string("a") is None
+    assert fields.string("b") == "x"
+    assert fields.rest == {"a": None, "n": True}
+    with pytest.raises(FormatError) as error:
+        fields.integer("n")
+    assert error.value.field == "n"
+
+
+def test_a_union_has_exactly_one_known_member() -> None:
+    assert union_member({"text": "hi"}, "content[0]", frozenset({"text"})) == ("text", "hi")
+    with pytest.raises(FormatError):
+        union_member({"text": "a", "image": {}}, "content[0]", None)
+    with pytest.raises(FormatError) as error:
+        union_member({"video": {}}, "content[0]", frozenset({"text"}))
+    assert error.value.field == "content[0].video"
+
+
+def _names(drift: Drift, **options: object) -> ToolNames:
+    return ToolNames(
+        drift,
+        pattern=re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}"),
+        refused=re.compile(r"[^A-Za-z0-9_]"),
+        note="name rewritten",
+        **options,  # type: ignore[arg-type]
+    )
+
+
+def test_tool_names_are_fitted_once_and_never_onto_a_name_already_sent() -> None:
+    drift = Drift("test")
+    names = _names(drift, start=re.compile(r"[A-Za-z_]"))
+    assert names("3d render", "tools[0].name") == "_3d_render"
+    assert names("3d render", "messages[1].name") == "_3d_render"  # the same each time
+    taken = names("_3d_render", "tools[1].name")
+    assert taken != "_3d_render" and re.fullmatch(r"_3d_render_[0-9a-f]{8}", taken)
+    assert [w.field for w in drift.warnings] == [
+        "tools[0].name",
+        "messages[1].name",
+        "tools[1].name",
+    ]
+    assert {w.category for w in drift.warnings} == {"id-rewritten"}
+
+
+def test_a_tool_name_with_nothing_left_takes_the_empty_default() -> None:
+    assert _names(Drift("test"), empty="tool")("", "tools[0].name") == "tool"
+
+
+def test_umf_checked_turns_a_refused_value_into_a_format_error_naming_the_field() -> None:
+    with pytest.raises(FormatError) as error, umf_checked():
+        Message(role="nobody", content=[])  # type: ignore[arg-type]
+    assert error.value.field == "role"
+
+
+def test_a_render_context_numbers_defaults_per_kind() -> None:
+    ctx = RenderContext.create(Namespace("test"), "Test", faithful=False)
+    assert [ctx.number("document"), ctx.number("document"), ctx.number("image")] == [1, 2, 1]

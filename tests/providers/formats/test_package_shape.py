@@ -1,0 +1,107 @@
+"""Every format package has the one shape of issue 18: ``__init__.py`` (registration and
+capabilities), ``_detect.py``, ``_parse.py``, ``_render.py``, ``_rules.py`` (the target's
+structural rules), ``_constants.py`` (its names and defaults), and ``_parse_<topic>.py`` /
+``_render_<topic>.py`` where a file would pass 300 lines. Packages not yet moved onto the
+kit are listed apart; the list shrinks as their families move, and a moved package may not
+come back to it."""
+
+from __future__ import annotations
+
+import pkgutil
+import re
+from pathlib import Path
+
+import pytest
+
+import providers.formats
+
+FORMATS_DIR = Path(providers.formats.__file__).parent
+
+# The packages of families not yet moved (issue 18, item 5).
+NOT_YET_MOVED = frozenset(
+    {
+        "appam",
+        "art",
+        "chatgpt_export",
+        "chatml",
+        "claude_export",
+        "cohere",
+        "forge",
+        "matey_ir",
+        "mistral",
+        "ollama",
+        "openai_chat",
+        "openai_finetune",
+        "openai_responses",
+        "otel_genai",
+        "sharegpt",
+    }
+)
+
+REQUIRED = ("__init__.py", "_detect.py", "_parse.py", "_render.py", "_rules.py")
+ALLOWED = re.compile(
+    r"(__init__|_detect|_parse|_render|_rules|_constants|_(parse|render)_[a-z0-9_]+)\.py"
+)
+
+
+def format_packages() -> list[str]:
+    """The format packages (the kit and the family modules start with ``_``)."""
+    return sorted(
+        module.name
+        for module in pkgutil.iter_modules([str(FORMATS_DIR)])
+        if module.ispkg and not module.name.startswith("_")
+    )
+
+
+def misshapen(package: str) -> list[str]:
+    """What keeps ``package`` from the shape: files outside it, required files missing."""
+    directory = FORMATS_DIR / package
+    names = {path.name for path in directory.iterdir() if path.suffix == ".py"}
+    outside = sorted(name for name in names if not ALLOWED.fullmatch(name))
+    missing = sorted(f"missing {name}" for name in REQUIRED if name not in names)
+    subpackages = sorted(f"{p.name}/" for p in directory.iterdir() if (p / "__init__.py").exists())
+    return outside + missing + subpackages
+
+
+@pytest.mark.parametrize("package", [p for p in format_packages() if p not in NOT_YET_MOVED])
+def test_a_moved_format_package_has_the_one_shape(package: str) -> None:
+    assert misshapen(package) == []
+
+
+def test_the_list_of_packages_not_yet_moved_holds_only_misshapen_packages() -> None:
+    # A package that has taken the shape leaves the list, so that the test holds it there.
+    shaped = sorted(p for p in NOT_YET_MOVED & set(format_packages()) if not misshapen(p))
+    assert shaped == []
+    assert set(format_packages()) >= NOT_YET_MOVED
+
+
+def test_the_shape_refuses_the_old_stage_names() -> None:
+    assert ALLOWED.fullmatch("_render_media.py")
+    assert ALLOWED.fullmatch("_parse_blocks.py")
+    assert not ALLOWED.fullmatch("_normalize.py")
+    assert not ALLOWED.fullmatch("_drafts.py")
+    assert not ALLOWED.fullmatch("_reader.py")
+
+
+PRIVATE_IMPORT = re.compile(
+    r"^\s*(?:from|import)\s+providers\.formats\.([a-z]\w*)\._", re.MULTILINE
+)
+
+
+def private_imports_of_others(package: str) -> list[str]:
+    """The other format packages whose private modules ``package`` imports."""
+    found = set()
+    for path in (FORMATS_DIR / package).rglob("*.py"):
+        found |= set(PRIVATE_IMPORT.findall(path.read_text()))
+    return sorted(found - {package})
+
+
+@pytest.mark.parametrize("package", format_packages())
+def test_no_format_imports_another_formats_private_module(package: str) -> None:
+    # What two formats share lives in the kit or a family module, not in one of them.
+    assert private_imports_of_others(package) == []
+
+
+def test_the_private_import_check_sees_one() -> None:
+    text = "from providers.formats.anthropic._constants import X\nimport providers.formats._kit"
+    assert PRIVATE_IMPORT.findall(text) == ["anthropic"]

@@ -17,11 +17,13 @@ Two conventions keep round trips exact:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import Field
+
+from providers._umf_base import Typed, UMFModel, extra_field
 
 JSON: TypeAlias = Any
 Extra: TypeAlias = dict[str, dict[str, Any]]
@@ -56,121 +58,6 @@ WarningCategory = Literal[
 WARNING_CATEGORIES: tuple[str, ...] = WarningCategory.__args__  # type: ignore[attr-defined]
 
 
-class UMFModel(BaseModel):
-    """Base for every UMF value: strict about unknown keys, so a typo is an error.
-
-    UMF is validated once, where untrusted data enters: ``Model.model_validate(data)``
-    checks every value (the ``umf`` format's parser, rows read back from the database,
-    :func:`providers.validation.check_conversation` before anything is stored). Building a
-    value by keyword, ``TextBlock(text=...)``, as the format modules do while they convert,
-    checks nothing but the field names: the format's reader has already checked what it
-    read from the wire, and validating each value again cost more than the rest of a
-    conversion (``bench/umf_core.py``). Such a value is the same pydantic model as a
-    validated one: it dumps, copies and compares the same way.
-    """
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-
-    @classmethod
-    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
-        super().__pydantic_init_subclass__(**kwargs)
-        cls.__init__ = _keyword_init(cls)  # type: ignore[method-assign]
-
-    def extra_for(self, format_id: str) -> dict[str, Any]:
-        """The provider fields this value carries for ``format_id`` (empty if none)."""
-        extra: Extra = getattr(self, "extra", {})
-        return extra.get(format_id, {})
-
-
-# The setters of the four slots a pydantic model instance holds its state in (what
-# ``model_construct`` sets), taken once: calling them directly is the cheapest way in.
-_BASE_SLOTS: dict[str, Any] = dict(vars(BaseModel))
-_SET_DICT = _BASE_SLOTS["__dict__"].__set__
-_SET_FIELDS_SET = _BASE_SLOTS["__pydantic_fields_set__"].__set__
-_SET_EXTRA = _BASE_SLOTS["__pydantic_extra__"].__set__
-_SET_PRIVATE = _BASE_SLOTS["__pydantic_private__"].__set__
-_REQUIRED = object()  # the place of a required field no value was given for
-
-_INIT_TEMPLATE = """
-def __init__(self, /, **data):
-    values = {{{defaults}**data}}
-{factories}    if len(values) != {size} or {required_check}:
-        _refuse_fields(cls, data)
-    _SET_DICT(self, values)
-    _SET_FIELDS_SET(self, set(data))
-    _SET_EXTRA(self, None)
-    _SET_PRIVATE(self, None)
-"""
-
-
-def _keyword_init(cls: type[BaseModel]) -> Callable[..., None]:
-    """The keyword ``__init__`` of one UMF class, written out for its fields: every field
-    in declaration order (the order the JSON is written in) with the given values in their
-    places and a fresh default for each mutable one; only the field names are checked."""
-    defaults: list[str] = []
-    factories: list[str] = []
-    required: list[str] = []
-    namespace: dict[str, Any] = {
-        "cls": cls,
-        "_REQUIRED": _REQUIRED,
-        "_refuse_fields": _refuse_fields,
-        "_SET_DICT": _SET_DICT,
-        "_SET_FIELDS_SET": _SET_FIELDS_SET,
-        "_SET_EXTRA": _SET_EXTRA,
-        "_SET_PRIVATE": _SET_PRIVATE,
-    }
-    for name, info in cls.model_fields.items():
-        if info.is_required():
-            required.append(f"values[{name!r}] is _REQUIRED")
-            defaults.append(f"{name!r}: _REQUIRED")
-        elif info.default_factory is not None:
-            namespace[f"_factory_{name}"] = info.default_factory
-            factories.append(
-                f"    if {name!r} not in data:\n        values[{name!r}] = _factory_{name}()\n"
-            )
-            defaults.append(f"{name!r}: None")
-        else:
-            if isinstance(info.default, list | dict | set):
-                raise TypeError(f"{cls.__name__}.{name}: a mutable default needs a factory")
-            namespace[f"_default_{name}"] = info.default
-            defaults.append(f"{name!r}: _default_{name}")
-    source = _INIT_TEMPLATE.format(
-        defaults="".join(f"{default}, " for default in defaults),
-        factories="".join(factories),
-        size=len(defaults),
-        required_check=" or ".join(required) or "False",
-    )
-    exec(source, namespace)  # the source is written from the field names only
-    init: Callable[..., None] = namespace["__init__"]
-    # Pydantic validates nested data with its own constructor only while a model keeps
-    # the base ``__init__``: this one must not change how ``model_validate`` works.
-    init.__pydantic_base_init__ = True  # type: ignore[attr-defined]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    return init
-
-
-def _refuse_fields(cls: type[BaseModel], data: dict[str, Any]) -> None:
-    """A wrong field name is a bug in the code that builds the value: say which."""
-    unknown = sorted(set(data) - set(cls.model_fields))
-    if unknown:
-        raise TypeError(f"{cls.__name__} has no field {', '.join(unknown)}")
-    missing = [name for name, info in cls.model_fields.items() if info.is_required()]
-    raise TypeError(f"{cls.__name__} needs {', '.join(n for n in missing if n not in data)}")
-
-
-def _extra_field() -> Any:
-    return Field(default_factory=dict)
-
-
-class Typed(UMFModel):
-    """A value tagged by ``type``: the tag is always written, even when defaults are not."""
-
-    @model_serializer(mode="wrap")
-    def _always_typed(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        return {"type": getattr(self, "type"), **data}  # noqa: B009
-
-
 # --------------------------------------------------------------------------- blocks
 
 
@@ -192,7 +79,7 @@ class TextBlock(Typed):
     type: Literal["text"] = "text"
     text: str
     citations: list[dict[str, Any]] | None = None
-    extra: Extra = _extra_field()
+    extra: Extra = extra_field()
 
 
 class RefusalBlock(Typed):
@@ -200,14 +87,14 @@ class RefusalBlock(Typed):
 
     type: Literal["refusal"] = "refusal"
     text: str
-    extra: Extra = _extra_field()
+    extra: Extra = extra_field()
 
 
 class ImageBlock(Typed):
     type: Literal["image"] = "image"
     source: MediaSource
     detail: str | None = None
-    extra: Extra = _extra_field()
+    extra: Extra = extra_field()
 
 
 class DocumentBlock(Typed):
@@ -215,13 +102,13 @@ class DocumentBlock(Typed):
     source: MediaSource
     title: str | None = None
     filename: str | None = None
-    extra: Extra = _extra_field()
+    extra: Extra = extra_field()
 
 
 class AudioBlock(Typed):
     type: Literal["audio"] = "audio"
     source: MediaSource
-    extra: Extra = _extra_field()
+    extra: Extra = extra_field()
 
 
 class ToolUseBlock(Typed):
@@ -233,7 +120,7 @@ class ToolUseBlock(Typed):
     name: str
     input: JSON = Field(default_factory=dict)
     raw_arguments: str | None = None
-    extra: Extra = _extra_field()
+    extra: Extra = extra_field()
 
 
 class ThinkingBlock(Typed):
@@ -246,7 +133,7 @@ class ThinkingBlock(Typed):
     redacted: bool = False
     data: str | None = None
     provider: str | None = None
-    extra: Extra = _extra_field()
+    extra: Extra = extra_field()
 
 
 class ToolResultBlock(Typed):
@@ -255,7 +142,7 @@ class ToolResultBlock(Typed):
     content: str | list[Block] = ""
     is_error: bool | None = None
     name: str | None = None
-    extra: Extra = _extra_field()
+    extra: Extra = extra_field()
 
 
 Block = Annotated[
@@ -318,20 +205,20 @@ class Message(UMFModel):
     # search, other formats and replays (see :func:`without_hidden`).
     hidden: bool = False
     metadata: dict[str, Any] = Field(default_factory=dict)
-    extra: Extra = _extra_field()
+    extra: Extra = extra_field()
 
 
 class Tool(UMFModel):
     name: str
     description: str | None = None
     parameters: dict[str, Any] | None = None
-    extra: Extra = _extra_field()
+    extra: Extra = extra_field()
 
 
 class ToolChoice(UMFModel):
     type: Literal["auto", "required", "none", "tool"]
     name: str | None = None
-    extra: Extra = _extra_field()
+    extra: Extra = extra_field()
 
 
 class Parameters(UMFModel):
@@ -394,7 +281,7 @@ class Conversation(UMFModel):
     tool_choice: ToolChoice | None = None
     parameters: Parameters = Field(default_factory=Parameters)
     metadata: Metadata = Field(default_factory=Metadata)
-    extra: Extra = _extra_field()
+    extra: Extra = extra_field()
 
 
 class Response(UMFModel):

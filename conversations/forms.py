@@ -65,8 +65,8 @@ class ConversationFilterForm(forms.Form):
             "model": (data.get("model") or "").strip() or None,
             "tool": (data.get("tool") or "").strip() or None,
             "has_warnings": has_warnings,
-            "created_after": _day_start(data.get("after")),
-            "created_before": _day_start(data.get("before"), next_day=True),
+            "started_after": _day_start(data.get("after")),
+            "started_before": _day_start(data.get("before"), next_day=True),
         }
 
 

@@ -18,6 +18,7 @@ import orjson
 from django.conf import settings
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
+from django.db.models import F
 from django.db.models.fields.json import KeyTransform
 from psycopg.types.json import Jsonb
 
@@ -97,6 +98,10 @@ class Conversation(models.Model):
     forked_from = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="forks"
     )
+    # The conversation's own dates, as its source gives them (``source_dates``); null
+    # when it gives none. ``created_at`` is when it was imported.
+    started_at = models.DateTimeField(null=True, blank=True)
+    last_message_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -112,9 +117,25 @@ class Conversation(models.Model):
             ),
         ]
         indexes = [
-            # The list page and the API: one owner's conversations, newest first, in the
+            # The API: one owner's conversations, newest imported first (its cursor), in the
             # exact order of ``-created_at, -id`` so no sort step follows the index scan.
             models.Index(fields=["owner", "-created_at", "-id"], name="conversation_owner_newest"),
+            # The list page's default order and its date filters: by the conversation's
+            # own date, undated ones last (``selectors.LIST_SORTS`` newest and oldest).
+            models.Index(
+                F("owner"),
+                F("started_at").desc(nulls_last=True),
+                F("created_at").desc(),
+                F("id").desc(),
+                name="conversation_owner_started",
+            ),
+            models.Index(
+                F("owner"),
+                F("started_at").asc(nulls_last=True),
+                F("created_at").asc(),
+                F("id").asc(),
+                name="conversation_owner_first",
+            ),
             # The list page's other orders (``selectors.LIST_SORTS``).
             models.Index(
                 fields=["owner", "-message_count", "-created_at"], name="conversation_owner_size"

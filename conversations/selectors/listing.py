@@ -10,7 +10,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
 from conversations import models
 
@@ -25,9 +25,15 @@ def conversation_list(
     has_warnings: bool | None = None,
     created_after: datetime | None = None,
     created_before: datetime | None = None,
+    started_after: datetime | None = None,
+    started_before: datetime | None = None,
     query: str | None = None,
 ) -> QuerySet[models.Conversation]:
     """The owner's conversations, newest first, narrowed by the given filters.
+
+    ``started_after`` / ``started_before`` bound the conversation's own start
+    (``started_at``: a conversation with no date of its own matches neither);
+    ``created_after`` / ``created_before`` the time it was imported.
 
     ``model`` matches the conversation's model or any message's; ``tool`` a tool offered
     or called; ``query`` is full-text search over text, reasoning, tool arguments and
@@ -56,9 +62,13 @@ def conversation_list(
         conversations = conversations.filter(created_at__gte=created_after)
     if created_before:
         conversations = conversations.filter(created_at__lt=created_before)
+    if started_after:
+        conversations = conversations.filter(started_at__gte=started_after)
+    if started_before:
+        conversations = conversations.filter(started_at__lt=started_before)
     if query:
         conversations = conversations.filter(_search_filter(query))
-    return conversations.order_by("-created_at", "-id")
+    return conversations.order_by(*LIST_SORTS["newest"])
 
 
 # Up to this many matching messages, a search lists their conversations by id.
@@ -90,9 +100,11 @@ def _search_query(query: str) -> Any:
     return SearchQuery(query, config="english", search_type="websearch")
 
 
-LIST_SORTS = {
-    "newest": ("-created_at", "-id"),
-    "oldest": ("created_at", "id"),
+# By the conversation's own date; those without one after the dated ones, by import time
+# (the indexes conversation_owner_started and conversation_owner_first).
+LIST_SORTS: dict[str, tuple[Any, ...]] = {
+    "newest": (F("started_at").desc(nulls_last=True), "-created_at", "-id"),
+    "oldest": (F("started_at").asc(nulls_last=True), "created_at", "id"),
     "title": ("title", "-created_at"),
     "messages": ("-message_count", "-created_at"),
     "warnings": ("-warning_count", "-created_at"),

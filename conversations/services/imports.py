@@ -12,6 +12,7 @@ from conversations import models
 from conversations.records import Rows, add_messages, content_hash, warning_row
 from conversations.services.merge import merge_new_messages
 from conversations.services.storage import insert_many, insert_rows
+from conversations.source_dates import conversation_dates
 from providers import formats, umf
 from providers.validation import check_conversation
 
@@ -91,7 +92,7 @@ def conversation_save(
     if existing is not None:
         if existing.content_hash == digest:
             return ImportedConversation(existing, False, item.warnings)
-        added = merge_new_messages(existing, item.conversation, digest)
+        added = _merge(existing, item, fmt.id, digest)
         return ImportedConversation(existing, False, item.warnings, added)
     rows = conversation_rows(owner, item, fmt, digest, title)
     try:
@@ -104,6 +105,21 @@ def conversation_save(
             raise
         return ImportedConversation(existing, False, item.warnings)
     return ImportedConversation(rows.conversation, True, item.warnings)
+
+
+def _merge(
+    conversation: models.Conversation, item: formats.ParseResult, format_id: str, digest: str
+) -> int:
+    """Add the new messages of a newer version of ``conversation``, and take its dates:
+    the newer export knows when its last message was written."""
+    added = merge_new_messages(conversation, item.conversation, digest)
+    started_at, last_message_at = conversation_dates(item.conversation, format_id)
+    if (started_at, last_message_at) != (conversation.started_at, conversation.last_message_at):
+        conversation.started_at, conversation.last_message_at = started_at, last_message_at
+        models.Conversation.objects.filter(pk=conversation.pk).update(
+            started_at=started_at, last_message_at=last_message_at
+        )
+    return added
 
 
 def _existing(
@@ -176,7 +192,7 @@ def conversations_save_many(
             continue
         try:
             with transaction.atomic():
-                added = merge_new_messages(found, item.conversation, digest)
+                added = _merge(found, item, fmt.id, digest)
         except formats.FormatError as error:
             results[index] = error
             continue
@@ -310,6 +326,7 @@ def conversation_rows(
     conversation, warnings, format_id = item.conversation, item.warnings, fmt.id
     metadata = conversation.metadata.model_dump(mode="json", exclude_defaults=True)
     metadata.pop("warnings", None)
+    started_at, last_message_at = conversation_dates(conversation, format_id)
     row = models.Conversation(
         owner=owner,
         title=_title(conversation, title),
@@ -328,6 +345,8 @@ def conversation_rows(
         extra=conversation.extra,
         message_count=len(conversation.messages),
         warning_count=len(warnings) + len(conversation.metadata.warnings),
+        started_at=started_at,
+        last_message_at=last_message_at,
     )
     rows = Rows(conversation=row)
     add_messages(rows, conversation.messages)

@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 
 from conversations import models
+from conversations.search_syntax import cjk_terms
 from providers import umf
 
 _TEXT_BLOCKS = {"text", "refusal", "thinking"}
@@ -174,6 +175,7 @@ def message_row(message: umf.Message, conversation_id: uuid.UUID, position: int)
     timestamp = message.timestamp
     if timestamp is not None and timestamp.tzinfo is None:
         timestamp = timestamp.replace(tzinfo=UTC)
+    text = search_text(message)
     return {
         "id": models.uuid7(),
         "conversation_id": conversation_id,
@@ -194,7 +196,8 @@ def message_row(message: umf.Message, conversation_id: uuid.UUID, position: int)
         "reasoning_details": message.reasoning_details,
         "metadata": message.metadata,
         "extra": message.extra,
-        "search_text": search_text(message),
+        "search_text": text,
+        "search_cjk": cjk_terms(text),
         "provider": "",
     }
 

@@ -4,7 +4,8 @@ source (see ``conversations.source_dates``); the list sorts and filters by them.
 Stored conversations are backfilled from what they kept of their source: the conversation
 time in ``metadata.timestamp``, an export's update time among its verbatim fields, and the
 timestamps of their imported messages (a replay's answers are not the source's). The
-indexes are built after the backfill, once, rather than updated row by row."""
+indexes (for the list's order by these dates) are built after the backfill, once, rather
+than updated row by row."""
 
 from datetime import datetime
 from typing import Any
@@ -55,6 +56,50 @@ def _stored_time(value: object) -> datetime | None:
         return None
 
 
+# Not in the model's state: SQLite refuses NULLS LAST in an index, and Django remakes a
+# SQLite table (and its indexes, from the state) whenever a migration changes a column.
+INDEXES = [
+    models.Index(
+        models.F("owner"),
+        models.OrderBy(models.F("started_at"), descending=True, nulls_last=True),
+        models.OrderBy(models.F("created_at"), descending=True),
+        models.OrderBy(models.F("id"), descending=True),
+        name="conversation_owner_started",
+    ),
+    models.Index(
+        models.F("owner"),
+        models.OrderBy(models.F("started_at"), nulls_last=True),
+        models.OrderBy(models.F("created_at")),
+        models.OrderBy(models.F("id")),
+        name="conversation_owner_first",
+    ),
+]
+
+
+def add_indexes(apps, schema_editor):
+    conversation_model = apps.get_model("conversations", "Conversation")
+    for index in INDEXES:
+        if schema_editor.connection.vendor != "postgresql":
+            # SQLite takes no NULLS LAST in an index; its NULLs sort first, so that
+            # descending dates put them last already.
+            index = models.Index(
+                *[
+                    models.OrderBy(e.expression, descending=e.descending)
+                    if isinstance(e, models.OrderBy)
+                    else e
+                    for e in index.expressions
+                ],
+                name=index.name,
+            )
+        schema_editor.add_index(conversation_model, index)
+
+
+def remove_indexes(apps, schema_editor):
+    conversation_model = apps.get_model("conversations", "Conversation")
+    for index in INDEXES:
+        schema_editor.remove_index(conversation_model, index)
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("conversations", "0006_block_message_index_in_unique"),
@@ -72,24 +117,5 @@ class Migration(migrations.Migration):
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.RunPython(backfill, migrations.RunPython.noop),
-        migrations.AddIndex(
-            model_name="conversation",
-            index=models.Index(
-                models.F("owner"),
-                models.OrderBy(models.F("started_at"), descending=True, nulls_last=True),
-                models.OrderBy(models.F("created_at"), descending=True),
-                models.OrderBy(models.F("id"), descending=True),
-                name="conversation_owner_started",
-            ),
-        ),
-        migrations.AddIndex(
-            model_name="conversation",
-            index=models.Index(
-                models.F("owner"),
-                models.OrderBy(models.F("started_at"), nulls_last=True),
-                models.OrderBy(models.F("created_at")),
-                models.OrderBy(models.F("id")),
-                name="conversation_owner_first",
-            ),
-        ),
+        migrations.RunPython(add_indexes, remove_indexes),
     ]

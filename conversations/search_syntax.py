@@ -26,6 +26,8 @@ def cjk_terms(text: str) -> str:
     """What ``search_cjk`` holds for ``text``: for each CJK run its pairs then its single
     characters, and the text's other words (those written against CJK characters are
     not words of their own in ``search_text``); empty for text with no CJK."""
+    if text.isascii():  # most text: no regular expression to run (100 µs for 1 KB)
+        return ""
     runs = CJK_RUN.findall(text)
     if not runs:
         return ""

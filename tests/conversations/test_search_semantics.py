@@ -92,3 +92,20 @@ def test_the_syntax_is_read_as_websearch() -> None:
 def test_cjk_text_is_stored_as_characters_and_pairs() -> None:
     assert cjk_terms("plain English") == ""
     assert cjk_terms("Python教程") == "教程 教 程 Python "
+
+
+def test_sqlite_search_table_is_mended_after_a_migration_drops_its_triggers(archive: Any) -> None:
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's FTS5 table")
+    from conversations.sqlite_search import ensure_message_fts
+
+    with connection.cursor() as cursor:  # as Django's copy of a changed table leaves it
+        cursor.execute("DROP TRIGGER message_fts_insert")
+        cursor.execute("DELETE FROM message_fts")
+    assert ensure_message_fts(connection) is True
+    assert ensure_message_fts(connection) is False  # nothing missing now
+    store(archive, [{"role": "user", "content": "a new zebra"}], title="zebra")
+    assert {c.title for c in selectors.conversation_list(owner=archive, query="天気 or zebra")} == {
+        "tokyo weather",
+        "zebra",
+    }

@@ -37,7 +37,8 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "umfsite.settings")
-DB_NAME = "umf_bench_pages"
+# BENCH_PAGES_DB: another name, so that two people on one server do not refill each other's.
+DB_NAME = os.environ.get("BENCH_PAGES_DB", "umf_bench_pages")
 SEARCH_INDEX = "message_search_vector_gin"  # migration 0005
 BIG_TITLE = "The 1,000-message conversation"
 VOCABULARY = (
@@ -125,11 +126,16 @@ def conversation_rows(owner_id: int, count: int, rng: random.Random) -> list[dic
     for index in range(count):
         fmt, provider, model = formats[index % len(formats)]
         created = start + timedelta(minutes=index * 5)
+        # Their own dates, spread over three years in no relation to the import order;
+        # a quarter of the sources (umf here) give none.
+        started = None if fmt == "umf" else start - timedelta(seconds=rng.randint(0, 94_000_000))
+        last = started + timedelta(minutes=rng.randint(1, 600)) if started else None
         rows.append({
             "id": uuid7(), "owner_id": owner_id, "title": " ".join(rng.choices(WORDS, k=6))[:80],
             "source_format": fmt, "provider": provider, "model": model,
             "content_hash": uuid.uuid4().hex + uuid.uuid4().hex, "message_count": 20,
             "warning_count": int(index % 7 == 0), "created_at": created, "updated_at": created,
+            "started_at": started, "last_message_at": last,
             "parameters": {}, "metadata": {}, "extra": {},
         })  # fmt: skip
     return rows
@@ -278,6 +284,17 @@ def main() -> None:
         report("list /", timed(client, "/", runs), 150)
         report(
             "list page 20, sorted by messages", timed(client, "/?page=20&sort=messages", runs), 150
+        )
+        report("list page 20, oldest first", timed(client, "/?page=20&sort=oldest", runs), 150)
+        report(
+            "list From/To 2023 (own dates)",
+            timed(client, "/?after=2023-01-01&before=2023-12-31", runs),
+            150,
+        )
+        report(
+            "search ?q=umbrella, From 2023, oldest",
+            timed(client, "/?q=umbrella&after=2023-01-01&sort=oldest", runs),
+            150,
         )
         report("search ?q=umbrella", timed(client, "/?q=umbrella", runs), 150)
         report(

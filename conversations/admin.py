@@ -46,6 +46,18 @@ class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    # Staff who are not superusers look and never touch, whatever permissions they were
+    # given: no delete, no actions (replays write; issue 20.9).
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(getattr(request.user, "is_superuser", False)) and super().has_delete_permission(
+            request, obj
+        )
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        if not getattr(request.user, "is_superuser", False):
+            return {}
+        return dict(super().get_actions(request))
+
 
 class LargeTableAdmin(ReadOnlyAdmin):
     show_full_result_count = False

@@ -62,11 +62,13 @@ class ConversationFilterForm(forms.Form):
             "query": (data.get("q") or "").strip() or None,
             "source_format": data.get("format") or None,
             "provider": (data.get("provider") or "").strip() or None,
-            "model": (data.get("model") or "").strip() or None,
-            "tool": (data.get("tool") or "").strip() or None,
+            # By prefix, with suggestions (views.filter_suggestions): "gpt-4o" finds
+            # gpt-4o-mini too, "get_" every getter.
+            "model_prefix": (data.get("model") or "").strip() or None,
+            "tool_prefix": (data.get("tool") or "").strip() or None,
             "has_warnings": has_warnings,
-            "created_after": _day_start(data.get("after")),
-            "created_before": _day_start(data.get("before"), next_day=True),
+            "started_after": _day_start(data.get("after")),
+            "started_before": _day_start(data.get("before"), next_day=True),
         }
 
 

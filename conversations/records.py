@@ -19,6 +19,8 @@ from typing import Any
 import orjson
 
 from conversations import models
+from conversations.search_syntax import cjk_terms
+from conversations.source_dates import conversation_dates
 from providers import umf
 
 # Titles made from a conversation's first question are cut to this many characters.
@@ -180,6 +182,7 @@ def message_row(message: umf.Message, conversation_id: uuid.UUID, position: int)
     timestamp = message.timestamp
     if timestamp is not None and timestamp.tzinfo is None:
         timestamp = timestamp.replace(tzinfo=UTC)
+    text = search_text(message)
     return {
         "id": models.uuid7(),
         "conversation_id": conversation_id,
@@ -201,7 +204,8 @@ def message_row(message: umf.Message, conversation_id: uuid.UUID, position: int)
         "hidden": message.hidden,
         "metadata": message.metadata,
         "extra": message.extra,
-        "search_text": search_text(message),
+        "search_text": text,
+        "search_cjk": cjk_terms(text),
         "provider": "",
     }
 
@@ -330,12 +334,17 @@ def _model_of(conversation: umf.Conversation) -> str:
     return ""
 
 
-def conversation_fields(conversation: umf.Conversation, title: str | None) -> dict[str, Any]:
-    """The columns of a conversation row that its UMF conversation decides (a newer
-    export of it decides them again: see ``merge``)."""
+def conversation_fields(
+    conversation: umf.Conversation, title: str | None, format_id: str
+) -> dict[str, Any]:
+    """The columns of a conversation row that its UMF conversation (read as ``format_id``)
+    decides; a newer export of it decides them again (see ``services.merge``)."""
     metadata = conversation.metadata.model_dump(mode="json", exclude_defaults=True)
     metadata.pop("warnings", None)
+    started_at, last_message_at = conversation_dates(conversation, format_id)
     return {
+        "started_at": started_at,
+        "last_message_at": last_message_at,
         "title": _title(conversation, title),
         "model": _model_of(conversation)[:200],
         "tool_choice": (

@@ -19,6 +19,12 @@ urlpatterns = [
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", views.conversation_list, name="conversation-list"),
+    path("conversations/count/", views.conversation_count, name="conversation-count"),
+    path(
+        "conversations/suggest/<str:field>/",
+        views.filter_suggestions,
+        name="filter-suggestions",
+    ),
     path("conversations/<uuid:pk>/", views.conversation_detail, name="conversation-detail"),
     path("conversations/<uuid:pk>/export/", views.export_download, name="export-download"),
     path(

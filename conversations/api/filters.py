@@ -33,8 +33,20 @@ class ConversationFilter(serializers.Serializer[Any]):
         required=False, validators=NOT_BLANK, help_text="A tool offered or called"
     )
     has_warnings = serializers.BooleanField(required=False, allow_null=True, default=None)
-    created_after = serializers.DateTimeField(required=False)
-    created_before = serializers.DateTimeField(required=False)
+    started_after = serializers.DateTimeField(
+        required=False,
+        help_text="Conversations that started at or after this time (their own date, "
+        "from the source; those without one are left out)",
+    )
+    started_before = serializers.DateTimeField(
+        required=False, help_text="Conversations that started before this time"
+    )
+    created_after = serializers.DateTimeField(
+        required=False, help_text="Imported at or after this time"
+    )
+    created_before = serializers.DateTimeField(
+        required=False, help_text="Imported before this time"
+    )
     q = serializers.CharField(
         required=False, max_length=500, validators=NOT_BLANK, help_text="Full-text search"
     )
@@ -64,5 +76,7 @@ class ConversationFilter(serializers.Serializer[Any]):
             "has_warnings": data.get("has_warnings"),
             "created_after": data.get("created_after"),
             "created_before": data.get("created_before"),
+            "started_after": data.get("started_after"),
+            "started_before": data.get("started_before"),
             "query": data.get("q"),
         }

@@ -159,6 +159,17 @@ class ImportBatchOutput(serializers.Serializer[Any]):
 
 class ConversationSummary(serializers.ModelSerializer[models.Conversation]):
     format = serializers.CharField(source="source_format")
+    started_at = serializers.DateTimeField(
+        allow_null=True,
+        read_only=True,
+        help_text="When the conversation started, as its source says; null when it says not",
+    )
+    last_message_at = serializers.DateTimeField(
+        allow_null=True,
+        read_only=True,
+        help_text="When its last message was written, as its source says; null when it says not",
+    )
+    created_at = serializers.DateTimeField(read_only=True, help_text="When it was imported")
 
     class Meta:
         model = models.Conversation
@@ -170,6 +181,8 @@ class ConversationSummary(serializers.ModelSerializer[models.Conversation]):
             "model",
             "message_count",
             "warning_count",
+            "started_at",
+            "last_message_at",
             "created_at",
             "updated_at",
         ]

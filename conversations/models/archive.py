@@ -65,9 +65,9 @@ def uuid7() -> uuid.UUID:
 
 
 class MessageSearchVector(SearchVector):
-    """``to_tsvector('english', search_text)``: what ``?q=`` matches on PostgreSQL, stored
-    once per message so that a search reads it instead of recomputing it per row. Other
-    databases have no text search (search falls back to a substring match there): NULL."""
+    """``to_tsvector('english', search_text || ' ' || search_cjk)``: what ``?q=`` matches
+    on PostgreSQL, stored once per message so that a search reads it instead of
+    recomputing it per row. SQLite searches its FTS5 table instead (migration 0008): NULL."""
 
     def as_sqlite(self, compiler: Any, connection: Any, **extra_context: Any) -> Any:
         return "NULL", []
@@ -97,6 +97,10 @@ class Conversation(models.Model):
     forked_from = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="forks"
     )
+    # The conversation's own dates, as its source gives them (``source_dates``); null
+    # when it gives none. ``created_at`` is when it was imported.
+    started_at = models.DateTimeField(null=True, blank=True)
+    last_message_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -111,8 +115,12 @@ class Conversation(models.Model):
                 name="conversation_unique_source_key",
             ),
         ]
+        # The list's default order and its date filters, by the conversation's own date
+        # with undated ones last (``selectors.LIST_SORTS``), are served by the indexes
+        # conversation_owner_started and conversation_owner_first, which migration 0007
+        # makes by hand: SQLite refuses their NULLS LAST.
         indexes = [
-            # The list page and the API: one owner's conversations, newest first, in the
+            # The API: one owner's conversations, newest imported first (its cursor), in the
             # exact order of ``-created_at, -id`` so no sort step follows the index scan.
             models.Index(fields=["owner", "-created_at", "-id"], name="conversation_owner_newest"),
             # The list page's other orders (``selectors.LIST_SORTS``).
@@ -181,8 +189,11 @@ class Message(models.Model):
     # results; ``search_vector`` is its tsvector, kept by the database itself, and a GIN
     # index over it serves ?q= on PostgreSQL (migration 0005).
     search_text = models.TextField(blank=True)
+    # Its Chinese and Japanese text as characters and pairs of characters
+    # (``search_syntax.cjk_terms``): their words are not split by spaces. Searched with it.
+    search_cjk = models.TextField(blank=True, default="")
     search_vector = models.GeneratedField(
-        expression=MessageSearchVector("search_text", config="english"),
+        expression=MessageSearchVector("search_text", "search_cjk", config="english"),
         output_field=SearchVectorField(null=True),
         db_persist=True,
     )

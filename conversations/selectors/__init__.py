@@ -13,6 +13,7 @@ from conversations.selectors.listing import (
     conversation_list,
     conversation_models,
     conversation_sorted,
+    filter_suggestions,
     search_hits,
 )
 from conversations.selectors.replays import (
@@ -45,6 +46,7 @@ __all__ = [
     "conversation_sorted",
     "conversation_thread",
     "conversation_umf",
+    "filter_suggestions",
     "replay_comparison",
     "replay_run_get",
     "replay_runs_of",

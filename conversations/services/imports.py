@@ -292,7 +292,7 @@ def conversation_rows(
         content_hash=digest,
         message_count=len(conversation.messages),
         warning_count=len(warnings) + len(conversation.metadata.warnings),
-        **conversation_fields(conversation, title),
+        **conversation_fields(conversation, title, format_id),
     )
     rows = Rows(conversation=row)
     add_messages(rows, conversation.messages)

@@ -53,9 +53,9 @@ def merge_new_messages(
 
 def _newer_fields(stored: models.Conversation, newer: umf.Conversation) -> dict[str, Any]:
     """What the newer version says of the whole conversation: its current branch (kept in
-    ``extra``: ChatGPT's ``current_node``), update time, model and title. A title the
+    ``extra``: ChatGPT's ``current_node``), its dates, model and title. A title the
     person gave at import stays."""
-    fields = conversation_fields(newer, None)
+    fields = conversation_fields(newer, None, stored.source_format)
     if stored.title != stored.metadata.get("title", stored.title):
         del fields["title"]
     return fields

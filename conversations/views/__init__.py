@@ -2,8 +2,10 @@
 
 from conversations.views.pages import (
     attachment,
+    conversation_count,
     conversation_detail,
     conversation_list,
+    filter_suggestions,
     not_found,
 )
 from conversations.views.replay import replay_detail, replay_start, replay_status
@@ -17,10 +19,12 @@ from conversations.views.transfer import (
 
 __all__ = [
     "attachment",
+    "conversation_count",
     "conversation_detail",
     "conversation_list",
     "export_download",
     "export_warnings",
+    "filter_suggestions",
     "import_job_detail",
     "import_job_status",
     "import_page",

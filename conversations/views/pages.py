@@ -68,11 +68,41 @@ def conversation_list(request: HttpRequest) -> HttpResponse:
         "page": page,
         "has_next": has_next,
         "querystring": urlencode([(k, v) for k, v in request.GET.items() if k != "page"]),
+        # The column headers' links: the same filters in another order.
+        "unsorted": urlencode([(k, v) for k, v in request.GET.items() if k not in SORT_KEYS]),
+        "sort": request.GET.get("sort") or "newest",
         "filtered": any(v not in (None, "") for v in filters.values()),
     }
     htmx = request.headers.get("HX-Request") == "true"
     template = "conversations/_list_results.html" if htmx else "conversations/list.html"
     return render(request, template, context)
+
+
+SORT_KEYS = ("page", "sort")
+
+
+@login_required
+@require_GET
+def conversation_count(request: HttpRequest) -> HttpResponse:
+    """How many conversations the list's filters match, fetched by the list after it
+    shows (so the list's own queries stay the same, and a count of a broad search never
+    holds the page back)."""
+    form = forms.ConversationFilterForm(request.GET or None)
+    filters = form.selector_kwargs() if form.is_valid() else {}
+    total = selectors.conversation_list(owner=current_user(request), **filters).count()
+    return render(request, "conversations/_list_count.html", {"total": total})
+
+
+@login_required
+@require_GET
+def filter_suggestions(request: HttpRequest, field: str) -> HttpResponse:
+    """``<option>``s for the model or tool filter's datalist: names starting with what
+    was typed."""
+    if field not in ("model", "tool"):
+        raise Http404("no such filter")
+    prefix = request.GET.get(field, "").strip()[:200]
+    names = selectors.filter_suggestions(owner=current_user(request), field=field, prefix=prefix)
+    return render(request, "conversations/_suggestions.html", {"names": names})
 
 
 def _page_number(request: HttpRequest) -> int:

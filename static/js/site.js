@@ -25,3 +25,9 @@ document.addEventListener("change", (event) => {
 document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("select[data-models]").forEach(fillModels);
 });
+
+// The list's filters fold into a disclosure on phones; on wider screens they start open.
+document.addEventListener("DOMContentLoaded", () => {
+  if (!window.matchMedia("(min-width: 821px)").matches) return;
+  document.querySelectorAll("details.more-filters").forEach((details) => { details.open = true; });
+});

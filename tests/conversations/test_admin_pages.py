@@ -104,3 +104,22 @@ def test_retry_action_requeues_failed_runs(
     run.refresh_from_db()
     assert run.status == "succeeded"
     assert Client().get("/admin/conversations/replayrun/").status_code == 302
+
+
+def test_the_admin_is_read_only_for_staff_who_are_not_superusers(
+    django_user_model: Any, alice: Any
+) -> None:
+    from django.contrib.auth.models import Permission
+
+    conversation = store(alice, load_fixture("umf/weather-tools.json"))
+    clerk = django_user_model.objects.create_user("clerk", password="pw", is_staff=True)
+    clerk.user_permissions.set(Permission.objects.filter(content_type__app_label="conversations"))
+    client = logged_in(clerk)
+    url = "/admin/conversations/conversation/"
+    listing = html(client.get(url))
+    assert str(conversation.title)[:20] in listing and "replay_against" not in listing
+    assert client.get(f"{url}{conversation.pk}/delete/").status_code == 403
+    client.post(url, {"action": "delete_selected", "_selected_action": [conversation.pk]})
+    client.post(url, {"action": "replay_against", "_selected_action": [conversation.pk]})
+    assert models.Conversation.objects.filter(pk=conversation.pk).exists()
+    assert not models.ReplayRun.objects.exists()

@@ -43,6 +43,8 @@ LISTS: dict[str, str] = {
     "api-replays": "/api/v1/replays?conversation={c}",
     "api-imports": "/api/v1/imports",
     "conversation-list": "/?q=umbrella",
+    "conversation-count": "/conversations/count/?q=umbrella",
+    "filter-suggestions": "/conversations/suggest/tool/?tool=get",
 }
 # Routes with no owned object in the path: they act on the caller's own data or none.
 UNOWNED = {
@@ -139,8 +141,9 @@ def test_lists_show_nothing_of_anothers(bob: Any, alices: dict[str, str], route:
     response = client.get(LISTS[route].format(**alices))
     assert response.status_code == 200
     body = response.content.decode()
-    for value in (alices["c"], alices["r"], alices["j"], "Umbrella for Paris"):
+    for value in (alices["c"], alices["r"], alices["j"], "Umbrella for Paris", "get_forecast"):
         assert value not in body, (route, value)
+    assert "1 conversation" not in body  # the count is of one's own
 
 
 def test_ids_of_anothers_in_bodies_are_refused(bob_api: APIClient, alices: dict[str, str]) -> None:

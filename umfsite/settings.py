@@ -191,9 +191,13 @@ LOGOUT_REDIRECT_URL = "/accounts/login/"
 # limits are set to match so that form posts fail the same way.
 MAX_REQUEST_BYTES = env_int("UMF_MAX_REQUEST_BYTES", 64 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
-# Files for background imports (data exports): kept on disk until their job ends.
+# Files for background imports (data exports): kept in PostgreSQL, in chunks, until their
+# job ends, so that a worker on any host reads them. A user's uploads waiting to be
+# imported hold at most UMF_IMPORT_QUOTA_BYTES; an upload no job took is swept after
+# UMF_UPLOAD_ABANDONED_SECONDS.
 MAX_IMPORT_BYTES = env_int("UMF_MAX_IMPORT_BYTES", 4 * 1024 * 1024 * 1024)
-IMPORT_DIR = Path(os.environ.get("UMF_IMPORT_DIR") or BASE_DIR / "var" / "imports")
+IMPORT_QUOTA_BYTES = env_int("UMF_IMPORT_QUOTA_BYTES", 2 * MAX_IMPORT_BYTES)
+UPLOAD_ABANDONED_SECONDS = env_int("UMF_UPLOAD_ABANDONED_SECONDS", 3600)
 # A worker holds an import job this long past each batch; a job whose worker vanished is
 # run again by the reconciler (beat), resuming after its last stored batch, and ended as
 # failed once it has been claimed this many times.

@@ -145,6 +145,10 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
+        # A kept connection is checked before a request uses it, and (Django 5.1+) a pool
+        # checks each connection it hands out (ConnectionPool.check_connection): after a
+        # database restart the first request or task reconnects instead of failing.
+        conn_health_checks=True,
     )
 }
 # A connection pool for processes that run many short tasks in threads (Celery workers):

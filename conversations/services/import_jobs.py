@@ -388,12 +388,13 @@ def _describe(error: formats.FormatError) -> str:
 
 def _finish(job: models.ImportJob, status: str, error: str) -> str:
     """End the job (unless another claim took it since) and delete its upload."""
-    ended = models.ImportJob.objects.filter(
-        pk=job.pk, attempts=job.attempts, status__in=[Status.QUEUED, Status.RUNNING]
-    ).update(status=status, error=error, finished_at=timezone.now(), lease_expires_at=None)
-    if not ended:
-        return "stopped: another worker took the job over"
-    uploads.upload_delete(job.upload_id)
+    with transaction.atomic():  # an ended job never shows an upload left behind
+        ended = models.ImportJob.objects.filter(
+            pk=job.pk, attempts=job.attempts, status__in=[Status.QUEUED, Status.RUNNING]
+        ).update(status=status, error=error, finished_at=timezone.now(), lease_expires_at=None)
+        if not ended:
+            return "stopped: another worker took the job over"
+        uploads.upload_delete(job.upload_id)
     job.refresh_from_db()
     summary = (
         f"{job.filename}: {job.created} created, {job.updated} updated, "

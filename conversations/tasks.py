@@ -11,7 +11,7 @@ import uuid
 
 from celery import shared_task
 
-from conversations.services import import_jobs, replays
+from conversations.services import import_jobs, replays, uploads
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
@@ -26,10 +26,12 @@ def replay_run_execute(self, run_id: str) -> str:  # type: ignore[no-untyped-def
 @shared_task
 def replay_reconcile() -> str:
     """Periodic (beat): re-enqueue the replay runs and import jobs that were lost or
-    whose worker vanished (import jobs claimed too often are ended as failed)."""
+    whose worker vanished (import jobs claimed too often are ended as failed), and sweep
+    the uploads no job will read."""
     runs = replays.replay_reconcile()
     jobs = import_jobs.import_job_reconcile()
-    return f"re-enqueued {runs} run(s) and {jobs} import job(s)"
+    swept = uploads.uploads_sweep()
+    return f"re-enqueued {runs} run(s) and {jobs} import job(s); swept {swept} upload(s)"
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)

@@ -166,6 +166,10 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
+        # A kept connection is checked before a request uses it, and (Django 5.1+) a pool
+        # checks each connection it hands out (ConnectionPool.check_connection): after a
+        # database restart the first request or task reconnects instead of failing.
+        conn_health_checks=True,
     )
 }
 # Behind PgBouncer in transaction mode: server-side cursors (iterator()) do not survive it.
@@ -216,9 +220,13 @@ LOGOUT_REDIRECT_URL = "/accounts/login/"
 # limits are set to match so that form posts fail the same way.
 MAX_REQUEST_BYTES = env_int("UMF_MAX_REQUEST_BYTES", 64 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
-# Files for background imports (data exports): kept on disk until their job ends.
+# Files for background imports (data exports): kept in PostgreSQL, in chunks, until their
+# job ends, so that a worker on any host reads them. A user's uploads waiting to be
+# imported hold at most UMF_IMPORT_QUOTA_BYTES; an upload no job took is swept after
+# UMF_UPLOAD_ABANDONED_SECONDS.
 MAX_IMPORT_BYTES = env_int("UMF_MAX_IMPORT_BYTES", 4 * 1024 * 1024 * 1024)
-IMPORT_DIR = Path(os.environ.get("UMF_IMPORT_DIR") or BASE_DIR / "var" / "imports")
+IMPORT_QUOTA_BYTES = env_int("UMF_IMPORT_QUOTA_BYTES", 2 * MAX_IMPORT_BYTES)
+UPLOAD_ABANDONED_SECONDS = env_int("UMF_UPLOAD_ABANDONED_SECONDS", 3600)
 # A worker holds an import job this long past each batch; a job whose worker vanished is
 # run again by the reconciler (beat), resuming after its last stored batch, and ended as
 # failed once it has been claimed this many times.

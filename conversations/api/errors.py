@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from conversations.services.enqueue import QueueUnavailable
+from conversations.services.uploads import UploadQuotaExceeded
 from providers.formats import FormatDetectionError, FormatError
 
 logger = logging.getLogger(__name__)
@@ -118,6 +119,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return unavailable
     if isinstance(exc, FormatError):
         return format_error_response(exc)
+    if isinstance(exc, UploadQuotaExceeded):
+        return error_response(413, "quota_exceeded", exc.message, "file")
     if isinstance(exc, ObjectDoesNotExist | Http404):
         return error_response(404, "not_found", "not found")
     if isinstance(exc, exceptions.ValidationError):

@@ -18,8 +18,9 @@ from conversations import models
 from conversations.api.errors import PayloadTooLarge, error_response, idempotency_key
 from conversations.api.serializers import SourceFormatField
 from conversations.api.throttles import WriteRateThrottle
+from conversations.api.upload_handler import DatabaseUploadHandler, StoredUploadFile
 from conversations.api.views import current_user
-from conversations.services import import_jobs
+from conversations.services import import_jobs, uploads
 
 MAX_LISTED_ITEMS = 1000
 
@@ -130,11 +131,24 @@ class ImportUploadParser(MultiPartParser):
         return super().parse(stream, media_type, parser_context)
 
 
+def _discard_unused(request: Request) -> None:
+    """Delete what the request stored that no job took (a refused request)."""
+    for file in request.FILES.values():  # DRF's: empty, never parsed again, after an error
+        if isinstance(file, StoredUploadFile) and not hasattr(file.upload, "job"):
+            uploads.upload_delete(file.upload.pk)
+
+
 class ImportJobListView(APIView):
     throttle_classes = [WriteRateThrottle]
     throttle_scope = "imports"
 
     parser_classes = [ImportUploadParser]
+
+    def initialize_request(self, request: Any, *args: Any, **kwargs: Any) -> Request:
+        if request.method == "POST":
+            # Before anything reads the body (a session's CSRF check reads the form).
+            request.upload_handlers = [DatabaseUploadHandler(request)]
+        return super().initialize_request(request, *args, **kwargs)
 
     @extend_schema(
         request={"multipart/form-data": ImportUploadInput},
@@ -146,21 +160,24 @@ class ImportJobListView(APIView):
         # A retry is answered before its body is read: the upload is stored once.
         if key and (earlier := import_jobs.import_job_by_key(current_user(request), key)):
             return Response(ImportJobOutput(earlier).data, status=status.HTTP_202_ACCEPTED)
-        data = ImportUploadInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        upload = data.validated_data["file"]
-        reason = _unreadable_reason(upload)
-        if reason is not None:
-            # A well-formed request whose file cannot be what it must be (as a payload
-            # that is not its format): 422, and no job.
-            return error_response(422, "unreadable_file", reason, "file")
-        job = import_jobs.import_job_create(
-            owner=current_user(request),
-            upload=upload,
-            filename=upload.name or "upload.json",
-            format_id=data.validated_data["format"],
-            idempotency_key=key,
-        )
+        try:
+            data = ImportUploadInput(data=request.data)
+            data.is_valid(raise_exception=True)
+            upload = data.validated_data["file"]
+            reason = _unreadable_reason(upload)
+            if reason is not None:
+                # A well-formed request whose file cannot be what it must be (as a payload
+                # that is not its format): 422, and no job.
+                return error_response(422, "unreadable_file", reason, "file")
+            job = import_jobs.import_job_create(
+                owner=current_user(request),
+                upload=upload.upload if isinstance(upload, StoredUploadFile) else upload,
+                filename=upload.name or "upload.json",
+                format_id=data.validated_data["format"],
+                idempotency_key=key,
+            )
+        finally:
+            _discard_unused(request)
         job.refresh_from_db()
         return Response(ImportJobOutput(job).data, status=status.HTTP_202_ACCEPTED)
 

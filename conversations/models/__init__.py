@@ -12,7 +12,7 @@ from conversations.models.archive import (
     ToolDefinition,
     uuid7,
 )
-from conversations.models.imports import ImportItem, ImportJob
+from conversations.models.imports import ImportItem, ImportJob, Upload, UploadChunk
 from conversations.models.replays import ReplayRun, ReplayTurn
 
 __all__ = [
@@ -29,5 +29,7 @@ __all__ = [
     "ReplayTurn",
     "ToolCall",
     "ToolDefinition",
+    "Upload",
+    "UploadChunk",
     "uuid7",
 ]

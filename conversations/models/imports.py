@@ -8,6 +8,41 @@ from django.db import models
 from conversations.models.archive import Conversation, uuid7
 
 
+class Upload(models.Model):
+    """A file uploaded for an import, kept in PostgreSQL in chunks (UploadChunk) so that a
+    worker on any host can read it: the database is the only thing web and workers share.
+    Deleted when its job ends; swept when abandoned (services.uploads)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid7, editable=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="uploads"
+    )
+    # The bytes stored (while it arrives, the bytes announced: they count for the quota).
+    size = models.PositiveBigIntegerField(default=0)
+    # Every chunk holds this many bytes but the last.
+    chunk_bytes = models.PositiveIntegerField()
+    complete = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"upload {self.id} ({self.size} bytes)"
+
+
+class UploadChunk(models.Model):
+    upload = models.ForeignKey(Upload, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    data = models.BinaryField()
+
+    class Meta:
+        constraints = [
+            # Also the index of a reader's lookup by (upload, index).
+            models.UniqueConstraint(fields=["upload", "index"], name="upload_chunk_unique_index")
+        ]
+
+    def __str__(self) -> str:
+        return f"chunk {self.index} of {self.upload_id}"
+
+
 class ImportJob(models.Model):
     """A file of conversations imported in the background, with progress and a result
     per conversation (ImportItem)."""
@@ -25,7 +60,9 @@ class ImportJob(models.Model):
     requested_format = models.CharField(max_length=40, default="auto")
     format = models.CharField(max_length=40, blank=True)
     filename = models.CharField(max_length=255)
-    path = models.CharField(max_length=500)
+    upload = models.OneToOneField(
+        Upload, null=True, blank=True, on_delete=models.SET_NULL, related_name="job"
+    )
     size = models.PositiveBigIntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     processed = models.PositiveIntegerField(default=0)

@@ -1,7 +1,8 @@
 """Background imports of whole files (data exports, datasets): streamed, in batches,
 with a result per conversation, and never the same conversation twice.
 
-The uploaded file is kept until the job ends, and open while its batches are read: an
+The uploaded file is kept in PostgreSQL (:mod:`uploads`) until the job ends, so a worker
+on any host reads it, and open while its batches are read: an
 entry of a zip export reads its attached files when it is parsed. Formats that hold many
 conversations are read one conversation at a time (``Format.iter_parse``); one that cannot
 be read is a failed item and the rest still import.
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import shutil
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -35,6 +35,7 @@ from django.utils import timezone
 from conversations import models
 from conversations.records import content_hash
 from conversations.services import enqueue as enqueue_task
+from conversations.services import uploads
 from conversations.services.bulk import bulk_insert
 from conversations.services.import_files import Entry, Read, Unread, detect_format, file_entries
 from conversations.services.imports import (
@@ -56,36 +57,35 @@ ANALYZE_EVERY = 8
 def import_job_create(
     *,
     owner: User,
-    upload: IO[bytes],
+    upload: IO[bytes] | models.Upload,
     filename: str,
     format_id: str = "auto",
     enqueue: bool = True,
     idempotency_key: str = "",
 ) -> models.ImportJob:
-    """Keep the uploaded file and enqueue its import once the transaction commits
+    """Make a job of the uploaded file (an upload already stored, or a stream stored now,
+    see :mod:`uploads`) and enqueue its import once the transaction commits
     (``enqueue=False``: the caller runs :func:`import_job_execute` itself). With an
     ``idempotency_key`` the owner used before, the job made then, and nothing new.
     :class:`QueueUnavailable` when the broker cannot take the task: the job is stored
-    and waits for the reconciler."""
-    if idempotency_key and (earlier := import_job_by_key(owner, idempotency_key)):
-        return earlier
-    if format_id != "auto":
-        formats.get(format_id)  # FormatError (field "format") for an unknown id
-    job_id = models.uuid7()
-    directory = Path(settings.IMPORT_DIR)
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{job_id}{_suffix(filename)}"
-    with path.open("wb") as target:
-        shutil.copyfileobj(upload, target, length=1024 * 1024)
+    and waits for the reconciler. The upload is the job's: deleted when it ends, or now
+    when no job is made."""
+    stored = upload if isinstance(upload, models.Upload) else None
     try:
+        if idempotency_key and (earlier := import_job_by_key(owner, idempotency_key)):
+            uploads.upload_delete(stored.pk if stored else None)
+            return earlier
+        if format_id != "auto":
+            formats.get(format_id)  # FormatError (field "format") for an unknown id
+        if stored is None:
+            stored = uploads.upload_store(owner=owner, stream=upload)  # type: ignore[arg-type]
         with transaction.atomic():
             job = models.ImportJob.objects.create(
-                id=job_id,
                 owner=owner,
                 requested_format=format_id,
                 filename=Path(filename).name[:255],
-                path=str(path),
-                size=path.stat().st_size,
+                upload=stored,
+                size=stored.size,
                 idempotency_key=idempotency_key,
                 # The task should have started by then, or the reconciler sends it again.
                 lease_expires_at=timezone.now() + timedelta(seconds=settings.IMPORT_LEASE_SECONDS),
@@ -94,22 +94,20 @@ def import_job_create(
                 enqueue_task.send_on_commit(enqueue_task.IMPORT_JOB, job.pk)
     except IntegrityError:
         # The same key in a concurrent request: that request's job is the one.
-        path.unlink(missing_ok=True)
+        uploads.upload_delete(stored.pk if stored else None)
         earlier = import_job_by_key(owner, idempotency_key) if idempotency_key else None
         if earlier is None:
             raise
         return earlier
+    except formats.FormatError:
+        uploads.upload_delete(stored.pk if stored else None)
+        raise
     return job
 
 
 def import_job_by_key(owner: User, idempotency_key: str) -> models.ImportJob | None:
     """The owner's job created with that Idempotency-Key, if any."""
     return models.ImportJob.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
-
-
-def _suffix(filename: str) -> str:
-    suffix = Path(filename).suffix.lower()
-    return suffix if suffix in {".json", ".jsonl", ".zip", ".txt"} else ".json"
 
 
 def import_job_execute(
@@ -168,7 +166,7 @@ def _claim(job_id: uuid.UUID) -> models.ImportJob | None:
     )
     if not claimed:
         return None
-    job = models.ImportJob.objects.select_related("owner").get(pk=job_id)
+    job = models.ImportJob.objects.select_related("owner", "upload").get(pk=job_id)
     if job.attempts > settings.IMPORT_MAX_ATTEMPTS:
         _finish(job, Status.FAILED, _gave_up(job.attempts - 1))
         return None
@@ -197,7 +195,9 @@ def _exception_text(error: BaseException) -> str:
 
 @contextmanager
 def _open_upload(job: models.ImportJob) -> Iterator[IO[bytes]]:
-    with Path(job.path).open("rb") as stream:
+    if job.upload is None:
+        raise OSError("the upload is gone")
+    with uploads.upload_open(job.upload) as stream:
         yield stream
 
 
@@ -388,12 +388,13 @@ def _describe(error: formats.FormatError) -> str:
 
 def _finish(job: models.ImportJob, status: str, error: str) -> str:
     """End the job (unless another claim took it since) and delete its upload."""
-    ended = models.ImportJob.objects.filter(
-        pk=job.pk, attempts=job.attempts, status__in=[Status.QUEUED, Status.RUNNING]
-    ).update(status=status, error=error, finished_at=timezone.now(), lease_expires_at=None)
-    if not ended:
-        return "stopped: another worker took the job over"
-    Path(job.path).unlink(missing_ok=True)
+    with transaction.atomic():  # an ended job never shows an upload left behind
+        ended = models.ImportJob.objects.filter(
+            pk=job.pk, attempts=job.attempts, status__in=[Status.QUEUED, Status.RUNNING]
+        ).update(status=status, error=error, finished_at=timezone.now(), lease_expires_at=None)
+        if not ended:
+            return "stopped: another worker took the job over"
+        uploads.upload_delete(job.upload_id)
     job.refresh_from_db()
     summary = (
         f"{job.filename}: {job.created} created, {job.updated} updated, "
@@ -417,7 +418,7 @@ def import_job_reconcile() -> int:
     lease = timedelta(seconds=settings.IMPORT_LEASE_SECONDS)
     stale = models.ImportJob.objects.filter(
         status__in=[Status.QUEUED, Status.RUNNING], lease_expires_at__lt=now
-    ).only("pk", "status", "attempts", "path", "filename")
+    ).only("pk", "status", "attempts", "upload_id", "filename")
     count = 0
     for job in stale[:1000]:
         if job.status == Status.RUNNING and job.attempts >= settings.IMPORT_MAX_ATTEMPTS:

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from conversations import forms, models, selectors, services
 from conversations.services import import_jobs
 from conversations.services.enqueue import QueueUnavailable
+from conversations.services.uploads import UploadQuotaExceeded
 from conversations.views.pages import current_user, owned_conversation
 from providers import formats
 
@@ -28,8 +29,8 @@ def import_page(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {}
     if request.method == "POST" and "file" in request.FILES:
         upload = forms.UploadImportForm(request.POST, request.FILES)
-        if upload.is_valid():
-            return _start_job(request, upload)
+        if upload.is_valid() and (started := _start_job(request, upload)) is not None:
+            return started
     elif request.method == "POST":
         paste = forms.PasteImportForm(request.POST)
         if paste.is_valid():
@@ -56,7 +57,8 @@ def _import_paste(request: HttpRequest, form: forms.PasteImportForm) -> dict[str
     return {"detected": format_id, "results": results}
 
 
-def _start_job(request: HttpRequest, form: forms.UploadImportForm) -> HttpResponse:
+def _start_job(request: HttpRequest, form: forms.UploadImportForm) -> HttpResponse | None:
+    """A redirect to the new job's page, or None when the form got the reason why not."""
     upload = form.cleaned_data["file"]
     try:
         job = import_jobs.import_job_create(
@@ -68,6 +70,9 @@ def _start_job(request: HttpRequest, form: forms.UploadImportForm) -> HttpRespon
     except QueueUnavailable as waiting:
         # The job is stored, queued: its page shows it start once the queue is back.
         return redirect("import-job", pk=waiting.object_id)
+    except UploadQuotaExceeded as error:
+        form.add_error("file", error.message)
+        return None
     return redirect("import-job", pk=job.pk)
 
 

@@ -142,7 +142,7 @@ def test_list_sorts_shows_and_filters_by_the_conversations_own_date(alice: Any) 
 def test_the_migration_backfills_dates_from_stored_messages(alice: Any) -> None:
     from importlib import import_module
 
-    migration = import_module("conversations.migrations.0010_conversation_dates")
+    migration = import_module("conversations.migrations.0011_conversation_dates")
     export = store(alice, [chatgpt_entry(MAY_2024, MAY_2024 + 60)], "chatgpt-export")
     messages = store(alice, dated_messages(3, 8))
     undated = store(alice, load_fixture("openai-chat/bare_messages.json"), "openai-chat")

@@ -9,7 +9,6 @@ import hashlib
 import io
 import itertools
 import zipfile
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -91,7 +90,7 @@ def test_a_chatgpt_zip_with_images_imports_with_its_attachments(
     exported = api.get(f"/api/v1/conversations/{conversation_id}/export?format=chatgpt-export")
     assert exported.status_code == 200, exported.content
     assert exported.json()["payload"][0]["title"] == "Watercolour cat"
-    assert not Path(models.ImportJob.objects.get(pk=job["id"]).path).exists()
+    assert not models.Upload.objects.exists() and not models.UploadChunk.objects.exists()
 
 
 def finetune_lines(count: int, start: int = 0) -> bytes:
@@ -149,7 +148,7 @@ def test_an_error_outside_any_entry_fails_the_job_with_its_reason(
     assert job["error"] == "the import stopped: ValueError: the reader broke down"
     assert (job["processed"], job["created"]) == (2, 2)
     assert job["finished_at"] is not None
-    assert not Path(models.ImportJob.objects.get(pk=job["id"]).path).exists()
+    assert not models.Upload.objects.exists() and not models.UploadChunk.objects.exists()
 
 
 class WorkerVanished(BaseException):
@@ -182,7 +181,7 @@ def test_a_job_whose_worker_vanished_is_resumed_by_the_reconciler(
     assert (job.status, job.processed, job.created, job.attempts) == ("succeeded", 5, 5, 2)
     assert sorted(job.items.values_list("index", flat=True)) == [0, 1, 2, 3, 4]
     assert models.Conversation.objects.count() == 5
-    assert not Path(job.path).exists()
+    assert not models.Upload.objects.exists() and not models.UploadChunk.objects.exists()
 
 
 def test_a_job_whose_worker_keeps_vanishing_ends_failed(alice: Any, settings: Any) -> None:
@@ -197,7 +196,7 @@ def test_a_job_whose_worker_keeps_vanishing_ends_failed(alice: Any, settings: An
     job.refresh_from_db()
     assert job.status == "failed" and job.finished_at is not None
     assert "stopped 3 times" in job.error
-    assert not Path(job.path).exists()
+    assert not models.Upload.objects.exists() and not models.UploadChunk.objects.exists()
 
 
 def test_a_queued_job_whose_task_was_lost_is_sent_again(alice: Any) -> None:

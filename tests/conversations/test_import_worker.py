@@ -73,7 +73,7 @@ def test_a_killed_worker_leaves_the_job_to_another_with_nothing_twice(
     indexes = list(job.items.order_by("index").values_list("index", flat=True))
     assert indexes == list(range(CONVERSATIONS))
     assert models.Conversation.objects.count() == CONVERSATIONS
-    assert not Path(job.path).exists()
+    assert not models.Upload.objects.exists() and not models.UploadChunk.objects.exists()
 
 
 def test_a_worker_imports_a_zip_with_images(api: APIClient, start_worker: WorkerFactory) -> None:

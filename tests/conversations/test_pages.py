@@ -55,7 +55,7 @@ def test_someone_elses_conversation_replay_and_import_are_404(
     run = models.ReplayRun.objects.create(
         owner=alice, conversation=weather, provider="echo", model="echo-1"
     )
-    job = models.ImportJob.objects.create(owner=alice, filename="x.json", path="/nonexistent")
+    job = models.ImportJob.objects.create(owner=alice, filename="x.json")
     client = logged_in(bob)
     for path in [
         f"/conversations/{weather.pk}/",

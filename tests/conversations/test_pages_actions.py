@@ -69,7 +69,7 @@ def test_upload_runs_a_job_and_shows_its_progress(alice: Any, bob: Any, capture:
 
 
 def test_a_running_job_polls(alice: Any) -> None:
-    job = models.ImportJob.objects.create(owner=alice, filename="big.json", path="/x")
+    job = models.ImportJob.objects.create(owner=alice, filename="big.json")
     page = html(logged_in(alice).get(f"/import/jobs/{job.pk}/"))
     assert 'hx-trigger="every 1s"' in page
 

@@ -58,7 +58,7 @@ def vector_field(*columns):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("conversations", "0010_conversation_dates"),
+        ("conversations", "0011_conversation_dates"),
     ]
 
     operations = [

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('conversations', '0008_idempotency_keys'),
+        ('conversations', '0009_upload_chunks'),
     ]
 
     operations = [

@@ -102,7 +102,7 @@ def remove_indexes(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("conversations", "0009_message_hidden"),
+        ("conversations", "0010_message_hidden"),
     ]
 
     operations = [

@@ -13,6 +13,7 @@ from celery import Celery
 from celery.contrib.testing.worker import start_worker
 from django.test import Client
 
+import umfsite.celery as umfsite_celery
 from umfsite import requestlog
 
 pytestmark = pytest.mark.django_db
@@ -73,7 +74,9 @@ def test_json_lines_carry_the_request_id_and_the_extra_fields() -> None:
 def test_the_id_follows_a_request_into_the_task_it_enqueues() -> None:
     # A real broker round trip (kombu's in-memory transport) and a real worker thread:
     # the id travels in the task message's headers, not in this process's memory.
-    worker_app = Celery("request-id-test", broker="memory://", backend="cache+memory://")
+    worker_app = Celery(
+        "request-id-test", broker="memory://", backend="cache+memory://", set_as_current=False
+    )
     worker_app.conf.task_always_eager = False
     seen: list[str | None] = []
 
@@ -81,13 +84,19 @@ def test_the_id_follows_a_request_into_the_task_it_enqueues() -> None:
     def probe() -> None:
         seen.append(requestlog.current_request_id.get())
 
-    with start_worker(worker_app, pool="solo", perform_ping_check=False):
-        token = requestlog.current_request_id.set("req-from-web")
-        try:
-            result = probe.delay()
-        finally:
-            requestlog.current_request_id.reset(token)
-        result.get(timeout=10)
-        untraced = probe.delay()
-        untraced.get(timeout=10)
+    try:
+        with start_worker(worker_app, pool="solo", perform_ping_check=False):
+            token = requestlog.current_request_id.set("req-from-web")
+            try:
+                result = probe.delay()
+            finally:
+                requestlog.current_request_id.reset(token)
+            result.get(timeout=10)
+            untraced = probe.delay()
+            untraced.get(timeout=10)
+    finally:
+        # A test worker makes its app the current one, which the project's shared tasks
+        # follow: give the project's app its place back for the tests after this one.
+        umfsite_celery.app.set_current()
+        umfsite_celery.app.set_default()
     assert seen == ["req-from-web", None]

@@ -38,8 +38,10 @@ def production(settings: Any) -> None:
 
 def use_broker(settings: Any, monkeypatch: pytest.MonkeyPatch, url: str) -> None:
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    monkeypatch.setattr(app.conf, "broker_url", url)
-    monkeypatch.setattr(app.conf, "broker_write_url", None)
+    # As items, not attributes: reading the attribute broker_write_url gives broker_url
+    # when none is set, and restoring that would pin later tests to this broker.
+    monkeypatch.setitem(app.conf, "broker_url", url)
+    monkeypatch.setitem(app.conf, "broker_write_url", None)
 
 
 def use_cache(settings: Any, monkeypatch: pytest.MonkeyPatch, url: str) -> None:

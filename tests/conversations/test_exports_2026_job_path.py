@@ -22,6 +22,7 @@ from rest_framework.test import APIClient
 
 from conversations import models
 from tests.conftest import load_fixture
+from tests.providers.formats.test_claude_export_2026 import EMPTY, INJECTED
 
 pytestmark = pytest.mark.django_db
 
@@ -122,34 +123,6 @@ def test_a_2026_chatgpt_zip_imports_in_any_member_order(
 
 
 CLAUDE = load_fixture("claude-export/tools_thinking.json")
-EMPTY = {
-    "uuid": "0d9e8f7a-2026-4000-8000-00000000e0e0",
-    "name": "",
-    "created_at": "2026-02-01T09:00:00.000000Z",
-    "updated_at": "2026-02-01T09:00:00.000000Z",
-    "chat_messages": [],
-}
-INJECTED = {
-    "uuid": "1a2b3c4d-2026-4000-8000-0000000011aa",
-    "name": "Style guide",
-    "created_at": "2026-02-02T09:00:00.000000Z",
-    "updated_at": "2026-02-02T09:01:00.000000Z",
-    "chat_messages": [
-        {
-            "uuid": "m-2026-1",
-            "sender": "human",
-            "text": "Rewrite this in plain words.",
-            "content": [
-                {"type": "injected_prompt_block", "text": "Use the style: concise."},
-                {"type": "text", "text": "Rewrite this in plain words."},
-            ],
-            "created_at": "2026-02-02T09:00:00.000000Z",
-            "attachments": [],
-            "files": [],
-            "parent_message_uuid": "00000000-0000-4000-8000-000000000000",
-        }
-    ],
-}
 
 
 def test_a_split_claude_zip_imports_with_search_results_an_injected_prompt_and_an_empty_chat(

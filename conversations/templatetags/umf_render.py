@@ -19,6 +19,7 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
@@ -62,6 +63,18 @@ def _highlight(code: str, language: str, _attributes: str) -> str:
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "breaks": True, "highlight": _highlight})
 _MARKDOWN.enable("table")
 _MARKDOWN.enable("strikethrough")
+# A message's headings sit below the page's own (its h1 title, the thread's h2): "# x" in
+# a message is an h3, so the page's outline never skips a level.
+_HEADING_SHIFT = 2
+
+
+def _shift_headings(state: StateCore) -> None:
+    for token in state.tokens:
+        if token.type in ("heading_open", "heading_close"):
+            token.tag = f"h{min(int(token.tag[1]) + _HEADING_SHIFT, 6)}"
+
+
+_MARKDOWN.core.ruler.push("shift_headings", _shift_headings)
 
 
 # Plain prose (most chat messages) renders to paragraphs and line breaks and nothing

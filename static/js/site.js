@@ -31,3 +31,121 @@ document.addEventListener("DOMContentLoaded", () => {
   if (!window.matchMedia("(min-width: 821px)").matches) return;
   document.querySelectorAll("details.more-filters").forEach((details) => { details.open = true; });
 });
+
+// --- Dark mode: the toggle flips the theme theme.js set and remembers the choice; with no
+// choice made, the page follows the system's setting as it changes.
+function showTheme() {
+  const dark = document.documentElement.dataset.theme === "dark";
+  document.querySelectorAll("[data-theme-toggle]").forEach((button) => {
+    button.setAttribute("aria-pressed", String(dark));
+  });
+}
+document.addEventListener("click", (event) => {
+  const button = event.target.closest && event.target.closest("[data-theme-toggle]");
+  if (!button) return;
+  const next = document.documentElement.dataset.theme === "dark" ? "light" : "dark";
+  document.documentElement.dataset.theme = next;
+  try { localStorage.setItem("umf-theme", next); } catch (error) { /* storage off */ }
+  showTheme();
+});
+window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", (event) => {
+  let chosen = null;
+  try { chosen = localStorage.getItem("umf-theme"); } catch (error) { /* storage off */ }
+  if (chosen) return;
+  document.documentElement.dataset.theme = event.matches ? "dark" : "light";
+  showTheme();
+});
+document.addEventListener("DOMContentLoaded", showTheme);
+
+// --- Copy buttons on messages, code blocks, tool arguments and results. The text copied is
+// what the element shows (a message: its content, without its header and buttons).
+const COPYABLE = ".msg, .msg pre, .side-col pre, .tool-body pre, .diff-body";
+
+function copyText(element) {
+  if (element.matches(".msg")) {
+    const parts = [...element.children].filter((child) => !child.matches("header, footer, .drift, .copy"));
+    return parts.map((part) => part.innerText.trim()).filter(Boolean).join("\n\n");
+  }
+  return element.innerText;
+}
+
+async function writeClipboard(text) {
+  if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
+  const area = Object.assign(document.createElement("textarea"), { value: text });
+  area.setAttribute("readonly", "");
+  area.className = "offscreen";
+  document.body.append(area);
+  area.select();
+  document.execCommand("copy");
+  area.remove();
+  return undefined;
+}
+
+function addCopyButtons(root) {
+  root.querySelectorAll(COPYABLE).forEach((element) => {
+    if (element.dataset.copyReady) return;
+    element.dataset.copyReady = "1";
+    const what = element.matches(".msg") ? "message" : "text";
+    const button = Object.assign(document.createElement("button"), {
+      type: "button", className: "copy link", textContent: "Copy",
+    });
+    button.setAttribute("aria-label", `Copy ${what}`);
+    button.addEventListener("click", async () => {
+      try {
+        await writeClipboard(copyText(element));
+        button.textContent = "Copied";
+      } catch (error) {
+        button.textContent = "Copy failed";
+      }
+      setTimeout(() => { button.textContent = "Copy"; }, 1500);
+    });
+    const header = element.matches(".msg") ? element.querySelector(":scope > header") : null;
+    if (header) header.append(button);
+    else element.before(button);
+  });
+}
+document.addEventListener("DOMContentLoaded", () => addCopyButtons(document));
+document.addEventListener("htmx:afterSwap", (event) => addCopyButtons(event.target));
+
+// --- A link to a tool call (or any folded element) opens it: a followed "result of" link
+// shows the call with its arguments and result.
+function openTarget() {
+  if (!location.hash) return;
+  let target = null;
+  try { target = document.querySelector(decodeURIComponent(location.hash)); } catch (error) { return; }
+  for (let node = target; node; node = node.parentElement) {
+    if (node.tagName === "DETAILS") node.open = true;
+  }
+}
+window.addEventListener("hashchange", openTarget);
+document.addEventListener("DOMContentLoaded", openTarget);
+
+// --- Keyboard: j / k move to the next / previous message, / focuses the search box.
+function typing(element) {
+  return element && (element.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(element.tagName));
+}
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey || typing(document.activeElement)) return;
+  if (event.key === "/") {
+    const search = document.querySelector("input[type=search], input[name=q]");
+    if (search) { event.preventDefault(); search.focus(); search.select(); }
+    return;
+  }
+  if (event.key !== "j" && event.key !== "k") return;
+  const messages = [...document.querySelectorAll(".thread .msg")];
+  if (!messages.length) return;
+  const current = messages.indexOf(document.activeElement.closest && document.activeElement.closest(".msg"));
+  let next;
+  if (current === -1) {
+    // From no message: the first one below the top of the screen (j), or above it (k).
+    const below = messages.findIndex((message) => message.getBoundingClientRect().top >= 0);
+    next = event.key === "j" ? Math.max(below, 0) : Math.max((below === -1 ? messages.length : below) - 1, 0);
+  } else {
+    next = Math.min(Math.max(current + (event.key === "j" ? 1 : -1), 0), messages.length - 1);
+  }
+  const message = messages[next];
+  message.setAttribute("tabindex", "-1");
+  message.focus({ preventScroll: true });
+  message.scrollIntoView({ block: "start", behavior: "smooth" });
+  event.preventDefault();
+});

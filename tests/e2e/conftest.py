@@ -6,12 +6,14 @@ installs it). Tests skip when it is missing, so a machine without it still runs 
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 CHROMIUM = os.environ.get("UMF_CHROMIUM", "/usr/bin/chromium")
@@ -25,6 +27,7 @@ ARGS = [
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 VIEWPORT = {"width": 1280, "height": 800}
+DEMO = Path(__file__).resolve().parents[2] / "conversations" / "demo"
 
 # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
 # still plain synchronous code, so Django's async guard would refuse them.
@@ -60,3 +63,57 @@ def screenshot(page: Any, name: str) -> None:
     """Save what the page shows (docs/screenshots/<name>.png, the README's pictures)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+# A title no phone can show on one line: it must wrap between words, not between letters.
+LONG_TITLE = (
+    "Comparing the incremental materialized view maintenance strategies of PostgreSQL "
+    "and ClickHouse for a dashboard of late shipments per carrier"
+)
+
+
+@pytest.fixture
+def pages(django_user_model: Any) -> dict[str, str]:
+    """Every page a person sees, by name: the list, each demo conversation, a search,
+    the import page, an import job and a replay comparison (user ``ada``, see
+    :func:`log_in`)."""
+    from conversations import models, services
+    from conversations.services.import_jobs import import_job_create
+    from conversations.services.replays import replay_start
+
+    user = django_user_model.objects.create_user(username="ada", password="correct horse")
+    for path in sorted(DEMO.glob("*.json")):
+        services.conversation_import(
+            owner=user,
+            format_id=path.name.split(".", 1)[0],
+            payload=orjson.loads(path.read_bytes()),
+        )
+    long = [{"role": "user", "content": "Which one is faster? " + "x" * 300}]
+    services.conversation_import(owner=user, format_id="umf", payload=long, title=LONG_TITLE)
+    found: dict[str, str] = {
+        "list": "/",
+        "search": "/?q=umbrella",
+        "filtered": "/?format=umf&sort=title",
+        "import": "/import/",
+        "missing": "/conversations/00000000-0000-0000-0000-000000000000/",
+    }
+    for conversation in models.Conversation.objects.filter(owner=user):
+        found[f"conversation {conversation.title[:30]}"] = f"/conversations/{conversation.pk}/"
+    weather = models.Conversation.objects.get(owner=user, title__startswith="What's the weather")
+    run = replay_start(
+        owner=user, conversation=weather, provider="echo", model="echo-1", mode="each"
+    )
+    found["replay"] = f"/conversations/{weather.pk}/replays/{run.pk}/"
+    upload = io.BytesIO(b'{"messages": [{"role": "user", "content": "uploaded hello"}]}\n')
+    job = import_job_create(owner=user, upload=upload, filename="chats.jsonl")
+    found["import job"] = f"/import/jobs/{job.pk}/"
+    return found
+
+
+def log_in(page: Any, base: str) -> None:
+    """Sign in as ``ada``, the user of :func:`pages`."""
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", "ada")
+    page.fill("#id_password", "correct horse")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/")

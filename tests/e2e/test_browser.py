@@ -12,10 +12,9 @@ import pytest
 
 from conversations import models, services
 from tests.conftest import load_fixture
-from tests.e2e.conftest import screenshot
+from tests.e2e.conftest import DEMO, screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
-DEMO = Path(__file__).resolve().parents[2] / "conversations" / "demo"
 
 
 @pytest.fixture

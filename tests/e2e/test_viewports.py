@@ -3,67 +3,15 @@
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
-import orjson
 import pytest
 
-from conversations import models, services
-from conversations.services.import_jobs import import_job_create
-from conversations.services.replays import replay_start
-from tests.e2e.conftest import screenshot
-from tests.e2e.test_browser import DEMO
+from tests.e2e.conftest import LONG_TITLE, log_in, screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 WIDTHS = [390, 768, 1280]
-# A title no phone can show on one line: it must wrap between words, not between letters.
-LONG_TITLE = (
-    "Comparing the incremental materialized view maintenance strategies of PostgreSQL "
-    "and ClickHouse for a dashboard of late shipments per carrier"
-)
-
-
-@pytest.fixture
-def pages(django_user_model: Any) -> dict[str, str]:
-    """Every page a person sees, by name: the list, each demo conversation, a search,
-    the import page, an import job and a replay comparison."""
-    user = django_user_model.objects.create_user(username="ada", password="correct horse")
-    for path in sorted(DEMO.glob("*.json")):
-        services.conversation_import(
-            owner=user,
-            format_id=path.name.split(".", 1)[0],
-            payload=orjson.loads(path.read_bytes()),
-        )
-    long = [{"role": "user", "content": "Which one is faster? " + "x" * 300}]
-    services.conversation_import(owner=user, format_id="umf", payload=long, title=LONG_TITLE)
-    found: dict[str, str] = {
-        "list": "/",
-        "search": "/?q=umbrella",
-        "filtered": "/?format=umf&sort=title",
-        "import": "/import/",
-        "missing": "/conversations/00000000-0000-0000-0000-000000000000/",
-    }
-    for conversation in models.Conversation.objects.filter(owner=user):
-        found[f"conversation {conversation.title[:30]}"] = f"/conversations/{conversation.pk}/"
-    weather = models.Conversation.objects.get(owner=user, title__startswith="What's the weather")
-    run = replay_start(
-        owner=user, conversation=weather, provider="echo", model="echo-1", mode="each"
-    )
-    found["replay"] = f"/conversations/{weather.pk}/replays/{run.pk}/"
-    upload = io.BytesIO(b'{"messages": [{"role": "user", "content": "uploaded hello"}]}\n')
-    job = import_job_create(owner=user, upload=upload, filename="chats.jsonl")
-    found["import job"] = f"/import/jobs/{job.pk}/"
-    return found
-
-
-def log_in(page: Any, base: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", "ada")
-    page.fill("#id_password", "correct horse")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/")
 
 
 def overflow(page: Any) -> int:

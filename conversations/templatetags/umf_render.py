@@ -99,11 +99,61 @@ def plain_text_html(text: str) -> str | None:
     )
 
 
+# ChatGPT's citation markers, left in the text of its exports: ``【3†Title†www.site.org】``
+# (a numbered source with its title and domain), ``【11†source】``, ``【turn0search1】``,
+# and the private-use form of 2025-2026, ``\ue200cite\ue202turn0search1\ue201``
+# (``\ue200entity\ue202["people","Ada Lovelace"]\ue201`` names an entity in the text).
+# A marker with a domain becomes a link to it; an entity shows its name; the rest are
+# hidden: the export does not say where they pointed.
+_CHATGPT_MARKER = re.compile(
+    "【[^【】\n]{1,200}】|\ue200([a-z_]+)((?:\ue202[^\ue200\ue201\ue202]*)*)\ue201"
+)
+_MARKER_SOURCE = re.compile(r"【\d+†([^†】]*)†((?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,})】")
+_MARKER_LINK_OPEN, _MARKER_LINK_CLOSE = "\ue010", "\ue011"
+_MARKER_LINK = re.compile(f"{_MARKER_LINK_OPEN}(\\d+){_MARKER_LINK_CLOSE}")
+
+
+def _without_markers(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """``text`` with ChatGPT's markers taken out: a link's place is kept as a private-use
+    placeholder (its number in the list of (title, domain) returned)."""
+    text = text.replace(_MARKER_LINK_OPEN, "").replace(_MARKER_LINK_CLOSE, "")
+    links: list[tuple[str, str]] = []
+
+    def replace(match: re.Match[str]) -> str:
+        if match[1] == "entity":
+            try:
+                name = json.loads(match[2].split("\ue202")[1])[1]
+            except (ValueError, IndexError, TypeError, KeyError):
+                return ""
+            return name if isinstance(name, str) else ""
+        source = _MARKER_SOURCE.fullmatch(match[0])
+        if source is None:
+            return ""
+        links.append((source[1], source[2]))
+        return f"{_MARKER_LINK_OPEN}{len(links) - 1}{_MARKER_LINK_CLOSE}"
+
+    return _CHATGPT_MARKER.sub(replace, text), links
+
+
+def _marker_link(title: str, domain: str) -> str:
+    return (
+        f'<sup class="cite"><a href="https://{domain}/" title="{escape(title)}" '
+        f'rel="noopener noreferrer nofollow">{domain}</a></sup>'
+    )
+
+
 @functools.lru_cache(maxsize=_CACHE_SIZE)
 def render_markdown(text: str) -> str:
-    """Markdown to sanitised HTML: no raw HTML, no images, only http(s)/mailto links."""
+    """Markdown to sanitised HTML: no raw HTML, no images, only http(s)/mailto links.
+    ChatGPT's citation markers become links to their source's site or are hidden."""
+    links: list[tuple[str, str]] = []
+    if "【" in text or "\ue200" in text or _MARKER_LINK_OPEN in text:
+        text, links = _without_markers(text)
     plain = plain_text_html(text)
-    return plain if plain is not None else parse_markdown(text)
+    html = plain if plain is not None else parse_markdown(text)
+    if links:
+        html = _MARKER_LINK.sub(lambda match: _marker_link(*links[int(match[1])]), html)
+    return html
 
 
 def parse_markdown(text: str) -> str:
@@ -121,6 +171,21 @@ def parse_markdown(text: str) -> str:
 @register.filter
 def markdown(text: str | None) -> SafeString:
     return mark_safe(render_markdown(text or ""))
+
+
+@register.filter
+def code_arguments(block: dict[str, Any]) -> SafeString | None:
+    """A code tool's arguments as highlighted code: a call whose input is only
+    ``{"code": "..."}`` (ChatGPT's code interpreter, ``python``), else None."""
+    arguments = block.get("input")
+    if not isinstance(arguments, dict) or list(arguments) != ["code"]:
+        return None
+    code = arguments["code"]
+    if not isinstance(code, str) or block.get("raw_arguments"):
+        return None
+    lexer = _lexer(str(block.get("name") or "").lower()) or _lexer("python")
+    assert lexer is not None
+    return mark_safe(f'<code class="hl">{highlight(code, lexer, _FORMATTER)}</code>')
 
 
 @register.filter

@@ -32,7 +32,7 @@ install-dev: $(VENV)/.stamp-dev
 ## SQLite and in-process tasks unless DATABASE_URL / CELERY_BROKER_URL are set.
 run: install
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py load_demo
+	$(PY) manage.py load_demo --url http://127.0.0.1:$(PORT)/
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 ## make test: ruff, mypy and the whole pytest suite against PostgreSQL.

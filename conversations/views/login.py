@@ -23,6 +23,8 @@ from django.http import HttpRequest, HttpResponse
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
+from conversations.selectors.demo import demo_login_shown
+
 
 class LoginThrottle(SimpleRateThrottle):
     """The failed logins of one client address for one username, within the rate's period.
@@ -97,6 +99,11 @@ class LoginView(auth_views.LoginView):
     """Django's login page with ``LoginForm``; a throttled attempt answers 429."""
 
     form_class = LoginForm
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["demo_login"] = demo_login_shown()
+        return context
 
     def form_invalid(self, form: Any) -> HttpResponse:
         response = super().form_invalid(form)

@@ -17,10 +17,10 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from rest_framework.authtoken.models import Token
 
 from conversations import services
+from conversations.selectors.demo import DEMO_PASSWORD, DEMO_USERNAME
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
-USERNAME = "demo"
-PASSWORD = "demo-password"
+USERNAME, PASSWORD = DEMO_USERNAME, DEMO_PASSWORD
 
 
 class Command(BaseCommand):
@@ -32,6 +32,11 @@ class Command(BaseCommand):
             action="store_true",
             help="create the demo superuser even with DEBUG off (anyone who reads the "
             "README can then log in as it)",
+        )
+        parser.add_argument(
+            "--url",
+            default="http://127.0.0.1:8000/",
+            help="where the server will answer, for the banner (make run passes its port)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -49,7 +54,7 @@ class Command(BaseCommand):
             user.set_password(PASSWORD)
             user.save()
         token, _ = Token.objects.get_or_create(user=user)
-        imported = 0
+        imported = total = 0
         for path in sorted(DEMO_DIR.glob("*.json")):
             # Files are named <format id>.<anything>.json.
             format_id = path.name.split(".", 1)[0]
@@ -57,15 +62,25 @@ class Command(BaseCommand):
                 owner=user, format_id=format_id, payload=orjson.loads(path.read_bytes())
             )
             imported += sum(result.created for result in results)
+            total += len(results)
         # A token is a password: shown to the person at the terminal, never written where
         # output is collected (docker logs, journald, a CI log).
         if self.stdout.isatty():
-            token_line = f"API token: {token.key}"
+            token_line = token.key
         else:
-            token_line = f"API token: `python manage.py drf_create_token {USERNAME}` shows it"
+            token_line = f"(not shown in a log: `python manage.py drf_create_token {USERNAME}`)"
+        url = options["url"]
+        rule = "─" * 72
         self.stdout.write(
-            self.style.SUCCESS(
-                f"Demo ready: log in at /accounts/login/ as {USERNAME} / {PASSWORD} "
-                f"({token_line}); {imported} new demo conversation(s)."
+            "\n".join(
+                [
+                    rule,
+                    self.style.SUCCESS(f"  UMF Archive (demo mode) is starting at {url}"),
+                    f"  Log in as   {USERNAME} / {PASSWORD}",
+                    f"  API token   {token_line}",
+                    f"  API docs    {url}api/docs/",
+                    f"  Demo data   {total} conversation(s), {imported} new",
+                    rule,
+                ]
             )
         )

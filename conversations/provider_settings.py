@@ -9,6 +9,7 @@ from typing import Any
 from django.conf import settings
 
 from providers import clients
+from providers.clients import limits
 from providers.clients.base import Client, ProviderConfig
 
 
@@ -26,6 +27,9 @@ def configured_providers() -> dict[str, ProviderConfig]:
             timeout=float(entry.get("timeout") or 60.0),
             stream=bool(entry.get("stream", False)),
             allow_private_network=bool(entry.get("allow_private_network", False)),
+            parameters=frozenset(entry.get("parameters") or limits.DEFAULT_PARAMETERS),
+            max_tokens=int(entry.get("max_tokens") or limits.DEFAULT_MAX_TOKENS),
+            max_n=int(entry.get("max_n") or limits.DEFAULT_MAX_N),
         )
         configs[config.name] = config
     return configs
@@ -55,4 +59,7 @@ def public_description(config: ProviderConfig) -> dict[str, Any]:
         "kind": config.kind,
         "models": list(config.models),
         "streaming": config.stream,
+        "parameters": sorted(config.parameters),
+        "max_tokens": config.max_tokens,
+        "max_n": config.max_n,
     }

@@ -389,6 +389,10 @@ for extra_provider in json.loads(os.environ.get("UMF_EXTRA_PROVIDERS") or "[]"):
 REPLAY_MAX_ATTEMPTS = env_int("UMF_REPLAY_MAX_ATTEMPTS", 6)
 REPLAY_MAX_COUNTDOWN = env_int("UMF_REPLAY_MAX_COUNTDOWN", 300)
 REPLAY_LEASE_SECONDS = env_int("UMF_REPLAY_LEASE_SECONDS", 120)
+# What one user may spend on providers: the assistant turns one run in mode "each" may
+# regenerate, and the provider calls (turns) a user may start per UTC day (429 after).
+REPLAY_MAX_TURNS = env_int("UMF_REPLAY_MAX_TURNS", 50)
+REPLAY_DAILY_CALLS = env_int("UMF_REPLAY_DAILY_CALLS", 500)
 # beat ticks at least every 30 s and touches a heartbeat file for its healthcheck
 # (umfsite/beat.py; UMF_BEAT_HEARTBEAT_FILE is read there, before Django starts).
 CELERY_BEAT_SCHEDULER = "umfsite.beat:Scheduler"

@@ -93,7 +93,11 @@ class ReplayStartView(APIView):
                 **data.validated_data,
             )
         except replays.ReplayRequestError as error:
-            return error_response(422, "invalid_replay", error.message, error.field)
+            code = "replay_budget_spent" if error.status == 429 else "invalid_replay"
+            response = error_response(error.status, code, error.message, error.field)
+            if error.retry_after is not None:
+                response["Retry-After"] = str(error.retry_after)
+            return response
         run = models.ReplayRun.objects.prefetch_related("turns").get(pk=run.pk)
         return Response(ReplayRunOutput(run).data, status=status.HTTP_202_ACCEPTED)
 

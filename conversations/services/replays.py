@@ -27,6 +27,7 @@ from django.utils import timezone
 from conversations import models, pgsql, selectors
 from conversations.provider_settings import configured_providers, provider_client
 from conversations.services import enqueue
+from conversations.services.replay_limits import replay_refusal
 from conversations.services.replay_store import (
     TurnAnswer,
     finish_run_succeeded,
@@ -41,12 +42,17 @@ TurnStatus = models.ReplayTurn.Status
 
 
 class ReplayRequestError(ValueError):
-    """A replay request that cannot be run; ``field`` names the input at fault."""
+    """A replay request that cannot be run; ``field`` names the input at fault, ``status``
+    the HTTP status to answer (422, or 429 with ``retry_after`` seconds)."""
 
-    def __init__(self, message: str, *, field: str) -> None:
+    def __init__(
+        self, message: str, *, field: str, status: int = 422, retry_after: int | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.field = field
+        self.status = status
+        self.retry_after = retry_after
 
 
 def replay_start(
@@ -66,13 +72,28 @@ def replay_start(
     and waits, queued, for the reconciler."""
     if idempotency_key and (earlier := _run_by_key(owner, idempotency_key)):
         return earlier
-    if provider not in configured_providers():
+    config = configured_providers().get(provider)
+    if config is None:
         known = ", ".join(sorted(configured_providers()))
         raise ReplayRequestError(f"unknown provider {provider!r}; known: {known}", field="provider")
     try:
         with transaction.atomic():
             stored = selectors.conversation_umf(conversation=conversation)
             targets = _turn_targets(stored, mode, from_message)
+            refusal = replay_refusal(
+                owner=owner,
+                config=config,
+                model=model,
+                parameters=parameters or {},
+                turns=len(targets),
+            )
+            if refusal is not None:
+                raise ReplayRequestError(
+                    refusal.message,
+                    field=refusal.field,
+                    status=refusal.status,
+                    retry_after=refusal.retry_after,
+                )
             run = models.ReplayRun.objects.create(
                 owner=owner,
                 conversation=conversation,

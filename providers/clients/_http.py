@@ -37,6 +37,7 @@ from providers.clients.base import (
     ProviderError,
     redact_headers,
 )
+from providers.clients.limits import clamp_request
 from providers.formats import FormatError
 from providers.net import GuardedTransport
 from providers.umf import JSON, Conversation, DriftWarning, Metadata, Provenance, Response
@@ -165,6 +166,9 @@ class HttpClient:
         if not isinstance(payload, dict):
             raise PermanentProviderError(f"{self.format_id} rendered no request object")
         self.set_streaming(payload, stream)
+        clamped = clamp_request(
+            self.format_id, payload, max_tokens=self.config.max_tokens, max_n=self.config.max_n
+        )
         url = self.endpoint(model, stream)
         headers = {
             "content-type": "application/json",
@@ -189,7 +193,7 @@ class HttpClient:
             response=response,
             raw_response=raw,
             latency_ms=latency_ms,
-            warnings=[*rendered.warnings, *parse_warnings],
+            warnings=[*rendered.warnings, *clamped, *parse_warnings],
         )
 
     def _send(self, url: str, headers: dict[str, str], body: bytes) -> JSON:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from providers.clients.limits import DEFAULT_MAX_N, DEFAULT_MAX_TOKENS, DEFAULT_PARAMETERS
 from providers.umf import JSON, Conversation, DriftWarning, Response, StreamChunk
 
 
@@ -52,7 +53,9 @@ class PermanentProviderError(ProviderError):
 class ProviderConfig:
     """One callable provider. ``api_key`` is sent in headers only, never stored or logged.
     ``allow_private_network`` lets it reach loopback and private addresses (a local Ollama
-    or vLLM); without it such a base URL is refused when connecting (providers.net)."""
+    or vLLM); without it such a base URL is refused when connecting (providers.net).
+    ``models``, ``parameters``, ``max_tokens`` and ``max_n`` bound what a call may cost
+    (:mod:`providers.clients.limits`)."""
 
     name: str
     kind: str
@@ -62,6 +65,9 @@ class ProviderConfig:
     timeout: float = 60.0
     stream: bool = False
     allow_private_network: bool = False
+    parameters: frozenset[str] = DEFAULT_PARAMETERS
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    max_n: int = DEFAULT_MAX_N
 
 
 @dataclass

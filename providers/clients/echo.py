@@ -27,6 +27,7 @@ from providers import formats
 from providers.clients._prepare import request_conversation
 from providers.clients._stream import ChunkEmitter
 from providers.clients.base import ChunkCallback, Exchange, ProviderConfig
+from providers.clients.limits import clamp_request
 from providers.umf import (
     JSON,
     Conversation,
@@ -73,13 +74,18 @@ class EchoClient:
         response = answer(request, model=model, backend=self.config.name)
         if self.config.stream:
             _stream(response, ChunkEmitter(on_chunk))
+        payload = formats.get("umf").render(request).payload
+        clamped = clamp_request(
+            "umf", payload, max_tokens=self.config.max_tokens, max_n=self.config.max_n
+        )
         return Exchange(
             url=f"echo://{self.config.name}",
-            request=formats.get("umf").render(request).payload,
+            request=payload,
             headers={},
             response=response,
             raw_response=response.model_dump(mode="json", exclude_none=True),
             latency_ms=(time.perf_counter() - started) * 1000.0,
+            warnings=clamped,
         )
 
 

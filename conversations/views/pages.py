@@ -20,7 +20,10 @@ from conversations.provider_settings import configured_providers
 PAGE_SIZE = 50
 # Shown inline; anything else (SVG, HTML, PDF...) is a download, never a page of ours.
 INLINE_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp"}
-MEDIA_TYPE = re.compile(r"[\w.+-]+/[\w.+-]+")
+# The types an attachment is served as: a user sets an attachment's media type, and one
+# served as application/javascript or text/css would load as a same-origin script or
+# stylesheet (<script src>) despite the CSP. Every other type is served as bytes.
+SERVED_AS_ITSELF = re.compile(r"(image|audio)/[\w.+-]+|application/pdf|text/plain", re.ASCII)
 
 
 def current_user(request: HttpRequest) -> User:
@@ -141,13 +144,15 @@ def _leaf(request: HttpRequest) -> Any:
 @require_GET
 def attachment(request: HttpRequest, sha256: str) -> HttpResponse:
     """An attachment's bytes, only to someone whose conversation shows it. Raster images
-    inline; every other type as a download, so no stored file can act as a page here."""
+    inline; every other type as a download, so no stored file can act as a page here, and
+    under its own type only when that is an image, audio, a PDF or plain text."""
     found = selectors.attachment_for(owner=current_user(request), sha256=sha256.lower())
     if found is None:
         raise Http404("no such attachment")
     inline = found.media_type in INLINE_TYPES
-    valid = MEDIA_TYPE.fullmatch(found.media_type) is not None
-    content_type = found.media_type if valid else "application/octet-stream"
+    media_type = found.media_type.split(";")[0].strip().lower()
+    served = SERVED_AS_ITSELF.fullmatch(media_type) is not None
+    content_type = media_type if served else "application/octet-stream"
     response = HttpResponse(bytes(found.data), content_type=content_type)
     response["X-Content-Type-Options"] = "nosniff"
     response["Content-Security-Policy"] = "default-src 'none'; sandbox"

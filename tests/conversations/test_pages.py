@@ -182,3 +182,35 @@ def test_htmx_filtering_returns_only_the_results(alice: Any, weather: Any) -> No
     response = logged_in(alice).get("/?q=umbrella", HTTP_HX_REQUEST="true")
     page = html(response)
     assert "<table" in page and "<html" not in page
+
+
+@pytest.mark.parametrize(
+    ("media_type", "served_as"),
+    [
+        ("image/svg+xml", "image/svg+xml"),
+        ("audio/mpeg", "audio/mpeg"),
+        ("text/plain", "text/plain"),
+        ("Text/Plain; charset=utf-8", "text/plain"),
+        ("application/javascript", "application/octet-stream"),
+        ("text/javascript", "application/octet-stream"),
+        ("text/css", "application/octet-stream"),
+        ("text/html", "application/octet-stream"),
+        ("application/json", "application/octet-stream"),
+        ("image/png\nX-Injected: 1", "application/octet-stream"),
+    ],
+)
+def test_an_attachment_is_served_under_its_own_type_only_from_an_allow_list(
+    alice: Any, media_type: str, served_as: str
+) -> None:
+    # A type a user set must not make the file load as a same-origin script or stylesheet.
+    document = {
+        "type": "document",
+        "source": {"type": "base64", "media_type": media_type, "data": "YWxlcnQoMSk="},
+    }
+    conversation = store(alice, [{"role": "user", "content": [document]}])
+    sha = models.ContentBlock.objects.get(message__conversation=conversation).attachment_id
+    served = logged_in(alice).get(f"/attachments/{sha}/")
+    assert served.status_code == 200
+    assert served["Content-Type"] == served_as
+    assert served["X-Content-Type-Options"] == "nosniff"
+    assert served["Content-Disposition"].startswith("attachment;")

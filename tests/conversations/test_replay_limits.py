@@ -83,9 +83,7 @@ def test_tokens_and_answers_above_the_caps_are_clamped_with_a_warning(
     assert turn.status == "succeeded", turn.error
     assert turn.request["parameters"]["max_tokens"] == 1000
     assert turn.request["parameters"]["custom"]["n"] == 1
-    clamped = models.DriftWarning.objects.filter(
-        replay_run=run, category="parameter-clamped"
-    )
+    clamped = models.DriftWarning.objects.filter(replay_run=run, category="parameter-clamped")
     assert sorted(str(w.field) for w in clamped) == ["parameters.custom.n", "parameters.max_tokens"]
     assert any("1000000000 lowered to 1000" in w.text for w in clamped)
 

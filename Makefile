@@ -33,7 +33,7 @@ install-dev: $(VENV)/.stamp-dev
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo --url http://127.0.0.1:$(PORT)/
-	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+	UMF_TASKS_IN_BACKGROUND=$${UMF_TASKS_IN_BACKGROUND:-true} $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 ## make test: ruff, mypy and the whole pytest suite against PostgreSQL.
 test: install-dev

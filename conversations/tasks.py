@@ -7,19 +7,27 @@ harmless (row claims with a lease, unique turns).
 
 from __future__ import annotations
 
+import logging
+import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 from celery import shared_task
+from django.db import close_old_connections, connection
 
 from conversations.services import import_jobs, replays, uploads
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
 def replay_run_execute(self, run_id: str) -> str:  # type: ignore[no-untyped-def]
     """Execute a replay run; retry later when the service says so."""
     outcome = replays.replay_execute(run_id=uuid.UUID(run_id))
-    if outcome.retry_in is not None:
+    if outcome.retry_in is not None and not self.request.is_eager:
         raise self.retry(countdown=outcome.retry_in)
+    # Run inside a request (no broker), a retry would run again at once, ignoring its
+    # countdown, until the stack ran out: the run stays queued for the reconciler instead.
     return outcome.summary
 
 
@@ -38,3 +46,32 @@ def replay_reconcile() -> str:
 def import_job_execute(job_id: str) -> str:
     """Import the file of an ImportJob."""
     return import_jobs.import_job_execute(job_id=uuid.UUID(job_id))
+
+
+# --- Without a broker (make run): the same services in a few threads of the web process,
+# so that a request answers at once, as with a worker, and the page follows the job.
+
+_BACKGROUND = ThreadPoolExecutor(max_workers=2, thread_name_prefix="umf-task")
+
+
+def run_in_background(task_name: str, object_id: uuid.UUID) -> None:
+    """Run the task ``task_name`` (its dotted name) for the row ``object_id`` in a
+    background thread of this process; a failure is logged and left on the row."""
+    _BACKGROUND.submit(_run_in_background, task_name, object_id)
+
+
+def _run_in_background(task_name: str, object_id: uuid.UUID) -> None:
+    close_old_connections()
+    try:
+        if task_name == replay_run_execute.name:
+            # The worker's retry policy, by sleeping: the run says when to try again.
+            while (outcome := replays.replay_execute(run_id=object_id)).retry_in is not None:
+                time.sleep(outcome.retry_in)
+        elif task_name == import_job_execute.name:
+            import_jobs.import_job_execute(job_id=object_id)
+        else:
+            raise ValueError(f"no background runner for {task_name}")
+    except Exception:
+        logger.exception("background task %s %s failed", task_name, object_id)
+    finally:
+        connection.close()

@@ -172,6 +172,12 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # make run's SQLite, written by a background task while pages read: WAL lets readers go
+    # on during a write, and IMMEDIATE transactions wait for the lock instead of failing.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"init_command": "PRAGMA journal_mode=WAL;", "transaction_mode": "IMMEDIATE", "timeout": 20}
+    )
 # Behind PgBouncer in transaction mode: server-side cursors (iterator()) do not survive it.
 DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env_bool(
     "DATABASE_DISABLE_SERVER_SIDE_CURSORS", False
@@ -284,6 +290,10 @@ SPECTACULAR_SETTINGS = {
 # Celery: with no broker configured, tasks run in-process (the embedded default).
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+# In-process tasks run in a background thread of the web process (make run sets it), so
+# an upload or a replay answers at once as with a worker; off, they run inside the
+# request that sends them (the tests, which then read the finished rows).
+UMF_TASKS_IN_BACKGROUND = env_bool("UMF_TASKS_IN_BACKGROUND", False)
 if CELERY_BROKER_URL.startswith("redis://"):
     # kombu's Redis transport, sharing one client per channel (see umfsite/broker.py).
     CELERY_BROKER_TRANSPORT = "umfsite.broker:Transport"

@@ -12,6 +12,7 @@ import importlib
 import logging
 import uuid
 
+from django.conf import settings
 from django.db import transaction
 from kombu.exceptions import OperationalError as BrokerError
 
@@ -32,10 +33,16 @@ class QueueUnavailable(Exception):
 
 
 def send(task_name: str, object_id: uuid.UUID) -> None:
-    """Send the task for the row now; :class:`QueueUnavailable` if the broker is down."""
+    """Send the task for the row now; :class:`QueueUnavailable` if the broker is down.
+    Without a broker and with ``UMF_TASKS_IN_BACKGROUND`` (make run), run it in a
+    background thread of this process instead of inside the request."""
     module, _, name = task_name.rpartition(".")
     # Imported when first used: the tasks module imports the services.
-    task = getattr(importlib.import_module(module), name)
+    tasks = importlib.import_module(module)
+    if settings.CELERY_TASK_ALWAYS_EAGER and settings.UMF_TASKS_IN_BACKGROUND:
+        tasks.run_in_background(task_name, object_id)
+        return
+    task = getattr(tasks, name)
     try:
         task.delay(str(object_id))
     except BrokerError as error:

@@ -20,6 +20,7 @@ import httpx
 import orjson
 
 from providers.clients.base import PermanentProviderError, ProviderError, TransientProviderError
+from providers.net import BlockedAddressError
 
 # 408 timeout, 409 conflict (a concurrent request on the same resource), 429 rate limit,
 # 529 Anthropic's "overloaded"; every other 5xx is transient too.
@@ -118,9 +119,13 @@ def error_from_event(error: Any, *, context: str = "") -> ProviderError:
 
 def error_from_exception(error: Exception, *, context: str = "") -> ProviderError:
     """The error for a transport failure: timeouts, refused or dropped connections and
-    a connection closed mid-answer are transient; a URL or protocol we cannot speak is
-    permanent (a configuration mistake that waiting will not fix)."""
+    a connection closed mid-answer are transient; a URL or protocol we cannot speak, and
+    an address the outbound guard refuses, are permanent (a configuration mistake that
+    waiting will not fix)."""
     where = context or "provider"
+    if isinstance(error, BlockedAddressError):
+        # The outbound guard's refusal: the address will be as private on every attempt.
+        return PermanentProviderError(f"{where} not called: {error}")
     if isinstance(error, httpx.TimeoutException):
         return TransientProviderError(f"{where} timed out: {type(error).__name__}: {error}")
     transient_kinds = (httpx.NetworkError, httpx.RemoteProtocolError, httpx.ProxyError)

@@ -191,3 +191,13 @@ def test_an_answer_that_is_json_but_not_the_format_is_permanent(
     with pytest.raises(PermanentProviderError) as caught:
         make_client(kind).complete(question(), model="m")
     assert "not its wire format" in caught.value.message
+
+
+@KINDS
+def test_an_address_the_outbound_guard_refuses_is_permanent(kind: str) -> None:
+    # Waiting does not make 127.0.0.1 public: retrying it would only burn the attempts.
+    url = f"http://127.0.0.1:{free_port()}"
+    config = ProviderConfig(name="private", kind=kind, base_url=url, timeout=1.0)
+    with pytest.raises(PermanentProviderError) as caught:
+        build(config).complete(question(), model="m")
+    assert "not called: refused to connect to 127.0.0.1" in caught.value.message

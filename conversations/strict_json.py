@@ -5,6 +5,8 @@ orjson already refuses invalid UTF-8, lone surrogates, NaN and Infinity. On top 
 - a UTF-8 byte order mark is accepted (Windows editors write one);
 - nesting deeper than :data:`MAX_DEPTH` is refused (formats and pydantic recurse, and a
   10,000-deep document must be a clear 400, not a RecursionError);
+- more than ``max_objects`` objects and arrays are refused (reading a small JSON object
+  into UMF costs some 50 times its bytes: the count, not the size, bounds the memory);
 - a string longer than :data:`MAX_STRING_CHARS` is refused with its path (no provider
   takes a 50 MB message; larger inputs go through file imports);
 - a NUL character (``\u0000``) in a string or key is refused with its path: valid JSON,
@@ -49,8 +51,9 @@ class JsonError(ValueError):
         self.path = path
 
 
-def loads(raw: bytes) -> Any:
-    """Parse ``raw`` as strict JSON; raises :class:`JsonError` when it is not."""
+def loads(raw: bytes, *, max_objects: int | None = None) -> Any:
+    """Parse ``raw`` as strict JSON; raises :class:`JsonError` when it is not, or when it
+    holds more than ``max_objects`` objects and arrays (code ``too_many_objects``)."""
     if raw.startswith(BOM):
         raw = raw[len(BOM) :]
     try:
@@ -59,7 +62,10 @@ def loads(raw: bytes) -> Any:
         if "depth limit" in str(error):
             raise _too_deep() from None
         raise JsonError("parse_error", f"malformed JSON: {error}") from None
-    _check_depth(value)
+    # Every object and array takes two bytes at least: a short body needs no counting.
+    _check_depth(
+        value, max_objects if max_objects is not None and len(raw) > 2 * max_objects else None
+    )
     if len(raw) > MAX_STRING_CHARS:  # otherwise no string can be that long
         _check_string_lengths(value)
     if b"\\u0000" in raw:
@@ -74,18 +80,28 @@ def _too_deep() -> JsonError:
     return JsonError("too_deep", f"JSON nested deeper than {MAX_DEPTH} levels")
 
 
-def _check_depth(value: Any) -> None:
+def _check_depth(value: Any, max_objects: int | None = None) -> None:
     # One level at a time, without recursion; comprehensions over exact types (orjson
-    # makes no subclasses) keep this under the cost of the parse itself.
+    # makes no subclasses) keep this under the cost of the parse itself. The same walk
+    # counts the objects and arrays when asked to.
     dicts = [value] if type(value) is dict else []
     lists = [value] if type(value) is list else []
     depth = 0
+    count = len(dicts) + len(lists)
     while dicts or lists:
         depth += 1
         if depth > MAX_DEPTH:
             raise _too_deep()
         values = chain(chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(lists))
         children = [child for child in values if type(child) is dict or type(child) is list]
+        count += len(children)
+        if max_objects is not None and count > max_objects:
+            raise JsonError(
+                "too_many_objects",
+                f"the body holds more than {max_objects:,} JSON objects and arrays, the most "
+                "one request may (UMF_MAX_REQUEST_OBJECTS): import it as a file "
+                "(POST /api/v1/imports), which reads one conversation at a time",
+            )
         dicts = [child for child in children if type(child) is dict]
         lists = [child for child in children if type(child) is list]
 

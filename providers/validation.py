@@ -13,14 +13,31 @@ from providers.formats.base import FormatError
 from providers.umf import BLOCK_TYPES, Conversation, ToolResultBlock, ToolUseBlock
 
 
-def check_conversation(conversation: Conversation) -> None:
+def check_conversation(
+    conversation: Conversation, *, max_messages: int | None = None, max_blocks: int | None = None
+) -> None:
     """Raise :class:`FormatError` (with the field) if the conversation is inconsistent:
     a value that is not what UMF says it is, a tool result that answers no earlier tool
     call, or a parent that is not an earlier message. A conversation without a message has
     nothing to archive, and one with a NUL character in any text cannot be stored
-    (PostgreSQL text and jsonb refuse it)."""
+    (PostgreSQL text and jsonb refuse it). ``max_messages`` and ``max_blocks`` (content
+    blocks in all) bound what one conversation may hold."""
     if not conversation.messages:
         raise FormatError("the conversation holds no message", field="messages")
+    if max_messages is not None and len(conversation.messages) > max_messages:
+        raise FormatError(
+            f"the conversation holds {len(conversation.messages):,} messages; the archive "
+            f"keeps at most {max_messages:,} per conversation (UMF_MAX_MESSAGES)",
+            field="messages",
+        )
+    if max_blocks is not None:
+        blocks = sum(len(message.content) for message in conversation.messages)
+        if blocks > max_blocks:
+            raise FormatError(
+                f"the conversation holds {blocks:,} content blocks; the archive keeps at "
+                f"most {max_blocks:,} per conversation (UMF_MAX_BLOCKS)",
+                field="messages",
+            )
     check_values(conversation)
     _check_nul_characters(conversation)
     calls: set[str] = set()

@@ -225,6 +225,12 @@ LOGOUT_REDIRECT_URL = "/accounts/login/"
 # Request size. The API answers 413 above this (conversations.api.parsers); Django's own
 # limits are set to match so that form posts fail the same way.
 MAX_REQUEST_BYTES = env_int("UMF_MAX_REQUEST_BYTES", 64 * 1024 * 1024)
+# What one request or conversation may hold, whatever its size in bytes: reading a JSON
+# object costs about 50 times its bytes when it is small, so the counts bound the memory
+# (providers.validation). Larger archives go through a file import, an entry at a time.
+UMF_MAX_REQUEST_OBJECTS = env_int("UMF_MAX_REQUEST_OBJECTS", 200_000)
+UMF_MAX_MESSAGES = env_int("UMF_MAX_MESSAGES", 20_000)
+UMF_MAX_BLOCKS = env_int("UMF_MAX_BLOCKS", 100_000)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 # Files for background imports (data exports): kept in PostgreSQL, in chunks, until their
 # job ends, so that a worker on any host reads them. A user's uploads waiting to be

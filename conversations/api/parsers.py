@@ -57,10 +57,10 @@ class OrjsonParser(BaseParser):
         if len(raw) > settings.MAX_REQUEST_BYTES:
             raise PayloadTooLarge(f"request body is over {settings.MAX_REQUEST_BYTES} bytes")
         try:
-            return strict_json.loads(raw)
+            return strict_json.loads(raw, max_objects=settings.UMF_MAX_REQUEST_OBJECTS)
         except strict_json.JsonError as error:
             if error.code in UNSTORABLE:
                 raise UnstorableText(error) from None
-            if error.code == "too_large":
+            if error.code in ("too_large", "too_many_objects"):
                 raise PayloadTooLarge(error.message, field=error.path or "body") from None
             raise JsonParseError(error) from None

@@ -40,6 +40,7 @@ from conversations.services.bulk import bulk_insert
 from conversations.services.import_files import Entry, Read, Unread, detect_format, file_entries
 from conversations.services.imports import (
     ImportedConversation,
+    conversation_caps,
     conversations_save_many,
     stored_unchanged,
 )
@@ -272,7 +273,7 @@ def _store_batch(job: models.ImportJob, fmt: formats.Format, batch: list[Entry])
             continue
         try:
             _check_key(entry.key)
-            check_conversation(entry.conversation)
+            check_conversation(entry.conversation, **conversation_caps())
         except formats.FormatError as error:
             failures[index] = (_short_key(entry.key), error)
             continue

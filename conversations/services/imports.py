@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
@@ -33,6 +34,12 @@ class ImportedConversation:
         return "updated" if self.added_messages else "unchanged"
 
 
+def conversation_caps() -> dict[str, int]:
+    """What one stored conversation may hold (settings ``UMF_MAX_MESSAGES``/``_BLOCKS``),
+    as :func:`providers.validation.check_conversation` takes it."""
+    return {"max_messages": settings.UMF_MAX_MESSAGES, "max_blocks": settings.UMF_MAX_BLOCKS}
+
+
 def conversation_import(
     *, owner: User, format_id: str, payload: umf.JSON, title: str | None = None
 ) -> tuple[str, list[ImportedConversation]]:
@@ -46,7 +53,7 @@ def conversation_import(
     """
     parsed = formats.parse(format_id, payload)
     for item in parsed.items:
-        check_conversation(item.conversation)
+        check_conversation(item.conversation, **conversation_caps())
     single = len(parsed.items) == 1
     digests = _digests(parsed, payload)
     with transaction.atomic():

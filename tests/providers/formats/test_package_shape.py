@@ -21,12 +21,10 @@ FORMATS_DIR = Path(providers.formats.__file__).parent
 NOT_YET_MOVED = frozenset(
     {
         "appam",
-        "art",
         "chatgpt_export",
         "chatml",
         "claude_export",
         "cohere",
-        "forge",
         "matey_ir",
         "mistral",
         "ollama",

@@ -18,16 +18,19 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from providers.formats._common import has_reserved_name
+from providers.formats._kit.extra import Namespace
+from providers.formats._kit.fields import has_reserved_name
+from providers.formats.forge._constants import (
+    ERROR_PREFIX,
+    FORMAT_ID,
+    TOOL_CLOSE,
+    TOOL_OPEN,
+    TOOL_PREFIX,
+)
+from providers.formats.forge._parse_xml import Element, XmlError, parse_children
 from providers.umf import ThinkingBlock, ToolUseBlock
 
-from ._shared import make_extra
-from ._xml import Element, XmlError, escape_text, is_tag, parse_children, render_value
-
 _THINKING_LINE = re.compile(r"\[(.*)\]")
-_TOOL_OPEN, _TOOL_CLOSE = "<tool>", "</tool>"
-TOOL_PREFIX = "Tool: "
-ERROR_PREFIX = "Error: "
 
 
 @dataclass
@@ -47,7 +50,7 @@ def read_assistant(text: str) -> list[Segment]:
     """The pieces of an assistant's text, in order: text, calls and thinking."""
     segments: list[Segment] = []
     for piece in _split_tools(text):
-        call = _read_call(piece[len(_TOOL_OPEN) : -len(_TOOL_CLOSE)]) if _is_tool(piece) else None
+        call = read_call(piece[len(TOOL_OPEN) : -len(TOOL_CLOSE)]) if _is_tool(piece) else None
         if call is not None:
             segments.append(call)
         else:
@@ -56,15 +59,15 @@ def read_assistant(text: str) -> list[Segment]:
 
 
 def _is_tool(piece: str) -> bool:
-    return piece.startswith(_TOOL_OPEN) and piece.endswith(_TOOL_CLOSE)
+    return piece.startswith(TOOL_OPEN) and piece.endswith(TOOL_CLOSE)
 
 
 def _split_tools(text: str) -> list[str]:
     """The text cut around each ``<tool>...</tool>`` (a ``</tool>`` inside CDATA does not
     close it)."""
     pieces, position = [], 0
-    while (start := text.find(_TOOL_OPEN, position)) >= 0:
-        end = _tool_end(text, start + len(_TOOL_OPEN))
+    while (start := text.find(TOOL_OPEN, position)) >= 0:
+        end = _tool_end(text, start + len(TOOL_OPEN))
         if end < 0:
             break
         pieces += [text[position:start], text[start:end]]
@@ -75,10 +78,10 @@ def _split_tools(text: str) -> list[str]:
 
 def _tool_end(text: str, position: int) -> int:
     while True:
-        close = text.find(_TOOL_CLOSE, position)
+        close = text.find(TOOL_CLOSE, position)
         cdata = text.find("<![CDATA[", position)
         if close < 0 or cdata < 0 or close < cdata:
-            return -1 if close < 0 else close + len(_TOOL_CLOSE)
+            return -1 if close < 0 else close + len(TOOL_CLOSE)
         cdata_end = text.find("]]>", cdata)
         if cdata_end < 0:
             return -1
@@ -122,7 +125,7 @@ def _trim(text: str) -> str:
     return text.strip("\n")
 
 
-def _read_call(inner: str) -> Call | None:
+def read_call(inner: str) -> Call | None:
     if inner.strip().startswith("{"):
         return _read_json_call(inner)
     try:
@@ -160,46 +163,6 @@ def _read_json_call(inner: str) -> Call | None:
     return Call(value["tool_name"], value.get("arguments", {}), fields, "json")
 
 
-# --------------------------------------------------------------------------- writing
-
-
-def write_call(block: ToolUseBlock, fields: dict[str, Any], form: str | None) -> str:
-    """A ``<tool>`` block: pure XML when it reads back as the same call, else the
-    deprecated JSON form (which carries any JSON exactly)."""
-    if form != "json":
-        xml = _xml_call(block.name, block.input, fields)
-        if xml is not None:
-            return xml
-    body = {**fields, "tool_name": block.name, "arguments": block.input}
-    if "server_name" in fields:
-        body = {"server_name": fields["server_name"], **body}
-    return f"{_TOOL_OPEN}\n{json.dumps(body, indent=2, ensure_ascii=False)}\n{_TOOL_CLOSE}"
-
-
-def _xml_call(name: str, arguments: Any, fields: dict[str, Any]) -> str | None:
-    if not isinstance(arguments, dict) or not all(is_tag(key) for key in arguments):
-        return None
-    if not all(is_tag(key) and isinstance(value, str) for key, value in fields.items()):
-        return None
-    lines = [line for key, value in fields.items() for line in render_value(key, value, "")]
-    lines.append(f"<tool_name>{escape_text(name)}</tool_name>")
-    lines += render_value("arguments", arguments, "")
-    text = "\n".join([_TOOL_OPEN, *lines, _TOOL_CLOSE])
-    call = _read_call(text[len(_TOOL_OPEN) : -len(_TOOL_CLOSE)])
-    exact = call is not None and (call.name, call.input, call.fields) == (name, arguments, fields)
-    return text if exact else None
-
-
-def write_thinking(text: str) -> str:
-    """Thinking as bracketed lines, one per line of the text."""
-    return "\n".join(f"[{line}]" for line in text.split("\n"))
-
-
-def write_result(name: str, content: str, is_error: bool) -> str:
-    """A tool message's text: ``Tool: <name>`` and the result on the next line."""
-    return f"{TOOL_PREFIX}{name}\n{ERROR_PREFIX if is_error else ''}{content}"
-
-
 def read_result(text: str) -> tuple[str, str, bool] | None:
     """``(tool name, result, is_error)`` of a tool message's text, or None when it does
     not start with ``Tool: <name>``."""
@@ -219,5 +182,5 @@ def call_block(call: Call, call_id: str) -> ToolUseBlock:
         id=call_id,
         name=call.name,
         input=call.input,
-        extra=make_extra(call.fields, form=call.form),
+        extra=Namespace(FORMAT_ID).extra(call.fields, form=call.form),
     )

@@ -1,4 +1,4 @@
-"""The XML inside Forge's ``<tool>`` blocks: a small reader and writer.
+"""The XML inside Forge's ``<tool>`` blocks: a small reader (``_render_text`` writes it).
 
 Forge's XML is simple: elements without attributes, text with the five predefined
 entities (and numeric references), and CDATA sections for content with special
@@ -17,7 +17,6 @@ from typing import Any
 
 _NAME = re.compile(r"[A-Za-z_][\w.\-]*")
 _ENTITY = re.compile(r"&(?:lt|gt|amp|quot|apos|#\d+|#x[0-9A-Fa-f]+);")
-_SPECIAL = re.compile(r"[<>&\n\r\t]|^\s|\s$")
 
 
 class XmlError(ValueError):
@@ -120,28 +119,6 @@ def _unescape(text: str) -> str:
     if "&" in text and _ENTITY.sub("", text).count("&"):
         raise XmlError("a bare & in text")
     return html.unescape(text) if "&" in text else text
-
-
-# --------------------------------------------------------------------------- writing
-
-
-def render_value(tag: str, value: Any, indent: str) -> list[str]:
-    """The lines of ``<tag>value</tag>`` (nested objects indented by two spaces)."""
-    if isinstance(value, dict):
-        inner = [
-            line for key, item in value.items() for line in render_value(key, item, indent + "  ")
-        ]
-        return [f"{indent}<{tag}>", *inner, f"{indent}</{tag}>"]
-    if isinstance(value, list):
-        return [line for item in value for line in render_value(tag, item, indent)]
-    return [f"{indent}<{tag}>{escape_text(str(value))}</{tag}>"]
-
-
-def escape_text(value: str) -> str:
-    """Text as Forge writes it: CDATA when it holds special characters or edge spaces."""
-    if not _SPECIAL.search(value):
-        return value
-    return "<![CDATA[" + value.replace("]]>", "]]]]><![CDATA[>") + "]]>"
 
 
 def is_tag(name: str) -> bool:

@@ -1,0 +1,18 @@
+"""Names of the ``forge`` format and the marks of its text, in one place so tests and docs
+can cite them."""
+
+from __future__ import annotations
+
+from typing import Final
+
+FORMAT_ID: Final = "forge"
+LABEL: Final = "Forge"
+ROLES: Final = ("system", "user", "assistant", "tool")
+# A message's keys: the seed's, or as Go's encoding/json writes its untagged struct.
+KEYS: Final = {"lower": ("role", "content"), "go": ("Role", "Content")}
+TOOL_OPEN: Final = "<tool>"
+TOOL_CLOSE: Final = "</tool>"
+TOOL_PREFIX: Final = "Tool: "
+ERROR_PREFIX: Final = "Error: "
+# The name a tool message is written with when its result does not say which tool it is.
+DEFAULT_TOOL_NAME: Final = "tool"

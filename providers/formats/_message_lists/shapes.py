@@ -61,6 +61,13 @@ def read_role(source: dict[str, Any], path: str, roles: Sequence[str], key: str 
     return role
 
 
+def require_bool(value: JSON, path: str) -> bool:
+    """``value`` if it is a boolean, else a :class:`FormatError` for ``path``."""
+    if not isinstance(value, bool):
+        raise FormatError("expected a boolean", field=path)
+    return value
+
+
 def read_payload(
     payload: JSON,
     read: ReadMessage,

@@ -20,7 +20,6 @@ FORMATS_DIR = Path(providers.formats.__file__).parent
 # The packages of families not yet moved (issue 18, item 5).
 NOT_YET_MOVED = frozenset(
     {
-        "appam",
         "chatgpt_export",
         "chatml",
         "claude_export",

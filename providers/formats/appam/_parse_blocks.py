@@ -11,14 +11,24 @@ blocks becomes blocks (``$content: blocks``), anything else its JSON text
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Any
 
-from providers.formats._common import (
+from providers.formats._kit.extra import Namespace
+from providers.formats._kit.fields import (
     require_list,
     require_mapping,
     require_str,
     split,
     unknown_fields,
+)
+from providers.formats._kit.paths import at, item
+from providers.formats._message_lists.shapes import require_bool
+from providers.formats.appam._constants import (
+    BLOCK_TYPES,
+    DOCUMENT_SOURCES,
+    FORMAT_ID,
+    IMAGE_SOURCES,
+    SourceKind,
 )
 from providers.formats.base import FormatError
 from providers.umf import (
@@ -33,20 +43,7 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._shared import FORMAT_ID, at, item, make_extra, require_bool
-
-BLOCK_TYPES = ("text", "image", "document", "tool_use", "tool_result", "thinking")
-SourceKind = Literal["base64", "url", "text", "file"]
-# Appam source tag -> (UMF source type, the source's fields).
-_IMAGE_SOURCES: dict[str, tuple[SourceKind, tuple[str, ...]]] = {
-    "base64": ("base64", ("media_type", "data")),
-    "url": ("url", ("url",)),
-}
-DOCUMENT_SOURCES: dict[str, tuple[SourceKind, tuple[str, ...]]] = {
-    "base64_pdf": ("base64", ("media_type", "data")),
-    "url_pdf": ("url", ("url",)),
-    "text": ("text", ("media_type", "data")),
-}
+NS = Namespace(FORMAT_ID)
 
 
 def parse_block(raw: JSON, path: str) -> Block:
@@ -63,17 +60,15 @@ def parse_block(raw: JSON, path: str) -> Block:
 
 def _text(block: dict[str, Any], path: str) -> Block:
     text = require_str(block.get("text"), at(path, "text"))
-    return TextBlock(
-        text=text, extra=make_extra(unknown_fields(block, ("type", "text"), path=path))
-    )
+    return TextBlock(text=text, extra=NS.extra(unknown_fields(block, ("type", "text"), path=path)))
 
 
 def _image(block: dict[str, Any], path: str) -> Block:
     fields, rest = split(block, ("detail",), handled=("type", "source"), path=path)
-    source, source_rest = _source(block.get("source"), at(path, "source"), _IMAGE_SOURCES)
+    source, source_rest = _source(block.get("source"), at(path, "source"), IMAGE_SOURCES)
     detail = require_str(fields["detail"], at(path, "detail")) if "detail" in fields else None
     return ImageBlock(
-        source=source, detail=detail, extra=make_extra(rest, source=source_rest or None)
+        source=source, detail=detail, extra=NS.extra(rest, source=source_rest or None)
     )
 
 
@@ -82,7 +77,7 @@ def _document(block: dict[str, Any], path: str) -> Block:
     source, source_rest = _source(block.get("source"), at(path, "source"), DOCUMENT_SOURCES)
     title = require_str(fields["title"], at(path, "title")) if "title" in fields else None
     return DocumentBlock(
-        source=source, title=title, extra=make_extra(rest, source=source_rest or None)
+        source=source, title=title, extra=NS.extra(rest, source=source_rest or None)
     )
 
 
@@ -105,7 +100,7 @@ def _tool_use(block: dict[str, Any], path: str) -> Block:
         id=require_str(block.get("id"), at(path, "id")),
         name=require_str(block.get("name"), at(path, "name")),
         input=block["input"],
-        extra=make_extra(unknown_fields(block, ("type", "id", "name", "input"), path=path)),
+        extra=NS.extra(unknown_fields(block, ("type", "id", "name", "input"), path=path)),
     )
 
 
@@ -123,7 +118,7 @@ def _tool_result(block: dict[str, Any], path: str) -> Block:
         tool_use_id=require_str(block.get("tool_use_id"), at(path, "tool_use_id")),
         content=content,
         is_error=is_error,
-        extra=make_extra(rest, content=kind),
+        extra=NS.extra(rest, content=kind),
     )
 
 
@@ -162,7 +157,7 @@ def _thinking(block: dict[str, Any], path: str) -> Block:
         signature=signature,
         redacted=redacted,
         provider=FORMAT_ID,
-        extra=make_extra(rest, redacted="absent" if absent else None),
+        extra=NS.extra(rest, redacted="absent" if absent else None),
     )
 
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from providers import formats
-from providers.formats.matey_ir._metadata import fallback_identity
+from providers.formats.matey_ir._render_metadata import fallback_identity
 from providers.umf import (
     Conversation,
     DriftWarning,

@@ -24,7 +24,6 @@ NOT_YET_MOVED = frozenset(
         "chatml",
         "claude_export",
         "cohere",
-        "matey_ir",
         "mistral",
         "ollama",
         "openai_chat",

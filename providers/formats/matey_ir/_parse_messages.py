@@ -12,14 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import (
-    require_list,
-    require_mapping,
-    require_str,
-    split,
-    unknown_fields,
-)
+from providers.formats._kit.extra import Namespace
+from providers.formats._kit.fields import require_mapping, require_str, split, unknown_fields
+from providers.formats._kit.paths import at, item
+from providers.formats._message_lists.shapes import read_list, read_role, require_bool
 from providers.formats.base import FormatError
+from providers.formats.matey_ir._constants import BLOCK_TYPES, FORMAT_ID, ROLES
 from providers.umf import (
     JSON,
     Block,
@@ -31,27 +29,18 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._shared import ROLES, at, item, make_extra, require_bool
-
-BLOCK_TYPES = ("text", "image", "tool_use", "tool_result")
-Wire = dict[str, Any]
-
-
-# --------------------------------------------------------------------------- reading
+NS = Namespace(FORMAT_ID)
 
 
 def parse_messages(raw: JSON, path: str) -> list[Message]:
     """The messages of an array at ``path``."""
-    messages = require_list(raw, path or "payload")
-    return [parse_message(message, item(path, index)) for index, message in enumerate(messages)]
+    return read_list(raw, path, parse_message)
 
 
 def parse_message(raw: JSON, path: str) -> Message:
     """One ``IRMessage``; :class:`FormatError` naming the field when it is not one."""
     source = require_mapping(raw, path or "payload")
-    role = source.get("role")
-    if not isinstance(role, str) or role not in ROLES:
-        raise FormatError(f"role must be one of {', '.join(ROLES)}", field=at(path, "role"))
+    role = read_role(source, path, ROLES)
     fields, rest = split(source, ("name", "metadata"), handled=("role", "content"), path=path)
     content = source.get("content")
     if isinstance(content, str):
@@ -72,7 +61,7 @@ def parse_message(raw: JSON, path: str) -> Message:
         content=blocks,
         name=require_str(fields["name"], at(path, "name")) if "name" in fields else None,
         metadata=dict(metadata),
-        extra=make_extra(
+        extra=NS.extra(
             rest,
             content="array" if isinstance(content, list) and _reads_as_string(blocks) else None,
             metadata=True if "metadata" in fields and not metadata else None,
@@ -112,7 +101,7 @@ def parse_block(raw: JSON, path: str) -> Block:
 
 
 def _block_extra(block: dict[str, Any], path: str, *known: str, **hints: Any) -> Any:
-    return make_extra(unknown_fields(block, ("type", *known), path=path), **hints)
+    return NS.extra(unknown_fields(block, ("type", *known), path=path), **hints)
 
 
 def _parse_image(block: dict[str, Any], path: str) -> Block:
@@ -166,7 +155,7 @@ def _parse_tool_result(block: dict[str, Any], path: str) -> Block:
         tool_use_id=require_str(block.get("toolUseId"), at(path, "toolUseId")),
         content=result,
         is_error=is_error,
-        extra=make_extra(rest),
+        extra=NS.extra(rest),
     )
 
 

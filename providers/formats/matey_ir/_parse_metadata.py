@@ -1,4 +1,4 @@
-"""``IRMetadata``, ``IRUsage`` and finish reasons <-> UMF.
+"""``IRMetadata``, ``IRUsage`` and finish reasons -> UMF (``_render_metadata`` writes them).
 
 IR metadata becomes the conversation's UMF metadata: request id, provider response id,
 timestamp (milliseconds), provenance and the drift warnings the document carries (history,
@@ -10,10 +10,16 @@ objects come back; once anything changed, metadata is written from UMF.
 
 from __future__ import annotations
 
+import hashlib
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from providers.formats._common import require_list, require_mapping, require_str
+import orjson
+
+from providers.formats._kit.fields import require_list, require_mapping, require_str
+from providers.formats._kit.paths import at, is_int, is_number, item, require
 from providers.formats.base import FormatError
+from providers.formats.matey_ir._constants import FINISH_REASONS, SEVERITIES, USAGE_KEYS
 from providers.umf import (
     JSON,
     WARNING_CATEGORIES,
@@ -26,33 +32,7 @@ from providers.umf import (
     Usage,
 )
 
-from ._shared import (
-    RenderContext,
-    at,
-    digest,
-    from_millis,
-    is_int,
-    is_number,
-    item,
-    require_int,
-    to_millis,
-)
-
-FINISH_REASONS: tuple[FinishReason, ...] = (
-    "stop",
-    "length",
-    "tool_calls",
-    "content_filter",
-    "error",
-    "cancelled",
-)
-IR_WARNING_CATEGORIES = WARNING_CATEGORIES[:10]  # the ai.matey ones come first in UMF's list
-SEVERITIES = ("info", "warning", "error")
-_USAGE_KEYS = {"promptTokens": "prompt_tokens", "completionTokens": "completion_tokens"}
-_USAGE_KEYS["totalTokens"] = "total_tokens"
-
-
-# --------------------------------------------------------------------------- metadata
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def parse_metadata(raw: JSON, path: str, *, partial: bool = False) -> Metadata:
@@ -155,139 +135,17 @@ def state_digest(conversation: Conversation, answer: Message | None) -> str:
     )
 
 
-def render_metadata(
-    metadata: Metadata, ctx: RenderContext, fallback: tuple[str, int], *, response: bool
-) -> dict[str, Any]:
-    """An ``IRMetadata`` written from UMF (``response``: with the provider's response id).
-    The required id and timestamp fall back to ``fallback`` with a warning."""
-    out: dict[str, Any] = {"requestId": metadata.request_id, "timestamp": None}
-    if metadata.timestamp is not None:
-        out["timestamp"] = to_millis(metadata.timestamp)
-    for key, value, field in (
-        ("requestId", fallback[0], "request_id"),
-        ("timestamp", fallback[1], "timestamp"),
-    ):
-        if out[key] is None:
-            out[key] = value
-            ctx.drift.add(
-                "parameter-defaulted",
-                f"IR metadata needs {key}; none was given",
-                field=f"metadata.{field}",
-                transformed=value,
-                severity="info",
-            )
-    if response and metadata.provider_response_id is not None:
-        out["providerResponseId"] = metadata.provider_response_id
-    if metadata.provenance is not None:
-        out["provenance"] = _render_provenance(metadata.provenance, ctx)
-    if metadata.warnings:
-        out["warnings"] = _render_warnings(metadata.warnings, ctx)
-    if metadata.custom:
-        out["custom"] = metadata.custom
-    return out
-
-
-def _render_provenance(provenance: Provenance, ctx: RenderContext) -> dict[str, Any]:
-    out = provenance.model_dump(exclude_none=True, exclude={"model"})
-    if not provenance.middleware:
-        out.pop("middleware", None)
-    if provenance.model is not None:
-        ctx.drift.add(
-            "content-dropped",
-            "IR provenance does not name the served model",
-            field="metadata.provenance.model",
-            original=provenance.model,
-            severity="info",
-        )
-    return out
-
-
-def _render_warnings(warnings: list[DriftWarning], ctx: RenderContext) -> list[dict[str, Any]]:
-    out, renamed = [], []
-    for warning in warnings:
-        body = {
-            "category": warning.category,
-            "severity": warning.severity,
-            "message": warning.message,
-            "field": warning.field,
-            "originalValue": warning.original_value,
-            "transformedValue": warning.transformed_value,
-            "source": warning.source,
-            "details": warning.details,
-        }
-        if warning.category not in IR_WARNING_CATEGORIES:
-            renamed.append(warning.category)
-            body["category"] = "capability-unsupported"
-            body["details"] = {**(warning.details or {}), "category": warning.category}
-        out.append({key: value for key, value in body.items() if value is not None})
-    if renamed:
-        ctx.drift.add(
-            "parameter-normalized",
-            "drift categories the IR does not have are recorded as capability-unsupported, "
-            "the original category in details",
-            field="metadata.warnings",
-            original=renamed,
-            transformed="capability-unsupported",
-            severity="info",
-        )
-    return out
-
-
-def fallback_identity(conversation: Conversation) -> tuple[str, int]:
-    """The request id and timestamp used when UMF has none: an id derived from the
-    messages (the same conversation always gets the same one) and the first message's
-    time (else the epoch)."""
-    messages = [
-        message.model_dump(mode="json", exclude={"extra"}) for message in conversation.messages
-    ]
-    stamps = [m.timestamp for m in conversation.messages if m.timestamp is not None]
-    return f"req_{digest(messages)[:24]}", to_millis(stamps[0]) if stamps else 0
-
-
-# --------------------------------------------------------------------------- usage
-
-
 def parse_usage(raw: JSON, path: str, *, partial: bool = False) -> Usage:
     """UMF usage from an ``IRUsage`` (``partial``: a metadata chunk's, counts optional);
     ``raw`` keeps the object."""
     source = require_mapping(raw, path)
     counts: dict[str, int] = {}
-    for key, name in _USAGE_KEYS.items():
+    for key, name in USAGE_KEYS.items():
         if key in source or not partial:
-            counts[name] = require_int(source.get(key), at(path, key))
+            counts[name] = require(source.get(key), is_int, "an integer", at(path, key))
     if source.get("details") is not None:
         require_mapping(source["details"], at(path, "details"))
     return Usage(**counts, raw=dict(source))
-
-
-def render_usage(usage: Usage) -> dict[str, Any]:
-    """An ``IRUsage``: the one read when it still holds these counts, else built."""
-    raw = usage.raw or {}
-    if all(key in raw for key in _USAGE_KEYS) and _counts_match(raw, usage):
-        return raw
-    prompt, completion = usage.prompt_tokens or 0, usage.completion_tokens or 0
-    out: dict[str, Any] = {
-        "promptTokens": prompt,
-        "completionTokens": completion,
-        "totalTokens": usage.total_tokens
-        if usage.total_tokens is not None
-        else prompt + completion,
-    }
-    details = {
-        "cachedTokens": usage.cached_tokens,
-        "cacheWriteTokens": usage.cache_write_tokens,
-        "reasoningTokens": usage.reasoning_tokens,
-    }
-    details = {key: value for key, value in details.items() if value is not None}
-    if details:
-        out["details"] = details
-    return out
-
-
-def _counts_match(raw: dict[str, Any], usage: Usage) -> bool:
-    return all(
-        is_int(raw[key]) and raw[key] == getattr(usage, name) for key, name in _USAGE_KEYS.items()
-    )
 
 
 def parse_finish_reason(raw: JSON, path: str) -> FinishReason:
@@ -296,3 +154,19 @@ def parse_finish_reason(raw: JSON, path: str) -> FinishReason:
     if reason not in FINISH_REASONS:
         raise FormatError(f"finishReason is one of {', '.join(FINISH_REASONS)}", field=path)
     return reason
+
+
+def from_millis(value: JSON) -> datetime | None:
+    """The instant of a millisecond timestamp (None when it is not a whole, plausible one;
+    the number itself then travels only verbatim)."""
+    if not is_int(value):
+        return None
+    try:
+        return EPOCH + timedelta(milliseconds=value)
+    except OverflowError:
+        return None
+
+
+def digest(value: JSON) -> str:
+    """A short stable digest of a JSON value."""
+    return hashlib.sha256(orjson.dumps(value, option=orjson.OPT_SORT_KEYS)).hexdigest()[:32]

@@ -15,14 +15,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import (
-    arguments_string,
-    parse_arguments,
-    require_list,
-    require_mapping,
-    require_str,
-)
+from providers.formats._kit.fields import require_list, require_mapping, require_str
+from providers.formats._kit.paths import at, is_int, item, require
+from providers.formats._kit.wire import parse_arguments
 from providers.formats.base import FormatError
+from providers.formats.matey_ir._constants import CHUNK_TYPES
+from providers.formats.matey_ir._parse_messages import parse_message
+from providers.formats.matey_ir._parse_metadata import (
+    merge_metadata,
+    parse_finish_reason,
+    parse_metadata,
+    parse_usage,
+)
 from providers.umf import (
     JSON,
     Block,
@@ -33,19 +37,6 @@ from providers.umf import (
     ToolUseBlock,
     Usage,
 )
-
-from ._messages import parse_message
-from ._metadata import (
-    merge_metadata,
-    parse_finish_reason,
-    parse_metadata,
-    parse_usage,
-    render_usage,
-)
-from ._render_messages import render_message
-from ._shared import RenderContext, at, item, require_int
-
-CHUNK_TYPES = ("start", "content", "tool_use", "metadata", "done", "error")
 
 
 @dataclass
@@ -67,7 +58,7 @@ class _Accumulator:
             raise FormatError(
                 f"chunk type is one of {', '.join(CHUNK_TYPES)}", field=at(path, "type")
             )
-        require_int(chunk.get("sequence"), at(path, "sequence"))
+        require(chunk.get("sequence"), is_int, "an integer", at(path, "sequence"))
         handlers = {
             "start": self._start,
             "content": self._content,
@@ -100,7 +91,7 @@ class _Accumulator:
         call_id = require_str(chunk.get("id"), at(path, "id"))
         name = require_str(chunk.get("name"), at(path, "name"))
         if chunk.get("index") is not None:
-            require_int(chunk["index"], at(path, "index"))
+            require(chunk["index"], is_int, "an integer", at(path, "index"))
         if call_id not in self.calls:
             self.text = None
             self.calls[call_id] = []
@@ -169,70 +160,3 @@ def parse_stream(raw: JSON, path: str) -> tuple[Message, Metadata | None]:
         chunk_path = item(path, index)
         accumulator.add(require_mapping(chunk, chunk_path), chunk_path)
     return accumulator.answer(), accumulator.metadata
-
-
-def render_stream(
-    answer: Message, index: int, metadata: dict[str, Any], mode: str | None, ctx: RenderContext
-) -> list[dict[str, Any]]:
-    """A chunk array for the answer (UMF message ``index``): start, a chunk per text or
-    call block, and done (or error) with the whole message."""
-    chunks: list[dict[str, Any]] = [{"type": "start", "sequence": 0, "metadata": metadata}]
-    so_far = ""
-    for block in answer.content:
-        sequence = len(chunks)
-        if isinstance(block, TextBlock):
-            so_far += block.text
-            chunk: dict[str, Any] = {"type": "content", "sequence": sequence, "delta": block.text}
-            if mode == "accumulated":
-                chunk["accumulated"] = so_far
-            chunks.append(chunk)
-        elif isinstance(block, ToolUseBlock):
-            arguments = arguments_string(block.input, block.raw_arguments)
-            chunks.append(
-                {
-                    "type": "tool_use",
-                    "sequence": sequence,
-                    "id": block.id,
-                    "name": block.name,
-                    "inputDelta": arguments,
-                }
-            )
-    chunks.append(_last_chunk(answer, index, len(chunks), ctx))
-    return chunks
-
-
-def _last_chunk(answer: Message, index: int, sequence: int, ctx: RenderContext) -> dict[str, Any]:
-    error = answer.metadata.get("error")
-    if answer.finish_reason == "error" and _is_error(error):
-        return {"type": "error", "sequence": sequence, "error": error}
-    done: dict[str, Any] = {
-        "type": "done",
-        "sequence": sequence,
-        "finishReason": finish_reason(answer, index, ctx),
-    }
-    if answer.usage is not None:
-        done["usage"] = render_usage(answer.usage)
-    done["message"] = render_message(answer, index, ctx)
-    return done
-
-
-def _is_error(error: Any) -> bool:
-    return (
-        isinstance(error, dict)
-        and isinstance(error.get("code"), str)
-        and isinstance(error.get("message"), str)
-    )
-
-
-def finish_reason(answer: Message, index: int, ctx: RenderContext) -> FinishReason:
-    """The answer's finish reason, ``stop`` (with a warning) when it has none."""
-    if answer.finish_reason is not None:
-        return answer.finish_reason
-    ctx.drift.add(
-        "parameter-defaulted",
-        "an IR response needs a finish reason",
-        field=f"messages[{index}].finish_reason",
-        transformed="stop",
-        severity="info",
-    )
-    return "stop"

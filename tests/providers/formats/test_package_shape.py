@@ -21,7 +21,6 @@ FORMATS_DIR = Path(providers.formats.__file__).parent
 NOT_YET_MOVED = frozenset(
     {
         "chatgpt_export",
-        "chatml",
         "claude_export",
         "cohere",
         "mistral",

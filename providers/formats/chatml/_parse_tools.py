@@ -14,17 +14,15 @@ hint can never override an edit.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from providers.formats._common import has_reserved_name, own_extra, parse_arguments
+from providers.formats._kit.fields import has_reserved_name
+from providers.formats._kit.wire import parse_arguments
+from providers.formats.chatml._constants import FORMAT_ID, TOOLS_HEAD, TOOLS_TAIL
 from providers.umf import Tool, ToolUseBlock
 
-from ._shared import FORMAT_ID, TOOLS_HEAD, TOOLS_TAIL, get_hint, read_json, template_json
-
 _MISSING = object()
-
-
-# --------------------------------------------------------------------------- definitions
 
 
 def split_tools_section(content: str) -> tuple[str, str, list[Tool]] | None:
@@ -36,7 +34,7 @@ def split_tools_section(content: str) -> tuple[str, str, list[Tool]] | None:
     listing = content[start + len(TOOLS_HEAD) : len(content) - len(TOOLS_TAIL)]
     if listing and not listing.startswith("\n"):
         return None
-    tools = [_tool_from_line(line) for line in listing.split("\n")[1:]]
+    tools = [tool_from_line(line) for line in listing.split("\n")[1:]]
     if any(tool is None for tool in tools):
         return None
     prefix = content[:start]
@@ -44,7 +42,7 @@ def split_tools_section(content: str) -> tuple[str, str, list[Tool]] | None:
     return body, prefix[len(body) :], [tool for tool in tools if tool is not None]
 
 
-def _tool_from_line(line: str) -> Tool | None:
+def tool_from_line(line: str) -> Tool | None:
     value, ok = read_json(line)
     if not ok or not isinstance(value, dict):
         return None
@@ -61,42 +59,6 @@ def _tool_from_line(line: str) -> Tool | None:
     tool = Tool(name=function["name"], description=description, parameters=parameters)
     tool.extra = {FORMAT_ID: {**fields, "$outer": outer, "$raw": line}}
     return tool
-
-
-def tool_line(tool: Tool) -> str:
-    """One line of the ``<tools>`` listing: the source's own text while it still says the
-    same thing, else the template's."""
-    raw = get_hint(tool.extra, "raw")
-    if isinstance(raw, str):
-        again = _tool_from_line(raw)
-        if again is not None and _same_tool(again, tool):
-            return raw
-    function: dict[str, Any] = {"name": tool.name}
-    if tool.description is not None:
-        function["description"] = tool.description
-    if tool.parameters is not None:
-        function["parameters"] = tool.parameters
-    function.update(own_extra(tool.extra, FORMAT_ID))
-    outer = get_hint(tool.extra, "outer", {"type": "function"})
-    if outer is None and "$outer" in tool.extra.get(FORMAT_ID, {}):
-        return template_json(function)  # the source listed the bare function
-    return template_json({**(outer or {}), "function": function})
-
-
-def _same_tool(one: Tool, other: Tool) -> bool:
-    return (one.name, one.description, one.parameters) == (
-        other.name,
-        other.description,
-        other.parameters,
-    ) and own_extra(one.extra, FORMAT_ID) == own_extra(other.extra, FORMAT_ID)
-
-
-def tools_section(tools: list[Tool]) -> str:
-    """The section the templates append to the system turn."""
-    return TOOLS_HEAD + "".join(f"\n{tool_line(tool)}" for tool in tools) + TOOLS_TAIL
-
-
-# --------------------------------------------------------------------------- calls
 
 
 def call_from_json(text: str, call_id: str) -> ToolUseBlock | None:
@@ -122,36 +84,14 @@ def call_from_json(text: str, call_id: str) -> ToolUseBlock | None:
     return block
 
 
-def call_json(block: ToolUseBlock) -> str:
-    """The JSON body of a ``<tool_call>``: the source's own text while it still says the
-    same thing, else the template's ``{"name": ..., "arguments": ...}``."""
-    raw = get_hint(block.extra, "raw")
-    if isinstance(raw, str):
-        again = call_from_json(raw, block.id)
-        if again is not None and _same_call(again, block):
-            return raw
-    body: dict[str, Any] = {"name": block.name}
-    style = get_hint(block.extra, "arguments")
-    if style == "string" and block.raw_arguments is not None:
-        body["arguments"] = block.raw_arguments
-    elif style != "absent":
-        body["arguments"] = _arguments(block)
-    body.update(own_extra(block.extra, FORMAT_ID))
-    return template_json(body)
+def read_json(text: str) -> tuple[Any, bool]:
+    """``(value, ok)`` for JSON text (``(None, False)`` when it is not JSON, including
+    the ``NaN`` / ``Infinity`` that Python would otherwise accept)."""
+    try:
+        return json.loads(text, parse_constant=_refuse_constant), True
+    except (ValueError, RecursionError):
+        return None, False
 
 
-def _arguments(block: ToolUseBlock) -> Any:
-    """The arguments as an object when the argument string says the same, else the string
-    itself (text can carry even arguments that are not valid JSON)."""
-    if block.raw_arguments is None:
-        return block.input
-    decoded, ok = parse_arguments(block.raw_arguments)
-    return block.input if ok and decoded == block.input else block.raw_arguments
-
-
-def _same_call(one: ToolUseBlock, other: ToolUseBlock) -> bool:
-    return (one.name, one.input, one.raw_arguments) == (
-        other.name,
-        other.input,
-        other.raw_arguments,
-    ) and own_extra(one.extra, FORMAT_ID) == own_extra(other.extra, FORMAT_ID)
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")

@@ -6,14 +6,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_foreign_fields, report_message_metadata
+from providers.formats._kit.drift import (
+    report_foreign_fields,
+    report_message_metadata,
+    report_no_room_for_request,
+)
 from providers.formats._kit.extra import Namespace
 from providers.formats._kit.paths import at, item
 from providers.formats._kit.wire import parse_arguments
-from providers.formats.base import Drift
+from providers.formats._message_lists.shapes import Wire, shaped_payload
+from providers.formats.base import Drift, Rendered
 from providers.umf import (
     Block,
     Conversation,
@@ -35,6 +40,9 @@ class ListContext(RenderContext):
     result that does not say which tool it answers is written with its call's)."""
 
     call_names: dict[str, str] = field(default_factory=dict)
+
+
+ContextT = TypeVar("ContextT", bound=ListContext)
 
 
 def render_context(format_id: str, label: str, *, faithful: bool) -> ListContext:
@@ -75,6 +83,28 @@ def one_thread(
     if metadata_note is not None and not ctx.faithful:
         report_message_metadata(written, ctx.drift, metadata_note, held=held)
     return written
+
+
+def render_list(
+    conversation: Conversation,
+    ctx: ContextT,
+    render_message: Callable[[Message, int, ContextT], list[Wire]],
+    *,
+    holder: str,
+    metadata_note: str,
+) -> Rendered:
+    """``conversation`` as a list of wire messages in the shape it was read in
+    (:func:`~.shapes.shaped_payload`), ``render_message`` writing each message of its one
+    thread, and a warning for each thing it could not carry: other formats' fields, the
+    request around the messages (``holder`` says what carries none: "Forge messages
+    carry"), the messages' own facts (``metadata_note``)."""
+    shape = ctx.ns.hint(conversation.extra, "shape")
+    report_foreign(conversation.extra, "", ctx)
+    report_no_room_for_request(conversation, ctx.drift, holder=holder)
+    thread = one_thread(conversation, ctx, metadata_note=metadata_note)
+    groups = [render_message(message, index, ctx) for index, message in thread]
+    payload = shaped_payload(conversation, shape, thread, groups, ctx.ns)
+    return Rendered(payload, ctx.drift.warnings)
 
 
 def developer_as_system(path: str, ctx: RenderContext, who: str | None = None) -> str:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
+from providers.formats._kit.extra import Namespace
 from providers.umf import FinishReason
 
 FORMAT_ID: Final = "appam"
+NS: Final = Namespace(FORMAT_ID)
 LABEL: Final = "Appam"
 ROLES: Final = ("system", "user", "assistant")
 MESSAGE_KEYS: Final = frozenset(

@@ -14,7 +14,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import require_list, require_mapping, require_str, split
 from providers.formats._kit.paths import at, item
 from providers.formats._message_lists.shapes import (
@@ -23,13 +22,12 @@ from providers.formats._message_lists.shapes import (
     read_payload,
     read_role,
 )
-from providers.formats.appam._constants import FORMAT_ID, ROLES, STOP_REASONS, USAGE_COUNTS
+from providers.formats.appam._constants import FORMAT_ID, NS, ROLES, STOP_REASONS, USAGE_COUNTS
 from providers.formats.appam._parse_blocks import parse_blocks
 from providers.formats.base import FormatError, ParseResult
 from providers.umf import JSON, Conversation, Message, Usage
 
 _MESSAGE_FIELDS = ("id", "timestamp", "reasoning", "reasoning_details")
-NS = Namespace(FORMAT_ID)
 SHAPES = ListShapes(
     NS,
     "not an Appam payload: expected an array of UnifiedMessage, one UnifiedMessage, "

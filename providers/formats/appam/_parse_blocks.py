@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import (
     require_list,
     require_mapping,
@@ -28,6 +27,7 @@ from providers.formats.appam._constants import (
     DOCUMENT_SOURCES,
     FORMAT_ID,
     IMAGE_SOURCES,
+    NS,
     SourceKind,
 )
 from providers.formats.base import FormatError
@@ -42,8 +42,6 @@ from providers.umf import (
     ToolResultBlock,
     ToolUseBlock,
 )
-
-NS = Namespace(FORMAT_ID)
 
 
 def parse_block(raw: JSON, path: str) -> Block:

@@ -7,7 +7,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from providers.formats._kit.drift import report_message_metadata, report_no_room_for_request
-from providers.formats._kit.extra import Namespace
 from providers.formats._kit.paths import at, item
 from providers.formats._kit.wire import wire_finish_reason
 from providers.formats._message_lists.render import (
@@ -17,14 +16,13 @@ from providers.formats._message_lists.render import (
     report_foreign,
 )
 from providers.formats._message_lists.shapes import shaped_payload
-from providers.formats.appam._constants import FORMAT_ID, LABEL, STOP_REASONS, USAGE_COUNTS
+from providers.formats.appam._constants import FORMAT_ID, LABEL, NS, STOP_REASONS, USAGE_COUNTS
 from providers.formats.appam._parse import parse_timestamp
 from providers.formats.appam._render_blocks import render_block
 from providers.formats.appam._rules import role_and_blocks
 from providers.formats.base import Rendered
 from providers.umf import Conversation, Message, Usage
 
-NS = Namespace(FORMAT_ID)
 _NO_MESSAGE_METADATA = "Appam messages have no models, finish reasons, usage or metadata; left out"
 _WIRE_STOP_REASONS: dict[str, str] = {v: k for k, v in reversed(STOP_REASONS.items())}
 

@@ -6,7 +6,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from providers.formats._kit.extra import Namespace
 from providers.formats._kit.paths import at, item
 from providers.formats._kit.wire import signature_portable
 from providers.formats._message_lists.render import (
@@ -24,6 +23,7 @@ from providers.formats.appam._constants import (
     DOCUMENT_TAGS,
     FORMAT_ID,
     LABEL,
+    NS,
 )
 from providers.formats.appam._rules import media_type as media_type_of
 from providers.umf import (
@@ -38,7 +38,6 @@ from providers.umf import (
 )
 
 Body = dict[str, Any]
-NS = Namespace(FORMAT_ID)
 
 
 def render_block(block: Block, path: str, ctx: ListContext) -> Body | None:

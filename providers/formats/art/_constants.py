@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Final
 
+from providers.formats._kit.extra import Namespace
+
 FORMAT_ID: Final = "art"
+NS: Final = Namespace(FORMAT_ID)
 LABEL: Final = "ART"
 # ArtStandardMessageRole. Seed 004 names system, user, assistant, tool_request and
 # tool_result; ART's own schema also accepts tool (a tool result, like tool_result).

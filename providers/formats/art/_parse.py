@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import (
     require_list,
     require_mapping,
@@ -33,11 +32,10 @@ from providers.formats._message_lists.shapes import (
     read_payload,
     read_role,
 )
-from providers.formats.art._constants import FORMAT_ID, NULL_CONTENT_ROLES, RESULT_ROLES, ROLES
+from providers.formats.art._constants import FORMAT_ID, NS, NULL_CONTENT_ROLES, RESULT_ROLES, ROLES
 from providers.formats.base import FormatError, ParseResult
 from providers.umf import JSON, Block, Message, TextBlock, ToolResultBlock, ToolUseBlock
 
-NS = Namespace(FORMAT_ID)
 SHAPES = ListShapes(
     NS,
     "not an ART payload: expected an ArtStandardPrompt (array of messages), one "

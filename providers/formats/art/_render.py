@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import json
 
-from providers.formats._kit.drift import report_no_room_for_request
-from providers.formats._kit.extra import Namespace
 from providers.formats._kit.paths import at, item
 from providers.formats._message_lists.render import (
     developer_as_system,
     error_in_text,
-    one_thread,
     plain_text,
+    render_list,
     report_as_text,
     report_citations,
     report_dropped,
@@ -27,8 +25,8 @@ from providers.formats._message_lists.render import (
     report_thinking_dropped,
     whole_result,
 )
-from providers.formats._message_lists.shapes import SHAPES, Wire, shaped_payload
-from providers.formats.art._constants import FORMAT_ID, LABEL, NULL_CONTENT_ROLES
+from providers.formats._message_lists.shapes import SHAPES, Wire
+from providers.formats.art._constants import FORMAT_ID, LABEL, NS, NULL_CONTENT_ROLES
 from providers.formats.art._rules import ArtContext, arguments
 from providers.formats.base import Drift, Rendered
 from providers.umf import (
@@ -42,7 +40,6 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-NS = Namespace(FORMAT_ID)
 _NO_MESSAGE_METADATA = (
     "ART messages have no ids, timestamps, models, finish reasons, usage or metadata; left out"
 )
@@ -51,13 +48,15 @@ _NO_MESSAGE_METADATA = (
 def render(conversation: Conversation) -> Rendered:
     """Write ``conversation`` as ART JSON (see the package docstring): the payload and a
     warning for each thing it could not carry."""
-    shape = NS.hint(conversation.extra, "shape")
-    ctx = ArtContext(NS, LABEL, Drift(FORMAT_ID), faithful=shape in SHAPES)
-    report_foreign(conversation.extra, "", ctx)
-    report_no_room_for_request(conversation, ctx.drift, holder="an ART prompt carries")
-    thread = one_thread(conversation, ctx, metadata_note=_NO_MESSAGE_METADATA)
-    groups = [render_message(message, index, ctx) for index, message in thread]
-    return Rendered(shaped_payload(conversation, shape, thread, groups, NS), ctx.drift.warnings)
+    faithful = NS.hint(conversation.extra, "shape") in SHAPES
+    ctx = ArtContext(NS, LABEL, Drift(FORMAT_ID), faithful)
+    return render_list(
+        conversation,
+        ctx,
+        render_message,
+        holder="an ART prompt carries",
+        metadata_note=_NO_MESSAGE_METADATA,
+    )
 
 
 def render_message(message: Message, index: int, ctx: ArtContext) -> list[Wire]:

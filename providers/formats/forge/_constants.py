@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import Final
 
+from providers.formats._kit.extra import Namespace
+
 FORMAT_ID: Final = "forge"
+NS: Final = Namespace(FORMAT_ID)
 LABEL: Final = "Forge"
 ROLES: Final = ("system", "user", "assistant", "tool")
 # A message's keys: the seed's, or as Go's encoding/json writes its untagged struct.

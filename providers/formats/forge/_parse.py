@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import partial
 
-from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import require_mapping, require_str, unknown_fields
 from providers.formats._kit.paths import at
 from providers.formats._message_lists.shapes import (
@@ -31,7 +30,7 @@ from providers.formats._message_lists.shapes import (
     read_role,
 )
 from providers.formats.base import Drift, ParseResult
-from providers.formats.forge._constants import FORMAT_ID, KEYS, ROLES
+from providers.formats.forge._constants import FORMAT_ID, KEYS, NS, ROLES
 from providers.formats.forge._parse_text import (
     Call,
     Segment,
@@ -42,7 +41,6 @@ from providers.formats.forge._parse_text import (
 from providers.formats.forge._render import fingerprint, message_text
 from providers.umf import JSON, Block, Message, TextBlock, ToolResultBlock, ToolUseBlock
 
-NS = Namespace(FORMAT_ID)
 SHAPES = ListShapes(
     NS,
     "not a Forge payload: expected an array of messages, one message, or a request and a response",

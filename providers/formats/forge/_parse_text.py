@@ -18,11 +18,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import has_reserved_name
 from providers.formats.forge._constants import (
     ERROR_PREFIX,
-    FORMAT_ID,
+    NS,
     TOOL_CLOSE,
     TOOL_OPEN,
     TOOL_PREFIX,
@@ -182,5 +181,5 @@ def call_block(call: Call, call_id: str) -> ToolUseBlock:
         id=call_id,
         name=call.name,
         input=call.input,
-        extra=Namespace(FORMAT_ID).extra(call.fields, form=call.form),
+        extra=NS.extra(call.fields, form=call.form),
     )

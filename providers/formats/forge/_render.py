@@ -13,15 +13,13 @@ from collections.abc import Sequence
 
 import orjson
 
-from providers.formats._kit.drift import report_no_room_for_request
-from providers.formats._kit.extra import Namespace
 from providers.formats._kit.paths import at, item
 from providers.formats._message_lists.render import (
     ListContext,
     developer_as_system,
-    one_thread,
     plain_text,
     render_context,
+    render_list,
     report_as_text,
     report_citations,
     report_dropped,
@@ -33,9 +31,9 @@ from providers.formats._message_lists.render import (
     report_thinking_dropped,
     whole_result,
 )
-from providers.formats._message_lists.shapes import SHAPES, Wire, shaped_payload
+from providers.formats._message_lists.shapes import SHAPES, Wire
 from providers.formats.base import Rendered
-from providers.formats.forge._constants import DEFAULT_TOOL_NAME, FORMAT_ID, LABEL
+from providers.formats.forge._constants import DEFAULT_TOOL_NAME, FORMAT_ID, LABEL, NS
 from providers.formats.forge._render_text import write_call, write_result, write_thinking
 from providers.formats.forge._rules import note_call_id, result_name, tool_without_call
 from providers.umf import (
@@ -48,7 +46,6 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-NS = Namespace(FORMAT_ID)
 _NO_MESSAGE_METADATA = (
     "Forge messages have no ids, timestamps, models, finish reasons, usage or metadata; left out"
 )
@@ -57,13 +54,14 @@ _NO_MESSAGE_METADATA = (
 def render(conversation: Conversation) -> Rendered:
     """Write ``conversation`` as Forge messages (see the package docstring): the payload
     and a warning for each thing it could not carry."""
-    shape = NS.hint(conversation.extra, "shape")
-    ctx = render_context(FORMAT_ID, LABEL, faithful=shape in SHAPES)
-    report_foreign(conversation.extra, "", ctx)
-    report_no_room_for_request(conversation, ctx.drift, holder="Forge messages carry")
-    thread = one_thread(conversation, ctx, metadata_note=_NO_MESSAGE_METADATA)
-    groups = [render_message(message, index, ctx) for index, message in thread]
-    return Rendered(shaped_payload(conversation, shape, thread, groups, NS), ctx.drift.warnings)
+    faithful = NS.hint(conversation.extra, "shape") in SHAPES
+    return render_list(
+        conversation,
+        render_context(FORMAT_ID, LABEL, faithful=faithful),
+        render_message,
+        holder="Forge messages carry",
+        metadata_note=_NO_MESSAGE_METADATA,
+    )
 
 
 def message_text(

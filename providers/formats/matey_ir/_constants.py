@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Final
 
+from providers.formats._kit.extra import Namespace
 from providers.umf import WARNING_CATEGORIES, FinishReason
 
 FORMAT_ID: Final = "matey-ir"
+NS: Final = Namespace(FORMAT_ID)
 LABEL: Final = "ai.matey IR"
 ROLES: Final = ("system", "user", "assistant", "tool")
 BLOCK_TYPES: Final = ("text", "image", "tool_use", "tool_result")

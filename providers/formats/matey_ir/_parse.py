@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import (
     refuse_reserved_names,
     require_list,
@@ -27,7 +26,7 @@ from providers.formats._kit.fields import (
 from providers.formats._kit.paths import at
 from providers.formats._message_lists.shapes import parse_result
 from providers.formats.base import FormatError, ParseResult
-from providers.formats.matey_ir._constants import FORMAT_ID, REQUEST_KEYS, RESPONSE_KEYS
+from providers.formats.matey_ir._constants import FORMAT_ID, NS, REQUEST_KEYS, RESPONSE_KEYS
 from providers.formats.matey_ir._parse_messages import parse_message, parse_messages
 from providers.formats.matey_ir._parse_metadata import (
     merge_metadata,
@@ -44,8 +43,6 @@ from providers.formats.matey_ir._parse_request import (
 )
 from providers.formats.matey_ir._parse_stream import parse_stream
 from providers.umf import JSON, Conversation, Message, Metadata
-
-NS = Namespace(FORMAT_ID)
 
 
 def parse(payload: JSON) -> list[ParseResult]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import (
     require_list,
     require_mapping,
@@ -25,15 +24,13 @@ from providers.formats._kit.paths import at, is_int, is_number, item, require
 from providers.formats.base import FormatError
 from providers.formats.matey_ir._constants import (
     FLOAT_PARAMETERS,
-    FORMAT_ID,
     INT_PARAMETERS,
+    NS,
     PARAMETER_KEYS,
     STREAM_MODES,
     TOOL_CHOICES,
 )
 from providers.umf import JSON, Conversation, Parameters, Tool, ToolChoice
-
-NS = Namespace(FORMAT_ID)
 
 
 def parse_parameters(raw: JSON, path: str) -> tuple[Parameters, dict[str, Any]]:

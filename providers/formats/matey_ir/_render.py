@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._kit.drift import report_unplaced
-from providers.formats._kit.extra import Namespace
 from providers.formats._message_lists.render import (
     ListContext,
     one_thread,
@@ -15,7 +14,7 @@ from providers.formats._message_lists.render import (
     report_foreign,
 )
 from providers.formats.base import Rendered
-from providers.formats.matey_ir._constants import ANSWER_SHAPES, FORMAT_ID, LABEL, SHAPES
+from providers.formats.matey_ir._constants import ANSWER_SHAPES, FORMAT_ID, LABEL, NS, SHAPES
 from providers.formats.matey_ir._parse_metadata import state_digest
 from providers.formats.matey_ir._render_messages import render_message
 from providers.formats.matey_ir._render_metadata import (
@@ -32,7 +31,6 @@ from providers.formats.matey_ir._render_stream import render_stream
 from providers.formats.matey_ir._rules import finish_reason
 from providers.umf import JSON, Conversation, Message
 
-NS = Namespace(FORMAT_ID)
 _NO_MESSAGE_METADATA = (
     "an ai.matey IR request has no per-message ids, timestamps, models, finish reasons or "
     "usage; left out"

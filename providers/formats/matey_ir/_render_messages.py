@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._kit.extra import Namespace
 from providers.formats._kit.paths import at, item
 from providers.formats._message_lists.render import (
     ListContext,
@@ -24,7 +23,7 @@ from providers.formats._message_lists.render import (
     report_thinking_dropped,
     whole_result,
 )
-from providers.formats.matey_ir._constants import DEFAULT_MEDIA_TYPE, FORMAT_ID
+from providers.formats.matey_ir._constants import DEFAULT_MEDIA_TYPE, NS
 from providers.umf import (
     Block,
     ImageBlock,
@@ -35,7 +34,6 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-NS = Namespace(FORMAT_ID)
 Wire = dict[str, Any]
 
 

@@ -7,14 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._kit.extra import Namespace
 from providers.formats._kit.paths import at, item
 from providers.formats._message_lists.render import ListContext, report_foreign
-from providers.formats.matey_ir._constants import FORMAT_ID, PARAMETER_KEYS
+from providers.formats.matey_ir._constants import NS, PARAMETER_KEYS
 from providers.formats.matey_ir._rules import default_tool_field, fit_parameter
 from providers.umf import Conversation, ToolChoice
-
-NS = Namespace(FORMAT_ID)
 
 
 def render_parameters(conversation: Conversation, ctx: ListContext) -> dict[str, Any] | None:

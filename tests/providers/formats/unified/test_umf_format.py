@@ -13,7 +13,7 @@ from providers import formats
 from providers.umf import Conversation, ImageBlock, TextBlock, ToolResultBlock
 from tests.providers.sdk.archive import assert_round_trips, check_mutation
 
-FIXTURES = sorted((Path(__file__).parents[2] / "fixtures" / "umf").glob("*.json"))
+FIXTURES = sorted((Path(__file__).parents[3] / "fixtures" / "umf").glob("*.json"))
 UMF = formats.get("umf")
 
 

@@ -6,6 +6,7 @@ Conversions from other formats are in ``chatml/test_convert_*.py``.
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,15 +19,19 @@ from providers import formats
 from providers.formats.base import FormatError
 from providers.formats.chatml import FORMAT, detect
 from providers.umf import (
-    Conversation,
     TextBlock,
     ThinkingBlock,
     Tool,
     ToolResultBlock,
     ToolUseBlock,
 )
+from tests.providers.formats.seed_formats._helpers import (
+    assert_round_trips as assert_seed_round_trips,
+)
+from tests.providers.formats.seed_formats._helpers import parse_one as parse_seed
+from tests.providers.formats.seed_formats._helpers import stored
 
-FIXTURES = Path(__file__).parents[2] / "fixtures"
+FIXTURES = Path(__file__).parents[3] / "fixtures"
 CHATML_FIXTURES = sorted((FIXTURES / "chatml").glob("*.json"))
 OTHER_FIXTURES = sorted(
     path
@@ -42,36 +47,8 @@ def load(name: str) -> str:
     return text
 
 
-def parse_one(text: Any) -> Conversation:
-    [item] = FORMAT.parse(text)
-    return item.conversation
-
-
-def stored(conversation: Conversation) -> Conversation:
-    """The conversation as storage gives it back."""
-    return Conversation.model_validate_json(conversation.model_dump_json())
-
-
-def _reversed_keys(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {key: _reversed_keys(value[key]) for key in reversed(list(value))}
-    if isinstance(value, list):
-        return [_reversed_keys(item) for item in value]
-    return value
-
-
-def reordered(conversation: Conversation) -> Conversation:
-    """The conversation as a store that keeps no key order (PostgreSQL ``jsonb``) may give
-    it back: every object's keys in another order."""
-    return Conversation.model_validate(_reversed_keys(conversation.model_dump(mode="json")))
-
-
-def assert_round_trips(text: str) -> None:
-    conversation = parse_one(text)
-    for candidate in (conversation, stored(conversation), reordered(conversation)):
-        rendered = FORMAT.render(candidate)
-        assert rendered.payload == text
-        assert rendered.warnings == []
+parse_one = partial(parse_seed, "chatml")
+assert_round_trips = partial(assert_seed_round_trips, "chatml")
 
 
 def turn(role: str, content: str, end: str = "\n") -> str:

@@ -16,7 +16,7 @@ from providers.umf import (
 from tests.providers.formats.seed_formats._conversion_sources import anthropic_import, openai_import
 from tests.providers.formats.seed_formats._helpers import (
     PNG,
-    render_checked,
+    assert_renders,
     summary,
 )
 from tests.providers.sdk.art import check_art_rules, validate_payload
@@ -27,7 +27,7 @@ def _call(call_id: str, name: str, arguments: str) -> dict[str, object]:
 
 
 def test_an_anthropic_import_becomes_this_prompt() -> None:
-    rendered = render_checked("art", anthropic_import())
+    rendered = assert_renders("art", anthropic_import())
     check_art_rules(validate_payload(rendered.payload))
     assert rendered.payload == [
         {"role": "system", "content": "You are terse."},
@@ -68,7 +68,7 @@ def test_an_anthropic_import_becomes_this_prompt() -> None:
 
 
 def test_an_anthropic_import_warns_for_each_lossy_step() -> None:
-    rendered = render_checked("art", anthropic_import())
+    rendered = assert_renders("art", anthropic_import())
     image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}}
     radar = {"type": "image", "source": {"type": "url", "url": "https://maps.example/radar.png"}}
     pdf = {
@@ -101,7 +101,7 @@ def test_an_anthropic_import_warns_for_each_lossy_step() -> None:
 
 
 def test_an_openai_import_becomes_this_prompt() -> None:
-    rendered = render_checked("art", openai_import())
+    rendered = assert_renders("art", openai_import())
     check_art_rules(validate_payload(rendered.payload))
     assert rendered.payload == [
         {"role": "system", "content": "Answer briefly.", "name": "acme"},
@@ -132,7 +132,7 @@ def test_an_openai_import_becomes_this_prompt() -> None:
 
 
 def test_an_openai_import_warns_for_each_lossy_step() -> None:
-    rendered = render_checked("art", openai_import())
+    rendered = assert_renders("art", openai_import())
     photo = {
         "type": "image",
         "source": {"type": "url", "url": "https://example.com/photo.jpg"},
@@ -172,7 +172,7 @@ def test_results_after_text_move_before_it() -> None:
             ),
         ]
     )
-    rendered = render_checked("art", conversation)
+    rendered = assert_renders("art", conversation)
     assert rendered.payload[1:] == [
         {"role": "tool_result", "tool_call_id": "c1", "content": "4", "name": "f"},
         {"role": "user", "content": "here you go"},
@@ -195,7 +195,7 @@ def test_an_assistant_s_own_results_follow_it() -> None:
             )
         ]
     )
-    rendered = render_checked("art", conversation)
+    rendered = assert_renders("art", conversation)
     assert rendered.payload == [
         {
             "role": "assistant",
@@ -216,7 +216,7 @@ def test_empty_call_ids_are_replaced_on_both_sides() -> None:
             Message(role="tool", content=[ToolResultBlock(tool_use_id="", content="ok")]),
         ]
     )
-    rendered = render_checked("art", conversation)
+    rendered = assert_renders("art", conversation)
     new_id = "call_" + hashlib.sha256(b"").hexdigest()[:24]
     assert rendered.payload == [
         {
@@ -234,7 +234,7 @@ def test_empty_call_ids_are_replaced_on_both_sides() -> None:
 
 def test_a_tool_message_answering_no_call_becomes_a_user_message() -> None:
     conversation = Conversation(messages=[Message(role="tool", content=[TextBlock(text="stray")])])
-    rendered = render_checked("art", conversation)
+    rendered = assert_renders("art", conversation)
     assert rendered.payload == [{"role": "user", "content": "stray"}]
     assert summary(rendered.warnings) == [
         ("content-type-unsupported", "messages[0]", "tool", "user")

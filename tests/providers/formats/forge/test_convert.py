@@ -19,8 +19,8 @@ from providers.umf import (
 from tests.providers.formats.seed_formats._conversion_sources import anthropic_import, openai_import
 from tests.providers.formats.seed_formats._helpers import (
     PNG,
+    assert_renders,
     parse_one,
-    render_checked,
     summary,
 )
 
@@ -31,7 +31,7 @@ def _xml_call(name: str, *arguments: str) -> str:
 
 
 def test_an_anthropic_import_becomes_these_messages() -> None:
-    rendered = render_checked("forge", anthropic_import())
+    rendered = assert_renders("forge", anthropic_import())
     assert rendered.payload == [
         {"role": "system", "content": "You are terse."},
         {"role": "user", "content": "Weather in Paris and Rome?"},
@@ -51,7 +51,7 @@ def test_an_anthropic_import_becomes_these_messages() -> None:
 
 
 def test_an_anthropic_import_warns_for_each_lossy_step() -> None:
-    rendered = render_checked("forge", anthropic_import())
+    rendered = assert_renders("forge", anthropic_import())
     image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}}
     radar = {"type": "image", "source": {"type": "url", "url": "https://maps.example/radar.png"}}
     pdf = {
@@ -81,7 +81,7 @@ def test_an_anthropic_import_warns_for_each_lossy_step() -> None:
 
 
 def test_an_openai_import_becomes_these_messages() -> None:
-    rendered = render_checked("forge", openai_import())
+    rendered = assert_renders("forge", openai_import())
     assert rendered.payload == [
         {"role": "system", "content": "Answer briefly."},
         {"role": "user", "content": "What is in this photo and recording?"},
@@ -99,7 +99,7 @@ def test_an_openai_import_becomes_these_messages() -> None:
 
 
 def test_an_openai_import_warns_for_each_lossy_step() -> None:
-    rendered = render_checked("forge", openai_import())
+    rendered = assert_renders("forge", openai_import())
     photo = {
         "type": "image",
         "source": {"type": "url", "url": "https://example.com/photo.jpg"},
@@ -132,7 +132,7 @@ def test_an_openai_import_warns_for_each_lossy_step() -> None:
 
 def test_converted_calls_read_back_as_the_same_calls() -> None:
     conversation = anthropic_import()
-    payload = render_checked("forge", conversation).payload
+    payload = assert_renders("forge", conversation).payload
     back = parse_one("forge", payload)
     calls = [b for m in back.messages for b in m.content if isinstance(b, ToolUseBlock)]
     originals = [b for m in conversation.messages for b in m.content if isinstance(b, ToolUseBlock)]
@@ -162,7 +162,7 @@ def test_results_follow_the_assistant_and_precede_the_user_text() -> None:
             ),
         ]
     )
-    rendered = render_checked("forge", conversation)
+    rendered = assert_renders("forge", conversation)
     assert rendered.payload == [
         {
             "role": "assistant",
@@ -193,7 +193,7 @@ def test_a_result_whose_tool_name_is_blank_or_spans_lines_names_the_default_tool
             Message(role="tool", tool_call_id="c1", content=[TextBlock(text="18C")]),
         ]
     )
-    rendered = render_checked("forge", conversation)
+    rendered = assert_renders("forge", conversation)
     assert rendered.payload[2] == {"role": "tool", "content": "Tool: tool\n18C"}
     assert ("parameter-defaulted", "messages[2].name", name, "tool") in summary(rendered.warnings)
 
@@ -214,7 +214,7 @@ def test_thinking_without_text_and_text_documents() -> None:
             ),
         ]
     )
-    rendered = render_checked("forge", conversation)
+    rendered = assert_renders("forge", conversation)
     assert rendered.payload == [
         {"role": "assistant", "content": "[step one]\n[step two]"},
         {"role": "user", "content": "the memo"},

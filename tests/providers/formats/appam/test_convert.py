@@ -17,7 +17,7 @@ from providers.umf import (
 from tests.providers.formats.seed_formats._conversion_sources import anthropic_import, openai_import
 from tests.providers.formats.seed_formats._helpers import (
     PNG,
-    render_checked,
+    assert_renders,
     summary,
 )
 
@@ -31,7 +31,7 @@ def _use(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_an_anthropic_import_becomes_these_messages() -> None:
-    rendered = render_checked("appam", anthropic_import())
+    rendered = assert_renders("appam", anthropic_import())
     assert rendered.payload == [
         {"role": "system", "content": [_text("You are terse.")]},
         {
@@ -96,7 +96,7 @@ def test_an_anthropic_import_becomes_these_messages() -> None:
 
 
 def test_an_anthropic_import_warns_for_each_lossy_step() -> None:
-    rendered = render_checked("appam", anthropic_import())
+    rendered = assert_renders("appam", anthropic_import())
     assert summary(rendered.warnings) == [
         ("tool-unsupported", "tools", ["get_weather", "get_wind"], None),
         ("parameter-unsupported", "tool_choice", {"type": "auto"}, None),
@@ -113,7 +113,7 @@ def test_an_anthropic_import_warns_for_each_lossy_step() -> None:
 
 
 def test_an_openai_import_becomes_these_messages() -> None:
-    rendered = render_checked("appam", openai_import())
+    rendered = assert_renders("appam", openai_import())
     assert rendered.payload == [
         {"role": "system", "content": [_text("Answer briefly.")]},
         {
@@ -159,7 +159,7 @@ def test_an_openai_import_becomes_these_messages() -> None:
 
 
 def test_an_openai_import_warns_for_each_lossy_step() -> None:
-    rendered = render_checked("appam", openai_import())
+    rendered = assert_renders("appam", openai_import())
     audio = {
         "type": "audio",
         "source": {"type": "base64", "media_type": "audio/wav", "data": "UklGRg=="},
@@ -201,7 +201,7 @@ def test_documents_fill_what_appam_requires() -> None:
             )
         ]
     )
-    rendered = render_checked("appam", conversation)
+    rendered = assert_renders("appam", conversation)
     assert rendered.payload[0]["content"] == [
         {
             "type": "document",
@@ -246,7 +246,7 @@ def test_foreign_signatures_are_stripped_and_appam_ones_kept() -> None:
             )
         ]
     )
-    rendered = render_checked("appam", conversation)
+    rendered = assert_renders("appam", conversation)
     assert rendered.payload[0]["content"][:3] == [
         {"type": "thinking", "thinking": "mine", "signature": "sig-appam", "redacted": False},
         {"type": "thinking", "thinking": "theirs", "redacted": False},
@@ -264,7 +264,7 @@ def test_tool_messages_become_user_messages_of_results() -> None:
             Message(role="tool", content=[TextBlock(text="stray")]),
         ]
     )
-    rendered = render_checked("appam", conversation)
+    rendered = assert_renders("appam", conversation)
     assert rendered.payload == [
         {
             "role": "user",

@@ -22,7 +22,7 @@ from providers.umf import (
 from tests.providers.formats.seed_formats._conversion_sources import anthropic_import, openai_import
 from tests.providers.formats.seed_formats._helpers import (
     PNG,
-    render_checked,
+    assert_renders,
     stored,
     summary,
 )
@@ -39,7 +39,7 @@ def _use(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
 
 def test_an_anthropic_import_becomes_this_request() -> None:
     conversation = anthropic_import()
-    rendered = render_checked("matey-ir", conversation)
+    rendered = assert_renders("matey-ir", conversation)
     validate_request(rendered.payload)
     check_tool_pairing(rendered.payload)
     request_id, _ = fallback_identity(conversation)
@@ -112,7 +112,7 @@ def test_an_anthropic_import_becomes_this_request() -> None:
 
 def test_an_anthropic_import_warns_for_each_lossy_step() -> None:
     conversation = anthropic_import()
-    rendered = render_checked("matey-ir", conversation)
+    rendered = assert_renders("matey-ir", conversation)
     request_id, _ = fallback_identity(conversation)
     radar = {"type": "image", "source": {"type": "url", "url": "https://maps.example/radar.png"}}
     pdf = {
@@ -141,7 +141,7 @@ def test_an_anthropic_import_warns_for_each_lossy_step() -> None:
 
 def test_an_openai_import_becomes_this_request() -> None:
     conversation = openai_import()
-    rendered = render_checked("matey-ir", conversation)
+    rendered = assert_renders("matey-ir", conversation)
     validate_request(rendered.payload)
     check_tool_pairing(rendered.payload)
     request_id, _ = fallback_identity(conversation)
@@ -209,7 +209,7 @@ def test_an_openai_import_becomes_this_request() -> None:
 
 def test_an_openai_import_warns_for_each_lossy_step() -> None:
     conversation = openai_import()
-    rendered = render_checked("matey-ir", conversation)
+    rendered = assert_renders("matey-ir", conversation)
     request_id, _ = fallback_identity(conversation)
     audio = {
         "type": "audio",
@@ -240,11 +240,11 @@ def test_the_made_up_request_id_is_stable_and_the_first_message_dates_it() -> No
         ]
     )
     other = Conversation(messages=[Message(role="user", content=[TextBlock(text="bye")])])
-    metadata = render_checked("matey-ir", first).payload["metadata"]
-    assert metadata == render_checked("matey-ir", first).payload["metadata"]
+    metadata = assert_renders("matey-ir", first).payload["metadata"]
+    assert metadata == assert_renders("matey-ir", first).payload["metadata"]
     assert metadata["timestamp"] == 1735787045678
     assert (
-        metadata["requestId"] != render_checked("matey-ir", other).payload["metadata"]["requestId"]
+        metadata["requestId"] != assert_renders("matey-ir", other).payload["metadata"]["requestId"]
     )
 
 
@@ -258,7 +258,7 @@ def test_parameters_out_of_the_seed_s_ranges_are_clamped() -> None:
         tool_choice=ToolChoice(type="tool"),
         metadata=Metadata(request_id="r1", timestamp=datetime(2025, 1, 1, tzinfo=UTC)),
     )
-    rendered = render_checked("matey-ir", conversation)
+    rendered = assert_renders("matey-ir", conversation)
     validate_request(rendered.payload)
     assert rendered.payload["parameters"] == {
         "temperature": 2.0,
@@ -289,7 +289,7 @@ def test_a_top_k_or_max_tokens_below_one_is_left_out_with_a_warning() -> None:
         "messages": [{"role": "user", "content": "hi"}],
     }
     [item] = formats.get("cohere").parse(payload)
-    rendered = render_checked("matey-ir", stored(item.conversation))
+    rendered = assert_renders("matey-ir", stored(item.conversation))
     assert rendered.payload["parameters"] == {"model": "command-r"}
     assert summary(rendered.warnings)[:2] == [
         ("parameter-normalized", "parameters.max_tokens", 0, None),
@@ -308,7 +308,7 @@ def test_history_warnings_of_categories_the_ir_lacks_keep_their_category_in_deta
             request_id="r1", timestamp=datetime(2025, 1, 1, tzinfo=UTC), warnings=history
         ),
     )
-    rendered = render_checked("matey-ir", conversation)
+    rendered = assert_renders("matey-ir", conversation)
     validate_request(rendered.payload)
     assert rendered.payload["metadata"]["warnings"] == [
         {
@@ -336,7 +336,7 @@ def test_a_tool_message_in_umf_s_own_shape_becomes_a_tool_result() -> None:
         ],
         metadata=Metadata(request_id="r1", timestamp=datetime(2025, 1, 1, tzinfo=UTC)),
     )
-    rendered = render_checked("matey-ir", conversation)
+    rendered = assert_renders("matey-ir", conversation)
     assert rendered.payload["messages"] == [
         {
             "role": "tool",

@@ -120,10 +120,15 @@ def report_result_as_text(path: str, drift: Drift) -> None:
 
 
 def report_unplaced(
-    conversation: Conversation, earlier: list[tuple[int, Message]], drift: Drift
+    conversation: Conversation,
+    earlier: list[tuple[int, Message]],
+    drift: Drift,
+    *,
+    choice: str = "tool_choice",
 ) -> None:
     """Warn for what a bare message list or response has no room for: tools,
-    parameters, and (for a response) the ``earlier`` turns."""
+    parameters, and (for a response) the ``earlier`` turns. ``choice`` is the format's
+    name for the tool choice (``toolChoice``)."""
     for index, _ in earlier:
         drift.add(
             "content-dropped", "a response holds only the answer", field=item("messages", index)
@@ -132,7 +137,7 @@ def report_unplaced(
         drift.add("tool-unsupported", "this payload shape has no tools", field="tools")
     if conversation.tool_choice is not None:
         drift.add(
-            "parameter-unsupported", "this payload shape has no tool_choice", field="tool_choice"
+            "parameter-unsupported", f"this payload shape has no {choice}", field="tool_choice"
         )
     for key, value in conversation.parameters.model_dump(exclude_defaults=True).items():
         drift.add(

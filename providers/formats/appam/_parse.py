@@ -11,61 +11,43 @@ Shapes (recorded as the conversation hint ``$shape``):
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from providers.formats._common import require_list, require_mapping, require_str, split
-from providers.formats.base import FormatError
-from providers.umf import JSON, Conversation, FinishReason, Message, Usage
-
-from ._blocks import parse_blocks
-from ._shared import ROLES, at, item, make_extra, parse_timestamp
+from providers.formats._kit.fields import require_list, require_mapping, require_str, split
+from providers.formats._kit.paths import at, item
+from providers.formats._message_lists.shapes import (
+    ListShapes,
+    parse_result,
+    read_payload,
+    read_role,
+)
+from providers.formats.appam._constants import FORMAT_ID, NS, ROLES, STOP_REASONS, USAGE_COUNTS
+from providers.formats.appam._parse_blocks import parse_blocks
+from providers.formats.base import FormatError, ParseResult
+from providers.umf import JSON, Conversation, Message, Usage
 
 _MESSAGE_FIELDS = ("id", "timestamp", "reasoning", "reasoning_details")
-# Appam's StopReason (snake_case) -> UMF finish reason.
-STOP_REASONS: dict[str, FinishReason] = {
-    "end_turn": "stop",
-    "stop_sequence": "stop",
-    "tool_use": "tool_calls",
-    "max_tokens": "length",
-    "refusal": "content_filter",
-}
-USAGE_COUNTS = (
-    "input_tokens",
-    "output_tokens",
-    "cache_creation_input_tokens",
-    "cache_read_input_tokens",
-    "reasoning_tokens",
+SHAPES = ListShapes(
+    NS,
+    "not an Appam payload: expected an array of UnifiedMessage, one UnifiedMessage, "
+    "or a request and a response",
+    not_an_answer="a response message has role assistant",
 )
 
 
-def parse_payload(payload: JSON) -> tuple[Conversation, str]:
-    """The conversation a payload holds, and its shape."""
-    if isinstance(payload, list):
-        return Conversation(messages=parse_messages(payload, "")), "messages"
-    body = require_mapping(payload, "payload")
-    if "request" in body or "response" in body:
-        return _parse_exchange(body), "exchange"
-    if "role" in body:
-        return Conversation(messages=[parse_message(body, "")]), "message"
-    raise FormatError(
-        "not an Appam payload: expected an array of UnifiedMessage, one UnifiedMessage, "
-        "or a request and a response",
-        field="role",
+def parse(payload: JSON) -> list[ParseResult]:
+    """Read one conversation from an array of UnifiedMessage, one UnifiedMessage or an
+    exchange; :class:`FormatError` (with the field) for anything else."""
+    return parse_result(
+        lambda: read_payload(payload, parse_message, SHAPES, _answer_fields), FORMAT_ID
     )
-
-
-def parse_messages(raw: JSON, path: str) -> list[Message]:
-    """The messages of a ``Vec<UnifiedMessage>`` at ``path``."""
-    messages = require_list(raw, path or "payload")
-    return [parse_message(message, item(path, index)) for index, message in enumerate(messages)]
 
 
 def parse_message(raw: JSON, path: str) -> Message:
     """One ``UnifiedMessage``; :class:`FormatError` naming the field when it is not one."""
     source = require_mapping(raw, path or "payload")
-    role = source.get("role")
-    if not isinstance(role, str) or role not in ROLES:
-        raise FormatError(f"role must be one of {', '.join(ROLES)}", field=at(path, "role"))
+    role = read_role(source, path, ROLES)
     if "content" not in source:
         raise FormatError("a message needs content", field=at(path, "content"))
     fields, rest = split(source, _MESSAGE_FIELDS, handled=("role", "content"), path=path)
@@ -78,8 +60,20 @@ def parse_message(raw: JSON, path: str) -> Message:
         timestamp=None if raw_timestamp is None else parse_timestamp(raw_timestamp, timestamp_path),
         reasoning=_optional_str(fields, "reasoning", path),
         reasoning_details=_details(fields, path),
-        extra=make_extra(rest, timestamp=raw_timestamp),
+        extra=NS.extra(rest, timestamp=raw_timestamp),
     )
+
+
+def parse_timestamp(value: JSON, path: str) -> datetime:
+    """An RFC 3339 timestamp with an offset (what chrono's ``DateTime<Utc>`` writes)."""
+    if isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value)
+        except ValueError:
+            parsed = None
+        if parsed is not None and parsed.tzinfo is not None:
+            return parsed
+    raise FormatError("expected an RFC 3339 timestamp with a time zone", field=path)
 
 
 def _optional_str(fields: dict[str, Any], key: str, path: str) -> str | None:
@@ -94,13 +88,10 @@ def _details(fields: dict[str, Any], path: str) -> list[dict[str, Any]] | None:
     return [require_mapping(detail, item(details_path, i)) for i, detail in enumerate(details)]
 
 
-def _parse_exchange(body: dict[str, Any]) -> Conversation:
-    if "response" not in body:
-        raise FormatError("an exchange needs a response", field="response")
-    conversation = Conversation(messages=parse_messages(body.get("request"), "request"))
-    answer = parse_message(body["response"], "response")
-    if answer.role != "assistant":
-        raise FormatError("a response message has role assistant", field="response.role")
+def _answer_fields(body: dict[str, Any], conversation: Conversation) -> dict[str, Any]:
+    """The answer's ``usage``, ``stop_reason`` and ``model`` beside the response, read
+    onto it; the envelope's other fields."""
+    answer = conversation.messages[-1]
     fields, rest = split(
         body, ("usage", "stop_reason", "model"), handled=("request", "response"), path=""
     )
@@ -112,11 +103,8 @@ def _parse_exchange(body: dict[str, Any]) -> Conversation:
         answer.finish_reason = STOP_REASONS.get(reason)
     if "model" in fields:
         answer.model = require_str(fields["model"], "model")
-    conversation.messages.append(answer)
     conversation.metadata.provider_response_id = answer.id
-    if rest:
-        conversation.extra = make_extra({}, exchange=rest)
-    return conversation
+    return rest
 
 
 def _parse_usage(raw: JSON, path: str) -> Usage:

@@ -3,59 +3,47 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
-from providers.formats._common import report_message_metadata, wire_finish_reason
-from providers.formats._kit.drift import report_no_room_for_request
-from providers.formats.base import Rendered
-from providers.umf import JSON, Block, Conversation, Message, ToolResultBlock, Usage
-
-from ._parse import STOP_REASONS, USAGE_COUNTS
-from ._render_blocks import render_block
-from ._shared import (
-    RenderContext,
-    at,
-    format_timestamp,
-    get_hint,
-    item,
-    put_fields,
-    report_foreign_extra,
-    thread,
+from providers.formats._kit.drift import report_message_metadata, report_no_room_for_request
+from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import wire_finish_reason
+from providers.formats._message_lists.render import (
+    ListContext,
+    one_thread,
+    render_context,
+    report_foreign,
 )
+from providers.formats._message_lists.shapes import shaped_payload
+from providers.formats.appam._constants import FORMAT_ID, LABEL, NS, STOP_REASONS, USAGE_COUNTS
+from providers.formats.appam._parse import parse_timestamp
+from providers.formats.appam._render_blocks import render_block
+from providers.formats.appam._rules import role_and_blocks
+from providers.formats.base import Rendered
+from providers.umf import Conversation, Message, Usage
 
-SHAPES = ("messages", "message", "exchange")
 _NO_MESSAGE_METADATA = "Appam messages have no models, finish reasons, usage or metadata; left out"
 _WIRE_STOP_REASONS: dict[str, str] = {v: k for k, v in reversed(STOP_REASONS.items())}
 
 
-def render_conversation(conversation: Conversation) -> Rendered:
-    """The payload for ``conversation`` and a warning for each thing it could not carry."""
-    ctx = RenderContext()
-    shape = get_hint(conversation.extra, "shape")
-    report_foreign_extra(conversation.extra, "", ctx)
+def render(conversation: Conversation) -> Rendered:
+    """Write ``conversation`` as Appam JSON (see the package docstring): the payload and
+    a warning for each thing it could not carry."""
+    ctx = render_context(FORMAT_ID, LABEL, faithful=False)
+    shape = NS.hint(conversation.extra, "shape")
+    report_foreign(conversation.extra, "", ctx)
     report_no_room_for_request(conversation, ctx.drift, holder="Appam messages carry")
-    messages = thread(conversation, ctx)
-    last = messages[-1][1] if messages else None
+    thread = one_thread(conversation, ctx)
+    last = thread[-1][1] if thread else None
     exchange = shape == "exchange" and last is not None and last.role == "assistant"
-    _report_metadata(messages, exchange, ctx)
-    payload: JSON
-    if shape == "message" and len(messages) == 1:
-        payload = render_message(messages[0][1], messages[0][0], ctx)
-    elif exchange and last is not None:
-        payload = {
-            **get_hint(conversation.extra, "exchange", {}),
-            "request": [render_message(m, i, ctx) for i, m in messages[:-1]],
-            "response": render_message(last, messages[-1][0], ctx),
-            **_answer_fields(last),
-        }
-    else:
-        payload = [render_message(message, index, ctx) for index, message in messages]
+    _report_metadata(thread, exchange, ctx)
+    groups = [[render_message(message, index, ctx)] for index, message in thread]
+    payload = shaped_payload(conversation, shape, thread, groups, NS, _answer_fields)
     return Rendered(payload, ctx.drift.warnings)
 
 
-def _report_metadata(
-    messages: list[tuple[int, Message]], exchange: bool, ctx: RenderContext
-) -> None:
+def _report_metadata(messages: list[tuple[int, Message]], exchange: bool, ctx: ListContext) -> None:
     """One note for the messages' models, finish reasons, usage and metadata: a
     UnifiedMessage holds only an id and a timestamp, an exchange the answer's model, usage
     and stop reason beside it."""
@@ -66,11 +54,11 @@ def _report_metadata(
     report_message_metadata(messages, ctx.drift, _NO_MESSAGE_METADATA, held=("id", "timestamp"))
 
 
-def render_message(message: Message, index: int, ctx: RenderContext) -> dict[str, Any]:
+def render_message(message: Message, index: int, ctx: ListContext) -> dict[str, Any]:
     """One ``UnifiedMessage`` for UMF message ``index``."""
     path = item("messages", index)
-    report_foreign_extra(message.extra, path, ctx)
-    role, blocks = _role_and_blocks(message, path, ctx)
+    report_foreign(message.extra, path, ctx)
+    role, blocks = role_and_blocks(message, path, ctx)
     content = []
     for block_path, block in blocks:
         body = render_block(block, block_path, ctx)
@@ -80,12 +68,12 @@ def render_message(message: Message, index: int, ctx: RenderContext) -> dict[str
     if message.id is not None:
         out["id"] = message.id
     if message.timestamp is not None:
-        out["timestamp"] = format_timestamp(message.timestamp, get_hint(message.extra, "timestamp"))
+        out["timestamp"] = format_timestamp(message.timestamp, NS.hint(message.extra, "timestamp"))
     if message.reasoning is not None:
         out["reasoning"] = message.reasoning
     if message.reasoning_details is not None:
         out["reasoning_details"] = message.reasoning_details
-    if message.name is not None:
+    if message.name is not None:  # a tool message's too: Appam's results carry no name
         ctx.drift.add(
             "content-dropped",
             "Appam messages have no name",
@@ -93,43 +81,16 @@ def render_message(message: Message, index: int, ctx: RenderContext) -> dict[str
             original=message.name,
             severity="info",
         )
-    return put_fields(out, message.extra)
+    return NS.put(out, message.extra)
 
 
-def _role_and_blocks(
-    message: Message, path: str, ctx: RenderContext
-) -> tuple[str, list[tuple[str, Block]]]:
-    """Appam's role and the blocks to write with their UMF paths. Developer instructions
-    are system text; tool results are ToolResult blocks in a user message (Appam's own
-    rule). A tool message holding its result as plain blocks (UMF's InternalMessage
-    shape) becomes one ToolResult at the message's own path."""
-    numbered = [(item(at(path, "content"), i), block) for i, block in enumerate(message.content)]
-    if message.role == "developer":
-        ctx.drift.add(
-            "system-message-transformed",
-            "Appam has no developer role; sent as a system message",
-            field=at(path, "role"),
-            original="developer",
-            transformed="system",
-        )
-        return "system", numbered
-    if message.role != "tool":
-        return message.role, numbered
-    if any(isinstance(block, ToolResultBlock) for block in message.content):
-        return "user", numbered
-    if message.tool_call_id is not None:
-        result = ToolResultBlock(
-            tool_use_id=message.tool_call_id, content=list(message.content), name=message.name
-        )
-        return "user", [(path, result)]
-    ctx.drift.add(
-        "content-type-unsupported",
-        "a tool message that answers no call; sent as a user message",
-        field=path,
-        original="tool",
-        transformed="user",
-    )
-    return "user", numbered
+def format_timestamp(value: datetime, original: str | None) -> str:
+    """The timestamp as read when it still says the same instant, else RFC 3339 in UTC."""
+    if original is not None and parse_timestamp(original, "") == value:
+        return original
+    utc = value.astimezone(UTC)
+    fraction = f".{utc.microsecond:06d}" if utc.microsecond else ""
+    return utc.strftime("%Y-%m-%dT%H:%M:%S") + fraction + "Z"
 
 
 def _answer_fields(answer: Message) -> dict[str, Any]:

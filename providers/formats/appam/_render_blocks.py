@@ -6,12 +6,30 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from providers.formats._common import parse_arguments, signature_portable
+from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import signature_portable
+from providers.formats._message_lists.render import (
+    ListContext,
+    report_as_text,
+    report_citations,
+    report_dropped,
+    report_foreign,
+    report_invalid_arguments,
+    report_thinking_dropped,
+)
+from providers.formats.appam._constants import (
+    DEFAULT_IMAGE_MEDIA_TYPE,
+    DEFAULT_MEDIA_TYPES,
+    DOCUMENT_TAGS,
+    FORMAT_ID,
+    LABEL,
+    NS,
+)
+from providers.formats.appam._rules import media_type as media_type_of
 from providers.umf import (
     Block,
     DocumentBlock,
     ImageBlock,
-    MediaSource,
     RefusalBlock,
     TextBlock,
     ThinkingBlock,
@@ -19,75 +37,61 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._shared import FORMAT_ID, RenderContext, at, get_hint, item, put_fields, report_foreign_extra
-
 Body = dict[str, Any]
-_DOCUMENT_TAGS = {"base64": "base64_pdf", "url": "url_pdf", "text": "text"}
-_DEFAULT_MEDIA_TYPES = {"base64_pdf": "application/pdf", "text": "text/plain"}
 
 
-def render_block(block: Block, path: str, ctx: RenderContext) -> Body | None:
+def render_block(block: Block, path: str, ctx: ListContext) -> Body | None:
     """One block, or None when Appam has no place for it (a warning says so)."""
-    report_foreign_extra(block.extra, path, ctx)
+    report_foreign(block.extra, path, ctx)
     body = _RENDERERS[block.type](block, path, ctx)
-    return None if body is None else put_fields(body, block.extra)
+    return None if body is None else NS.put(body, block.extra)
 
 
-def _text(block: Block, path: str, ctx: RenderContext) -> Body | None:
+def _text(block: Block, path: str, ctx: ListContext) -> Body | None:
     assert isinstance(block, TextBlock)
-    if block.citations:
-        ctx.drift.add(
-            "content-dropped",
-            "Appam text blocks carry no citations",
-            field=at(path, "citations"),
-            original=block.citations,
-        )
+    report_citations(block, path, ctx, "Appam text blocks carry no citations")
     return {"type": "text", "text": block.text}
 
 
-def _refusal(block: Block, path: str, ctx: RenderContext) -> Body | None:
+def _refusal(block: Block, path: str, ctx: ListContext) -> Body | None:
     assert isinstance(block, RefusalBlock)
-    ctx.drift.add(
-        "content-type-unsupported",
-        "Appam has no refusal block; sent as text",
-        field=path,
-        original="refusal",
-        transformed="text",
-    )
+    report_as_text(block, path, ctx, "Appam has no refusal block; sent as text")
     return {"type": "text", "text": block.text}
 
 
-def _image(block: Block, path: str, ctx: RenderContext) -> Body | None:
+def _image(block: Block, path: str, ctx: ListContext) -> Body | None:
     assert isinstance(block, ImageBlock)
     source = block.source
     if source.type == "url" and source.url is not None:
         wire: Body = {"type": "url", "url": source.url}
     elif source.type == "base64" and source.data is not None:
-        media_type = _media_type(source, "image/png", at(path, "source.media_type"), ctx)
+        media_type = media_type_of(
+            source, DEFAULT_IMAGE_MEDIA_TYPE, at(path, "source.media_type"), ctx
+        )
         wire = {"type": "base64", "media_type": media_type, "data": source.data}
     else:
-        _drop(block, path, ctx, "Appam images are base64 data or a URL")
+        report_dropped(block, path, ctx, "Appam images are base64 data or a URL")
         return None
-    body: Body = {"type": "image", "source": {**wire, **get_hint(block.extra, "source", {})}}
+    body: Body = {"type": "image", "source": {**wire, **NS.hint(block.extra, "source", {})}}
     if block.detail is not None:
         body["detail"] = block.detail
     return body
 
 
-def _document(block: Block, path: str, ctx: RenderContext) -> Body | None:
+def _document(block: Block, path: str, ctx: ListContext) -> Body | None:
     assert isinstance(block, DocumentBlock)
     source = block.source
-    tag = _DOCUMENT_TAGS.get(source.type)
+    tag = DOCUMENT_TAGS.get(source.type)
     if tag == "url_pdf" and source.url is not None:
         wire: Body = {"type": tag, "url": source.url}
-    elif tag in _DEFAULT_MEDIA_TYPES and source.data is not None:
-        default = _DEFAULT_MEDIA_TYPES[tag]
-        media_type = _media_type(source, default, at(path, "source.media_type"), ctx)
+    elif tag in DEFAULT_MEDIA_TYPES and source.data is not None:
+        default = DEFAULT_MEDIA_TYPES[tag]
+        media_type = media_type_of(source, default, path, ctx)
         wire = {"type": tag, "media_type": media_type, "data": source.data}
     else:
-        _drop(block, path, ctx, "Appam documents are PDF data, a PDF URL or text")
+        report_dropped(block, path, ctx, "Appam documents are PDF data, a PDF URL or text")
         return None
-    body: Body = {"type": "document", "source": {**wire, **get_hint(block.extra, "source", {})}}
+    body: Body = {"type": "document", "source": {**wire, **NS.hint(block.extra, "source", {})}}
     title = block.title if block.title is not None else block.filename
     if title is not None:
         body["title"] = title
@@ -102,47 +106,18 @@ def _document(block: Block, path: str, ctx: RenderContext) -> Body | None:
     return body
 
 
-def _media_type(source: MediaSource, default: str, path: str, ctx: RenderContext) -> str:
-    if source.media_type is not None:
-        return source.media_type
-    ctx.drift.add(
-        "parameter-defaulted",
-        "Appam needs a media type; none was given",
-        field=path,
-        transformed=default,
-        severity="info",
-    )
-    return default
-
-
-def _drop(block: Block, path: str, ctx: RenderContext, why: str) -> None:
-    ctx.drift.add(
-        "content-dropped",
-        why,
-        field=path,
-        original=block.model_dump(mode="json", exclude={"extra"}, exclude_none=True),
-    )
-
-
-def _audio(block: Block, path: str, ctx: RenderContext) -> Body | None:
-    _drop(block, path, ctx, "Appam has no audio block")
+def _audio(block: Block, path: str, ctx: ListContext) -> Body | None:
+    report_dropped(block, path, ctx, "Appam has no audio block")
     return None
 
 
-def _tool_use(block: Block, path: str, ctx: RenderContext) -> Body | None:
+def _tool_use(block: Block, path: str, ctx: ListContext) -> Body | None:
     assert isinstance(block, ToolUseBlock)
-    if block.raw_arguments is not None and not parse_arguments(block.raw_arguments)[1]:
-        ctx.drift.add(
-            "content-dropped",
-            "the call's arguments were not valid JSON; Appam keeps only the parsed input",
-            field=at(path, "raw_arguments"),
-            original=block.raw_arguments,
-            transformed=block.input,
-        )
+    report_invalid_arguments(block, path, ctx, LABEL)
     return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
 
 
-def _tool_result(block: Block, path: str, ctx: RenderContext) -> Body | None:
+def _tool_result(block: Block, path: str, ctx: ListContext) -> Body | None:
     assert isinstance(block, ToolResultBlock)
     body: Body = {
         "type": "tool_result",
@@ -154,9 +129,9 @@ def _tool_result(block: Block, path: str, ctx: RenderContext) -> Body | None:
     return body
 
 
-def _result_content(block: ToolResultBlock, path: str, ctx: RenderContext) -> Any:
+def _result_content(block: ToolResultBlock, path: str, ctx: ListContext) -> Any:
     if isinstance(block.content, str):
-        if get_hint(block.extra, "content") == "json":
+        if NS.hint(block.extra, "content") == "json":
             try:
                 return json.loads(block.content)
             except ValueError:
@@ -180,16 +155,12 @@ def _result_content(block: ToolResultBlock, path: str, ctx: RenderContext) -> An
     return inner
 
 
-def _thinking(block: Block, path: str, ctx: RenderContext) -> Body | None:
+def _thinking(block: Block, path: str, ctx: ListContext) -> Body | None:
     assert isinstance(block, ThinkingBlock)
     portable = signature_portable(block, FORMAT_ID)
     if not portable and not block.text:
-        ctx.drift.add(
-            "reasoning-dropped",
-            "reasoning with no readable text cannot travel to Appam",
-            field=path,
-            details={"redacted": block.redacted, "signed": bool(block.signature or block.data)},
-        )
+        why = "reasoning with no readable text cannot travel to Appam"
+        report_thinking_dropped(block, path, ctx, why)
         return None
     body: Body = {"type": "thinking", "thinking": block.text}
     if portable and block.signature is not None:
@@ -201,12 +172,12 @@ def _thinking(block: Block, path: str, ctx: RenderContext) -> Body | None:
             field=path,
             original=block.provider,
         )
-    if block.redacted or get_hint(block.extra, "redacted") != "absent":
+    if block.redacted or NS.hint(block.extra, "redacted") != "absent":
         body["redacted"] = block.redacted
     return body
 
 
-_RENDERERS: dict[str, Callable[[Block, str, RenderContext], Body | None]] = {
+_RENDERERS: dict[str, Callable[[Block, str, ListContext], Body | None]] = {
     "text": _text,
     "refusal": _refusal,
     "image": _image,

@@ -33,69 +33,14 @@ Text blocks of one message are joined with newlines (ART content is one string).
 
 from __future__ import annotations
 
-from pydantic import ValidationError
-
 from providers.formats import register
-from providers.formats.base import Capabilities, Format, FormatError, ParseResult, Rendered
-from providers.umf import JSON, Conversation
+from providers.formats.art._constants import FORMAT_ID, ROLES
+from providers.formats.art._detect import detect
+from providers.formats.art._parse import parse
+from providers.formats.art._render import render
+from providers.formats.base import Capabilities, Format
 
-from ._parse import RESULT_ROLES, parse_payload
-from ._render import render_conversation
-from ._shared import FORMAT_ID, ROLES
-
-__all__ = ["FORMAT", "FORMAT_ID", "detect", "parse", "render"]
-
-_MESSAGE_KEYS = {"role", "content", "name", "tool_call_id", "tool_calls"}
-_ART_ONLY_ROLES = {"tool_request", "tool_result"}
-
-
-def parse(payload: JSON) -> list[ParseResult]:
-    """Read one conversation from an ArtStandardPrompt, one ArtStandardMessage or an
-    exchange; :class:`FormatError` (with the field) for anything else."""
-    try:
-        conversation, shape = parse_payload(payload)
-    except ValidationError as error:  # a value the readers let through that UMF refuses
-        first = error.errors()[0]
-        raise FormatError(first["msg"], field=".".join(str(p) for p in first["loc"])) from None
-    conversation.extra.setdefault(FORMAT_ID, {})["$shape"] = shape
-    return [ParseResult(conversation)]
-
-
-def render(conversation: Conversation) -> Rendered:
-    """Write ``conversation`` as ART JSON (see the module docstring)."""
-    return render_conversation(conversation)
-
-
-def detect(payload: JSON) -> int:
-    """2 when a message has a role only ART uses (``tool_request``, ``tool_result``), 1 for
-    role/content messages that fit, else 0."""
-    if isinstance(payload, list):
-        return _score_messages(payload)
-    if not isinstance(payload, dict):
-        return 0
-    if "request" in payload or "response" in payload:
-        scores = (_score_messages(payload.get("request")), _score_message(payload.get("response")))
-        return 0 if min(scores) == 0 else max(scores)
-    return _score_message(payload)
-
-
-def _score_messages(messages: JSON) -> int:
-    if not isinstance(messages, list) or not messages:
-        return 0
-    scores = [_score_message(message) for message in messages]
-    return 0 if min(scores) == 0 else max(scores)
-
-
-def _score_message(message: JSON) -> int:
-    if not isinstance(message, dict) or message.get("role") not in ROLES:
-        return 0
-    if "content" not in message or set(message) - _MESSAGE_KEYS:
-        return 0
-    if not isinstance(message["content"], str | dict | None):
-        return 0
-    if message["role"] in RESULT_ROLES and not isinstance(message.get("tool_call_id"), str):
-        return 0
-    return 2 if message["role"] in _ART_ONLY_ROLES else 1
+__all__ = ["FORMAT", "FORMAT_ID", "ROLES", "detect", "parse", "render"]
 
 
 FORMAT = register(

@@ -17,60 +17,42 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from providers.formats._common import (
-    parse_arguments,
+from providers.formats._kit.fields import (
     require_list,
     require_mapping,
     require_str,
     split,
     unknown_fields,
 )
-from providers.formats.base import FormatError
-from providers.umf import (
-    JSON,
-    Block,
-    Conversation,
-    Message,
-    TextBlock,
-    ToolResultBlock,
-    ToolUseBlock,
+from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import parse_arguments
+from providers.formats._message_lists.shapes import (
+    ListShapes,
+    parse_result,
+    read_payload,
+    read_role,
+)
+from providers.formats.art._constants import FORMAT_ID, NS, NULL_CONTENT_ROLES, RESULT_ROLES, ROLES
+from providers.formats.base import FormatError, ParseResult
+from providers.umf import JSON, Block, Message, TextBlock, ToolResultBlock, ToolUseBlock
+
+SHAPES = ListShapes(
+    NS,
+    "not an ART payload: expected an ArtStandardPrompt (array of messages), one "
+    "ArtStandardMessage, or a request and a response",
 )
 
-from ._shared import ROLES, at, item, make_extra
 
-RESULT_ROLES = ("tool_result", "tool")
-# Content each role has when it has no text: what the renderer writes by default.
-NULL_CONTENT_ROLES = ("assistant", "tool_request")
-
-
-def parse_payload(payload: JSON) -> tuple[Conversation, str]:
-    """The conversation a payload holds, and its shape."""
-    if isinstance(payload, list):
-        return Conversation(messages=parse_messages(payload, "")), "messages"
-    body = require_mapping(payload, "payload")
-    if "request" in body or "response" in body:
-        return _parse_exchange(body), "exchange"
-    if "role" in body:
-        return Conversation(messages=[parse_message(body, "")]), "message"
-    raise FormatError(
-        "not an ART payload: expected an ArtStandardPrompt (array of messages), one "
-        "ArtStandardMessage, or a request and a response",
-        field="role",
-    )
-
-
-def parse_messages(raw: JSON, path: str) -> list[Message]:
-    """The messages of an ``ArtStandardPrompt`` at ``path``."""
-    messages = require_list(raw, path or "payload")
-    return [parse_message(message, item(path, index)) for index, message in enumerate(messages)]
+def parse(payload: JSON) -> list[ParseResult]:
+    """Read one conversation from an ArtStandardPrompt, one ArtStandardMessage or an
+    exchange; :class:`FormatError` (with the field) for anything else."""
+    return parse_result(lambda: read_payload(payload, parse_message, SHAPES), FORMAT_ID)
 
 
 def parse_message(raw: JSON, path: str) -> Message:
     """One ``ArtStandardMessage``; :class:`FormatError` naming the field when it is not."""
     source = require_mapping(raw, path or "payload")
-    role = source.get("role")
-    if not isinstance(role, str) or role not in ROLES:
-        raise FormatError(f"role must be one of {', '.join(ROLES)}", field=at(path, "role"))
+    role = read_role(source, path, ROLES)
     if "content" not in source:
         raise FormatError("a message needs content (null when empty)", field=at(path, "content"))
     if role in RESULT_ROLES:
@@ -84,7 +66,7 @@ def parse_message(raw: JSON, path: str) -> Message:
         role="assistant" if role == "tool_request" else role,  # type: ignore[arg-type]
         content=[*blocks, *calls],
         name=require_str(fields["name"], at(path, "name")) if "name" in fields else None,
-        extra=make_extra(
+        extra=NS.extra(
             rest, role="tool_request" if role == "tool_request" else None, content=content_hint
         ),
     )
@@ -128,7 +110,7 @@ def _parse_call(raw: JSON, path: str) -> Block:
         name=require_str(function.get("name"), at(function_path, "name")),
         input=value,
         raw_arguments=arguments,
-        extra=make_extra(
+        extra=NS.extra(
             unknown_fields(call, ("id", "type", "function"), path=path), function=inner or None
         ),
     )
@@ -156,19 +138,5 @@ def _parse_result(source: dict[str, Any], role: str, path: str) -> Message:
         content=[block],
         name=name,
         tool_call_id=call_id,
-        extra=make_extra(rest, role=role if role == "tool" else None, content=hint),
+        extra=NS.extra(rest, role=role if role == "tool" else None, content=hint),
     )
-
-
-def _parse_exchange(body: dict[str, Any]) -> Conversation:
-    if "response" not in body:
-        raise FormatError("an exchange needs a response", field="response")
-    conversation = Conversation(messages=parse_messages(body.get("request"), "request"))
-    answer = parse_message(body["response"], "response")
-    if answer.role != "assistant":
-        raise FormatError("a response is an assistant message", field="response.role")
-    conversation.messages.append(answer)
-    envelope = unknown_fields(body, ("request", "response"), path="")
-    if envelope:
-        conversation.extra = make_extra({}, exchange=envelope)
-    return conversation

@@ -16,39 +16,14 @@ carry (see ``_render`` and ``_render_content``).
 
 from __future__ import annotations
 
-from pydantic import ValidationError
-
 from providers.formats import register
-from providers.formats.base import Capabilities, Format, FormatError, ParseResult, Rendered
-from providers.umf import JSON, Conversation
-
-from ._parse import parse_text
-from ._render import render_text
-from ._shared import FORMAT_ID, START
+from providers.formats.base import Capabilities, Format
+from providers.formats.chatml._constants import FORMAT_ID
+from providers.formats.chatml._detect import detect
+from providers.formats.chatml._parse import parse
+from providers.formats.chatml._render import render
 
 __all__ = ["FORMAT", "FORMAT_ID", "detect", "parse", "render"]
-
-
-def parse(payload: JSON) -> list[ParseResult]:
-    """Read a ChatML text as one conversation; :class:`FormatError` naming the turn
-    (``messages[3].role``) for text that is not ChatML."""
-    try:
-        conversation, drift = parse_text(payload)
-    except ValidationError as error:  # a value the readers let through that UMF refuses
-        first = error.errors()[0]
-        raise FormatError(first["msg"], field=".".join(str(p) for p in first["loc"])) from None
-    return [ParseResult(conversation, drift.warnings)]
-
-
-def render(conversation: Conversation) -> Rendered:
-    """Write a conversation as ChatML text (see the module docstring)."""
-    return render_text(conversation)
-
-
-def detect(payload: JSON) -> int:
-    """2 for a string whose first turn opens with ``<|im_start|>`` (after whitespace): no
-    other format is text that starts so; 0 for anything else."""
-    return 2 if isinstance(payload, str) and payload.lstrip().startswith(START) else 0
 
 
 FORMAT = register(

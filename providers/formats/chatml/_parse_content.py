@@ -20,10 +20,10 @@ from functools import cache
 from typing import Any
 
 from providers.formats.base import Drift
+from providers.formats.chatml._constants import FORMAT_ID, TAGS
+from providers.formats.chatml._parse_tools import call_from_json
+from providers.formats.chatml._rules import canonical_gap
 from providers.umf import Block, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
-
-from ._shared import FORMAT_ID, TAGS, canonical_gap, split_padding
-from ._tools import call_from_json
 
 
 @dataclass
@@ -159,3 +159,12 @@ def _answer(state: ParseState, path: str) -> tuple[str, str] | None:
         severity="info",
     )
     return call_id, name
+
+
+def split_padding(inner: str) -> tuple[str, str, str]:
+    """``(lead, middle, trail)`` of a tag's inner text: the templates write one newline
+    on each side (``<think>\\n...\\n</think>``)."""
+    lead = "\n" if inner.startswith("\n") else ""
+    rest = inner[len(lead) :]
+    trail = "\n" if rest.endswith("\n") else ""
+    return lead, rest[: len(rest) - len(trail)], trail

@@ -15,13 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from providers.formats.base import Drift, Rendered
-from providers.umf import Conversation, Message, ToolResultBlock, extract_text, main_path
-
-from ._render_content import render_content, render_result
-from ._shared import FORMAT_ID, START, Context, get_hint, warn_foreign_extra
-from ._tools import tools_section
-from ._turns import header_text, turn_text, valid_name
+from providers.formats._kit.context import RenderContext
+from providers.formats._message_lists.render import one_thread, render_context
+from providers.formats.base import Rendered
+from providers.formats.chatml._constants import FORMAT_ID, LABEL, NS, START
+from providers.formats.chatml._render_content import render_content, render_result
+from providers.formats.chatml._render_tools import tools_section
+from providers.formats.chatml._rules import header_text, turn_text, valid_name, warn_foreign_extra
+from providers.umf import Conversation, Message, ToolResultBlock, extract_text
 
 _METADATA = (
     "id",
@@ -42,15 +43,22 @@ class _Turn:
     from_tool: bool = False
 
 
-def render_text(conversation: Conversation) -> Rendered:
-    """The ChatML text for ``conversation`` and what it could not carry."""
-    ctx = Context(Drift(FORMAT_ID), faithful=get_hint(conversation.extra, "shape") == "text")
+def render(conversation: Conversation) -> Rendered:
+    """Write a conversation as ChatML text (see the module docstring): the text and what
+    it could not carry."""
+    ctx = render_context(FORMAT_ID, LABEL, faithful=NS.hint(conversation.extra, "shape") == "text")
     turns: list[_Turn] = []
     placed = False
-    for index, message in _thread(conversation, ctx):
+    thread = one_thread(
+        conversation,
+        ctx,
+        holds="ChatML is one thread",
+        original=lambda message: extract_text(message) or message.role,
+    )
+    for index, message in thread:
         turn = _turn(message, index, ctx)
-        if get_hint(message.extra, "tools") is not None and not placed:
-            gap = get_hint(message.extra, "tools")
+        if NS.hint(message.extra, "tools") is not None and not placed:
+            gap = NS.hint(message.extra, "tools")
             turn.content += str(gap) + tools_section(conversation.tools)
             placed = True
         if turn.from_tool and turns and turns[-1].from_tool and turns[-1].end == "\n":
@@ -60,31 +68,15 @@ def render_text(conversation: Conversation) -> Rendered:
     if conversation.tools and not placed:
         _place_tools(conversation, turns, ctx)
     _report_request_fields(conversation, ctx)
-    prefix = get_hint(conversation.extra, "prefix", "")
-    prompt = get_hint(conversation.extra, "generation_prompt")
+    prefix = NS.hint(conversation.extra, "prefix", "")
+    prompt = NS.hint(conversation.extra, "generation_prompt")
     text = str(prefix) + "".join(turn_text(t.header, t.content, t.end) for t in turns)
     if isinstance(prompt, str):
         text += START + prompt
     return Rendered(text, ctx.drift.warnings)
 
 
-def _thread(conversation: Conversation, ctx: Context) -> list[tuple[int, Message]]:
-    """The messages to write with their UMF positions: one path through a tree."""
-    path = main_path(conversation)
-    kept = {id(message) for message in path}
-    positions = {id(message): index for index, message in enumerate(conversation.messages)}
-    for index, message in enumerate(conversation.messages):
-        if id(message) not in kept:
-            ctx.drift.add(
-                "content-dropped",
-                "ChatML is one thread; this message is on another branch",
-                field=f"messages[{index}]",
-                original=extract_text(message) or message.role,
-            )
-    return [(positions[id(message)], message) for message in path]
-
-
-def _turn(message: Message, index: int, ctx: Context) -> _Turn:
+def _turn(message: Message, index: int, ctx: RenderContext) -> _Turn:
     path = f"messages[{index}]"
     _report_message_fields(message, path, ctx)
     role: str = message.role
@@ -107,7 +99,7 @@ def _turn(message: Message, index: int, ctx: Context) -> _Turn:
         if loose is None
         else render_result(loose, path, ctx, f"{path}.tool_call_id")  # blocks keep their paths
     )
-    end = None if get_hint(message.extra, "open") else get_hint(message.extra, "end", "\n")
+    end = None if NS.hint(message.extra, "open") else NS.hint(message.extra, "end", "\n")
     return _Turn(header_text(role, _name(message, path, ctx)), content, end, from_tool)
 
 
@@ -119,7 +111,7 @@ def _loose_result(message: Message) -> ToolResultBlock | None:
     return ToolResultBlock(tool_use_id=message.tool_call_id or "", content=list(message.content))
 
 
-def _name(message: Message, path: str, ctx: Context) -> str | None:
+def _name(message: Message, path: str, ctx: RenderContext) -> str | None:
     """The author name for the header. A converted tool message's name is its tool's,
     which ``<tool_response>`` does not need (results pair with calls by order)."""
     name = message.name
@@ -136,7 +128,7 @@ def _name(message: Message, path: str, ctx: Context) -> str | None:
     return None
 
 
-def _merge(into: _Turn, turn: _Turn, index: int, ctx: Context) -> None:
+def _merge(into: _Turn, turn: _Turn, index: int, ctx: RenderContext) -> None:
     into.content += "\n" + turn.content
     ctx.drift.add(
         "role-merged",
@@ -148,7 +140,7 @@ def _merge(into: _Turn, turn: _Turn, index: int, ctx: Context) -> None:
     )
 
 
-def _place_tools(conversation: Conversation, turns: list[_Turn], ctx: Context) -> None:
+def _place_tools(conversation: Conversation, turns: list[_Turn], ctx: RenderContext) -> None:
     """Tool definitions as the system turn's tools section (a new system turn first when
     the conversation has none)."""
     section = tools_section(conversation.tools)
@@ -167,8 +159,8 @@ def _place_tools(conversation: Conversation, turns: list[_Turn], ctx: Context) -
     )
 
 
-def _report_message_fields(message: Message, path: str, ctx: Context) -> None:
-    warn_foreign_extra(message.extra, path, ctx.drift)
+def _report_message_fields(message: Message, path: str, ctx: RenderContext) -> None:
+    warn_foreign_extra(message.extra, path, ctx)
     if ctx.faithful:
         return
     present = {name for name in _METADATA if getattr(message, name) not in (None, {})}
@@ -183,7 +175,7 @@ def _report_message_fields(message: Message, path: str, ctx: Context) -> None:
         )
 
 
-def _report_request_fields(conversation: Conversation, ctx: Context) -> None:
+def _report_request_fields(conversation: Conversation, ctx: RenderContext) -> None:
     for key, value in conversation.parameters.model_dump(exclude_defaults=True).items():
         ctx.drift.add(
             "parameter-unsupported",
@@ -198,8 +190,8 @@ def _report_request_fields(conversation: Conversation, ctx: Context) -> None:
             field="tool_choice",
             original=conversation.tool_choice.name or conversation.tool_choice.type,
         )
-    warn_foreign_extra(conversation.extra, "", ctx.drift)
+    warn_foreign_extra(conversation.extra, "", ctx)
     for index, tool in enumerate(conversation.tools):
-        warn_foreign_extra(tool.extra, f"tools[{index}]", ctx.drift)
+        warn_foreign_extra(tool.extra, f"tools[{index}]", ctx)
     if conversation.tool_choice is not None:
-        warn_foreign_extra(conversation.tool_choice.extra, "tool_choice", ctx.drift)
+        warn_foreign_extra(conversation.tool_choice.extra, "tool_choice", ctx)

@@ -12,10 +12,15 @@ images, audio and non-text documents (``content-dropped``), citations
 
 from __future__ import annotations
 
-import base64
-import binascii
 from typing import Any
 
+from providers.formats._kit.context import RenderContext
+from providers.formats._kit.wire import decoded_text
+from providers.formats._message_lists.render import error_in_text, report_as_text, report_citations
+from providers.formats.chatml._constants import NS
+from providers.formats.chatml._parse_content import block_kind
+from providers.formats.chatml._render_tools import call_json
+from providers.formats.chatml._rules import canonical_gap, escape_delimiters, warn_foreign_extra
 from providers.umf import (
     Block,
     DocumentBlock,
@@ -27,12 +32,8 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._parse_content import block_kind
-from ._shared import Context, canonical_gap, escape_delimiters, get_hint, warn_foreign_extra
-from ._tools import call_json
 
-
-def render_content(message: Message, role: str, path: str, ctx: Context) -> str:
+def render_content(message: Message, role: str, path: str, ctx: RenderContext) -> str:
     """The content of the turn for ``message`` (written as ``role``)."""
     elements: list[tuple[str, str, Block | None]] = []
     if message.reasoning and role == "assistant" and not _has_thinking(message):
@@ -58,13 +59,13 @@ def _has_thinking(message: Message) -> bool:
 
 
 def _assemble(
-    elements: list[tuple[str, str, Block | None]], message: Message, path: str, ctx: Context
+    elements: list[tuple[str, str, Block | None]], message: Message, path: str, ctx: RenderContext
 ) -> str:
     out: list[str] = []
     previous: str | None = None
     texts = 0
     for kind, text, block in elements:
-        gap = get_hint(block.extra, "before") if block is not None else None
+        gap = NS.hint(block.extra, "before") if block is not None else None
         out.append((gap if isinstance(gap, str) else canonical_gap(previous)) + text)
         texts += kind == "text" and previous == "text"
         previous = kind
@@ -78,24 +79,20 @@ def _assemble(
             transformed="text",
             severity="info",
         )
-    after = get_hint(message.extra, "after", "")
+    after = NS.hint(message.extra, "after", "")
     return "".join(out) + (after if isinstance(after, str) else "")
 
 
-def render_block(block: Block, role: str, path: str, ctx: Context) -> str | None:
+def render_block(block: Block, role: str, path: str, ctx: RenderContext) -> str | None:
     """One block as text, or None when text cannot carry it (a warning says so)."""
-    warn_foreign_extra(block.extra, path, ctx.drift)
+    warn_foreign_extra(block.extra, path, ctx)
     if isinstance(block, TextBlock):
-        _drop_citations(block, path, ctx)
+        report_citations(
+            block, path, ctx, "ChatML has no citations; the text is written without them"
+        )
         return _escaped(block.text, path, ctx)
     if isinstance(block, RefusalBlock):
-        ctx.drift.add(
-            "content-type-unsupported",
-            "ChatML has no refusals; sent as text",
-            field=path,
-            original="refusal",
-            transformed="text",
-        )
+        report_as_text(block, path, ctx, "ChatML has no refusals; sent as text")
         return _escaped(block.text, path, ctx)
     if isinstance(block, ThinkingBlock):
         return _thinking(block, role, path, ctx)
@@ -106,7 +103,7 @@ def render_block(block: Block, role: str, path: str, ctx: Context) -> str | None
     return _media(block, path, ctx)
 
 
-def _escaped(text: str, path: str, ctx: Context) -> str:
+def _escaped(text: str, path: str, ctx: RenderContext) -> str:
     escaped = escape_delimiters(text)
     if escaped != text:
         ctx.drift.add(
@@ -119,23 +116,13 @@ def _escaped(text: str, path: str, ctx: Context) -> str:
     return escaped
 
 
-def _drop_citations(block: TextBlock, path: str, ctx: Context) -> None:
-    if block.citations:
-        ctx.drift.add(
-            "content-dropped",
-            "ChatML has no citations; the text is written without them",
-            field=f"{path}.citations",
-            original=block.citations,
-        )
-
-
 def _tag(name: str, inner: str, block: Block | None) -> str:
-    pad = get_hint(block.extra, "pad") if block is not None else None
+    pad = NS.hint(block.extra, "pad") if block is not None else None
     lead, trail = pad if isinstance(pad, list) and len(pad) == 2 else ("\n", "\n")
     return f"<{name}>{lead}{inner}{trail}</{name}>"
 
 
-def _thinking(block: ThinkingBlock, role: str, path: str, ctx: Context) -> str | None:
+def _thinking(block: ThinkingBlock, role: str, path: str, ctx: RenderContext) -> str | None:
     if ctx.faithful:
         return _tag("think", block.text, block)
     if role != "assistant" or block.redacted or not block.text:
@@ -153,12 +140,14 @@ def _thinking(block: ThinkingBlock, role: str, path: str, ctx: Context) -> str |
     return _tag("think", _escaped(block.text, path, ctx), block)
 
 
-def _drop_reasoning(path: str, text: str | None, ctx: Context, *, redacted: bool = False) -> None:
+def _drop_reasoning(
+    path: str, text: str | None, ctx: RenderContext, *, redacted: bool = False
+) -> None:
     why = "redacted reasoning has no text to write" if redacted else "only assistant turns think"
     ctx.drift.add("reasoning-dropped", f"{why}; left out", field=path, original=text)
 
 
-def _call(block: ToolUseBlock, role: str, path: str, ctx: Context) -> str | None:
+def _call(block: ToolUseBlock, role: str, path: str, ctx: RenderContext) -> str | None:
     if not ctx.faithful and role != "assistant":
         ctx.drift.add(
             "content-dropped",
@@ -171,7 +160,7 @@ def _call(block: ToolUseBlock, role: str, path: str, ctx: Context) -> str | None
     return _tag("tool_call", escape_delimiters(call_json(block)), block)
 
 
-def drop_id(value: str, path: str, ctx: Context) -> None:
+def drop_id(value: str, path: str, ctx: RenderContext) -> None:
     """Warn that a tool id is not written (calls and results pair by order)."""
     if value and not ctx.faithful:
         ctx.drift.add(
@@ -184,28 +173,20 @@ def drop_id(value: str, path: str, ctx: Context) -> None:
 
 
 def render_result(
-    block: ToolResultBlock, path: str, ctx: Context, id_path: str | None = None
+    block: ToolResultBlock, path: str, ctx: RenderContext, id_path: str | None = None
 ) -> str:
     """A tool result as ``<tool_response>`` (or bare, in a tool turn this format read);
     ``id_path`` names where its id was when that is not the block's ``tool_use_id``."""
     drop_id(block.tool_use_id, id_path or f"{path}.tool_use_id", ctx)
     text = result_text(block, path, ctx)
     if block.is_error:
-        marked = f"Error: {text}" if text else "Error"
-        ctx.drift.add(
-            "capability-unsupported",
-            "ChatML tool results have no error flag; the error is said in the text",
-            field=f"{path}.is_error",
-            original=True,
-            transformed=marked,
-        )
-        text = marked
-    if get_hint(block.extra, "bare") and ctx.faithful:
+        text = error_in_text(text, path, ctx, "ChatML tool results")
+    if NS.hint(block.extra, "bare") and ctx.faithful:
         return text
     return _tag("tool_response", text, block)
 
 
-def result_text(block: ToolResultBlock, path: str, ctx: Context) -> str:
+def result_text(block: ToolResultBlock, path: str, ctx: RenderContext) -> str:
     """A result's content as text: text blocks joined, what text cannot hold dropped."""
     if isinstance(block.content, str):
         return _escaped(block.content, path, ctx)
@@ -226,16 +207,12 @@ def result_text(block: ToolResultBlock, path: str, ctx: Context) -> str:
     return "\n".join(texts)
 
 
-def _media(block: Block, path: str, ctx: Context) -> str | None:
+def _media(block: Block, path: str, ctx: RenderContext) -> str | None:
     """Documents, images and audio: a plain-text document is written as text."""
     text = _document_text(block) if isinstance(block, DocumentBlock) else None
     if text is not None:
-        ctx.drift.add(
-            "content-type-unsupported",
-            "ChatML has no documents; this plain-text one is written as text",
-            field=path,
-            original="document",
-            transformed="text",
+        report_as_text(
+            block, path, ctx, "ChatML has no documents; this plain-text one is written as text"
         )
         return _escaped(text, path, ctx)
     source = getattr(block, "source", None)
@@ -258,8 +235,5 @@ def _document_text(block: DocumentBlock) -> str | None:
     if source.type == "text" and source.data is not None:
         return source.data
     if source.type == "base64" and source.data and (source.media_type or "").startswith("text/"):
-        try:
-            return base64.b64decode(source.data, validate=True).decode("utf-8")
-        except (binascii.Error, ValueError):
-            return None
+        return decoded_text(source.data)
     return None

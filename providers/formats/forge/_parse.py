@@ -19,25 +19,33 @@ blocks are unchanged.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
 
-from providers.formats._common import require_list, require_mapping, require_str, unknown_fields
-from providers.formats.base import Drift, FormatError
-from providers.umf import (
-    JSON,
-    Block,
-    Conversation,
-    Message,
-    TextBlock,
-    ToolResultBlock,
-    ToolUseBlock,
+from providers.formats._kit.fields import require_mapping, require_str, unknown_fields
+from providers.formats._kit.paths import at
+from providers.formats._message_lists.shapes import (
+    ListShapes,
+    parse_result,
+    read_payload,
+    read_role,
 )
+from providers.formats.base import Drift, ParseResult
+from providers.formats.forge._constants import FORMAT_ID, KEYS, NS, ROLES
+from providers.formats.forge._parse_text import (
+    Call,
+    Segment,
+    call_block,
+    read_assistant,
+    read_result,
+)
+from providers.formats.forge._render import fingerprint, message_text
+from providers.umf import JSON, Block, Message, TextBlock, ToolResultBlock, ToolUseBlock
 
-from ._render import message_text
-from ._shared import FORMAT_ID, ROLES, at, fingerprint, item, make_extra
-from ._text import Call, Segment, call_block, read_assistant, read_result
-
-_KEYS = {"lower": ("role", "content"), "go": ("Role", "Content")}
+SHAPES = ListShapes(
+    NS,
+    "not a Forge payload: expected an array of messages, one message, or a request and a response",
+    message_keys=("role", "Role"),
+)
 
 
 @dataclass
@@ -50,38 +58,22 @@ class ParseState:
     orphans: int = 0
 
 
-def parse_payload(payload: JSON, state: ParseState) -> tuple[Conversation, str]:
-    """The conversation a payload holds, and its shape."""
-    if isinstance(payload, list):
-        return Conversation(messages=parse_messages(payload, "", state)), "messages"
-    body = require_mapping(payload, "payload")
-    if "request" in body or "response" in body:
-        return _parse_exchange(body, state), "exchange"
-    if "role" in body or "Role" in body:
-        return Conversation(messages=[parse_message(body, "", state)]), "message"
-    raise FormatError(
-        "not a Forge payload: expected an array of messages, one message, "
-        "or a request and a response",
-        field="role",
+def parse(payload: JSON) -> list[ParseResult]:
+    """Read one conversation from an array of Forge messages, one message or an
+    exchange; :class:`FormatError` (with the field) for anything else."""
+    state = ParseState()
+    read = partial(parse_message, state=state)
+    return parse_result(
+        lambda: read_payload(payload, read, SHAPES), FORMAT_ID, state.drift.warnings
     )
-
-
-def parse_messages(raw: JSON, path: str, state: ParseState) -> list[Message]:
-    """The messages of an array at ``path``."""
-    messages = require_list(raw, path or "payload")
-    return [
-        parse_message(message, item(path, index), state) for index, message in enumerate(messages)
-    ]
 
 
 def parse_message(raw: JSON, path: str, state: ParseState) -> Message:
     """One Forge message; :class:`FormatError` naming the field when it is not one."""
     source = require_mapping(raw, path or "payload")
     keys = "go" if "Role" in source and "role" not in source else "lower"
-    role_key, content_key = _KEYS[keys]
-    role = source.get(role_key)
-    if not isinstance(role, str) or role not in ROLES:
-        raise FormatError(f"role must be one of {', '.join(ROLES)}", field=at(path, role_key))
+    role_key, content_key = KEYS[keys]
+    role = read_role(source, path, ROLES, role_key)
     text = require_str(source.get(content_key), at(path, content_key))
     blocks = _read_blocks(role, text, path, state)
     result = blocks[0] if blocks and isinstance(blocks[0], ToolResultBlock) else None
@@ -94,7 +86,7 @@ def parse_message(raw: JSON, path: str, state: ParseState) -> Message:
         content=blocks,
         tool_call_id=result.tool_use_id if result else None,
         name=result.name if result else None,
-        extra=make_extra(
+        extra=NS.extra(
             unknown_fields(source, (role_key, content_key), path=path),
             keys="go" if keys == "go" else None,
             text=None if exact else text,
@@ -151,17 +143,3 @@ def _answer(name: str, path: str, state: ParseState) -> str:
         severity="info",
     )
     return call_id
-
-
-def _parse_exchange(body: dict[str, Any], state: ParseState) -> Conversation:
-    if "response" not in body:
-        raise FormatError("an exchange needs a response", field="response")
-    conversation = Conversation(messages=parse_messages(body.get("request"), "request", state))
-    answer = parse_message(body["response"], "response", state)
-    if answer.role != "assistant":
-        raise FormatError("a response is an assistant message", field="response.role")
-    conversation.messages.append(answer)
-    envelope = unknown_fields(body, ("request", "response"), path="")
-    if envelope:
-        conversation.extra = make_extra({}, exchange=envelope)
-    return conversation

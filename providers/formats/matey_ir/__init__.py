@@ -42,38 +42,14 @@ other formats' fields                           ``field-unknown`` (info)
 
 from __future__ import annotations
 
-from pydantic import ValidationError
-
 from providers.formats import register
-from providers.formats.base import Capabilities, Format, FormatError, ParseResult, Rendered
-from providers.umf import JSON, Conversation
-
-from ._detect import detect
-from ._payload import SHAPES, parse_payload, render_payload
-from ._shared import FORMAT_ID, ROLES, RenderContext, get_hint, report_foreign_extra
+from providers.formats.base import Capabilities, Format
+from providers.formats.matey_ir._constants import FORMAT_ID, ROLES
+from providers.formats.matey_ir._detect import detect
+from providers.formats.matey_ir._parse import parse
+from providers.formats.matey_ir._render import render
 
 __all__ = ["FORMAT", "FORMAT_ID", "detect", "parse", "render"]
-
-
-def parse(payload: JSON) -> list[ParseResult]:
-    """Read one conversation from an IR request, response, chunk array, message array or
-    exchange; :class:`FormatError` (with the field) for anything else."""
-    try:
-        conversation, shape = parse_payload(payload)
-    except ValidationError as error:  # a value the readers let through that UMF refuses
-        first = error.errors()[0]
-        raise FormatError(first["msg"], field=".".join(str(p) for p in first["loc"])) from None
-    conversation.extra.setdefault(FORMAT_ID, {})["$shape"] = shape
-    return [ParseResult(conversation)]
-
-
-def render(conversation: Conversation) -> Rendered:
-    """Write ``conversation`` as IR JSON: the shape it was read in, else a request."""
-    shape = get_hint(conversation.extra, "shape")
-    ctx = RenderContext(faithful=shape in SHAPES)
-    report_foreign_extra(conversation.extra, "", ctx)
-    payload = render_payload(conversation, ctx, shape if shape in SHAPES else None)
-    return Rendered(payload, ctx.drift.warnings)
 
 
 FORMAT = register(

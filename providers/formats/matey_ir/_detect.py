@@ -9,21 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._kit.paths import is_int
+from providers.formats._message_lists.shapes import score_messages
+from providers.formats.matey_ir._constants import CHUNK_TYPES, MESSAGE_KEYS, REQUEST_KEYS, ROLES
 from providers.umf import JSON
-
-from ._payload import REQUEST_KEYS
-from ._shared import ROLES, is_int
-from ._stream import CHUNK_TYPES
 
 _REQUEST_KEYS = {*REQUEST_KEYS, "responseFormat"}
 _RESPONSE_KEYS = {"message", "finishReason", "usage", "metadata", "raw"}
-_MESSAGE_KEYS = {"role", "content", "name", "metadata"}
 
 
 def detect(payload: JSON) -> int:
     """0 (not mine), 1 (fits) or 2 (surely the IR)."""
     if isinstance(payload, list):
-        return 2 if _is_stream(payload) else _score_messages(payload)
+        return 2 if _is_stream(payload) else score_messages(payload, _score_message)
     if not isinstance(payload, dict):
         return 0
     if "request" in payload or "response" in payload:
@@ -44,7 +42,7 @@ def _score_request(payload: JSON) -> int:
         return 0
     if not _has_request_id(payload.get("metadata")):
         return 0
-    return 2 if _score_messages(payload.get("messages")) else 0
+    return 2 if score_messages(payload.get("messages"), _score_message) else 0
 
 
 def _score_response(payload: JSON) -> int:
@@ -68,17 +66,10 @@ def _is_stream(chunks: JSON) -> bool:
     )
 
 
-def _score_messages(messages: JSON) -> int:
-    if not isinstance(messages, list) or not messages:
-        return 0
-    scores = [_score_message(message) for message in messages]
-    return 0 if min(scores) == 0 else max(scores)
-
-
 def _score_message(message: JSON) -> int:
     if not isinstance(message, dict) or message.get("role") not in ROLES:
         return 0
-    if set(message) - _MESSAGE_KEYS:
+    if set(message) - MESSAGE_KEYS:
         return 0
     content = message.get("content")
     if isinstance(content, str):

@@ -20,14 +20,9 @@ FORMATS_DIR = Path(providers.formats.__file__).parent
 # The packages of families not yet moved (issue 18, item 5).
 NOT_YET_MOVED = frozenset(
     {
-        "appam",
-        "art",
         "chatgpt_export",
-        "chatml",
         "claude_export",
         "cohere",
-        "forge",
-        "matey_ir",
         "mistral",
         "ollama",
         "openai_chat",

@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from providers import formats
-from providers.formats._common import parse_data_uri
+from providers.formats._kit.wire import parse_data_uri
 from providers.formats.chatml import FORMAT, render
 from providers.umf import (
     AudioBlock,
@@ -29,6 +29,7 @@ from providers.umf import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from tests.providers.formats.seed_formats._helpers import assert_nothing_silently_dropped
 
 FIXTURES = Path(__file__).parents[3] / "fixtures"
 PNG = (
@@ -76,35 +77,13 @@ def _markers(block: Block) -> list[str]:
     return []
 
 
-def assert_nothing_silently_dropped(
-    conversation: Conversation, text: str, warnings: list[DriftWarning]
-) -> None:
-    warned = [w.field or "" for w in warnings]
-
-    def check(block: Block, path: str) -> None:
-        message_path = path.split(".")[0]
-        if any(
-            field in (path, message_path) or field.startswith((f"{path}.", f"{path}["))
-            for field in warned
-        ):
-            return
-        for marker in _markers(block):
-            assert marker in text, f"{path} lost {marker!r} silently"
-        if isinstance(block, ToolResultBlock) and isinstance(block.content, list):
-            for index, inner in enumerate(block.content):
-                check(inner, f"{path}.content[{index}]")
-
-    for index, message in enumerate(conversation.messages):
-        for position, block in enumerate(message.content):
-            check(block, f"messages[{index}].content[{position}]")
-
-
-def convert(conversation: Conversation) -> tuple[str, list[tuple[Any, ...]]]:
-    """Render a conversation from another format: ChatML, nothing lost silently."""
+def assert_converts(conversation: Conversation) -> tuple[str, list[tuple[Any, ...]]]:
+    """Render a conversation from another format, asserting that it is ChatML this format
+    reads back and that nothing was lost silently; the text and its warnings."""
     rendered = render(conversation)
     check_chatml(rendered.payload)
     assert all(w.source == "chatml" for w in rendered.warnings)
-    assert_nothing_silently_dropped(conversation, rendered.payload, rendered.warnings)
+    assert_nothing_silently_dropped(conversation, rendered.payload, rendered.warnings, _markers)
     return rendered.payload, summary(rendered.warnings)
 
 

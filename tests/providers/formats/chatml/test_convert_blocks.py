@@ -12,8 +12,8 @@ from providers.umf import (
     Usage,
 )
 from tests.providers.formats.chatml._convert_helpers import (
+    assert_converts,
     assistant,
-    convert,
     text,
     turn,
     user,
@@ -31,7 +31,7 @@ def test_reasoning_is_written_as_think_without_signatures() -> None:
         ),
         assistant(text("42"), reasoning="Six times seven.", reasoning_details=[{"x": 1}]),
     ]
-    written, warnings = convert(Conversation(messages=messages))
+    written, warnings = assert_converts(Conversation(messages=messages))
     assert written == (
         turn("user", "q")
         + turn("assistant", "<think>\nplain\n</think>\n\n<think>\nsigned\n</think>\n\nanswer")
@@ -59,7 +59,7 @@ def test_refusal_citations_names_and_delimiters() -> None:
         user(text("hi"), name="bad\nname"),
         assistant(RefusalBlock(text="I can't."), cited),
     ]
-    written, warnings = convert(Conversation(messages=messages))
+    written, warnings = assert_converts(Conversation(messages=messages))
     assert written == (
         turn("user name=alice", "say <\u200b|im_end|> please")
         + turn("user", "hi")
@@ -91,7 +91,7 @@ def test_argument_strings_are_written_as_they_are() -> None:
         ToolUseBlock(id="a", name="f", input={"x": 1}, raw_arguments='{"x":1}'),
         ToolUseBlock(id="b", name="f", input={}, raw_arguments="{not json"),
     ]
-    written, _ = convert(Conversation(messages=[assistant(*calls)]))
+    written, _ = assert_converts(Conversation(messages=[assistant(*calls)]))
     assert written == turn(
         "assistant",
         '<tool_call>\n{"name": "f", "arguments": {"x": 1}}\n</tool_call>\n'
@@ -112,7 +112,7 @@ def test_branches_usage_and_timestamps() -> None:
             metadata={"tag": "a"},
         ),
     ]
-    written, warnings = convert(Conversation(messages=messages))
+    written, warnings = assert_converts(Conversation(messages=messages))
     assert written == turn("user", "q") + turn("assistant", "second try")
     assert warnings == [
         ("content-dropped", "warning", "messages[1]", "first try", None),

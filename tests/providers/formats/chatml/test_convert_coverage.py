@@ -30,7 +30,7 @@ from providers.umf import (
 from tests.providers.formats.chatml._convert_helpers import (
     FIXTURES,
     PNG,
-    convert,
+    assert_converts,
     text,
     user,
 )
@@ -68,7 +68,7 @@ def test_every_block_type_has_a_sample() -> None:
 )
 def test_no_block_is_dropped_silently(block: Block, role: str) -> None:
     message = Message(role=role, content=[block])  # type: ignore[arg-type]
-    convert(Conversation(messages=[user(text("q")), message]))
+    assert_converts(Conversation(messages=[user(text("q")), message]))
 
 
 # --------------------------------------------------------------------------- other formats
@@ -88,7 +88,7 @@ def test_other_formats_fixtures_are_written_as_chatml(path: Path) -> None:
     except formats.FormatError:
         pytest.skip(f"no registered format reads {path.parent.name}")
     for item in parsed.items:
-        convert(Conversation.model_validate_json(item.conversation.model_dump_json()))
+        assert_converts(Conversation.model_validate_json(item.conversation.model_dump_json()))
 
 
 # --------------------------------------------------------------------------- any conversation
@@ -126,4 +126,4 @@ def test_any_conversation_is_written_as_chatml(items: list[Message], tools: bool
     conversation = Conversation(
         messages=items, tools=[Tool(name="f", parameters={"type": "object"})] if tools else []
     )
-    convert(conversation)
+    assert_converts(conversation)

@@ -19,9 +19,9 @@ from providers.umf import (
 )
 from tests.providers.formats.chatml._convert_helpers import (
     PNG,
+    assert_converts,
     assistant,
     call,
-    convert,
     response,
     text,
     turn,
@@ -32,7 +32,7 @@ from tests.providers.formats.chatml._convert_helpers import (
 
 
 def test_system_messages_anywhere_and_developer() -> None:
-    written, warnings = convert(
+    written, warnings = assert_converts(
         Conversation(
             messages=[
                 Message(role="developer", content=[text("Rules.")]),
@@ -58,7 +58,7 @@ def test_media_cannot_be_written() -> None:
         AudioBlock(source=MediaSource(type="base64", media_type="audio/wav", data="UklGRg==")),
         text("What do you see?"),
     ]
-    written, warnings = convert(
+    written, warnings = assert_converts(
         Conversation(messages=[user(*blocks), assistant(text("A cat."), blocks[0])])
     )
     assert written == turn("user", "Clause 4: net 30.\nWhat do you see?") + turn(
@@ -111,7 +111,7 @@ def test_tool_choice_and_parameters_have_no_place_in_text() -> None:
         tool_choice=ToolChoice(type="tool", name="f"),
         parameters=Parameters(model="m", temperature=0.5, stop=["###"]),
     )
-    written, warnings = convert(conversation)
+    written, warnings = assert_converts(conversation)
     assert written == turn("user", "q")
     assert warnings == [
         ("parameter-unsupported", "warning", "parameters.model", "m", None),
@@ -123,7 +123,7 @@ def test_tool_choice_and_parameters_have_no_place_in_text() -> None:
 
 def test_tools_join_an_existing_system_turn() -> None:
     tool = Tool(name="f", description="Does f.", parameters={"type": "object"})
-    written, warnings = convert(
+    written, warnings = assert_converts(
         Conversation(messages=[Message(role="system", content=[text("Be brief.")])], tools=[tool])
     )
     assert written.startswith("<|im_start|>system\nBe brief.\n\n# Tools\n\n")
@@ -133,7 +133,7 @@ def test_tools_join_an_existing_system_turn() -> None:
 
 def test_consecutive_tool_results_share_one_user_turn() -> None:
     calls = [ToolUseBlock(id="a", name="f", input={}), ToolUseBlock(id="b", name="g", input={})]
-    written, warnings = convert(
+    written, warnings = assert_converts(
         Conversation(
             messages=[
                 user(text("go")),
@@ -170,7 +170,7 @@ def test_errors_and_media_inside_tool_results() -> None:
         ToolResultBlock(tool_use_id="c1", content="timeout", is_error=True),
         ToolResultBlock(tool_use_id="c2", content=[text("chart"), image]),
     )
-    written, warnings = convert(Conversation(messages=[results]))
+    written, warnings = assert_converts(Conversation(messages=[results]))
     assert written == turn("user", response("Error: timeout") + "\n" + response("chart"))
     assert warnings == [
         ("id-rewritten", "info", "messages[0].content[0].tool_use_id", "c1", None),

@@ -9,8 +9,8 @@ import orjson
 
 from tests.providers.formats.chatml._convert_helpers import (
     FIXTURES,
+    assert_converts,
     call,
-    convert,
     imported,
     response,
     turn,
@@ -21,7 +21,7 @@ from tests.providers.formats.chatml._convert_helpers import (
 
 def test_anthropic_thinking_tool_loop_is_written_as_qwen_would() -> None:
     source = orjson.loads((FIXTURES / "anthropic" / "thinking_tool_loop.json").read_bytes())
-    written, warnings = convert(imported("anthropic", "thinking_tool_loop.json"))
+    written, warnings = assert_converts(imported("anthropic", "thinking_tool_loop.json"))
     tool = {
         "type": "function",
         "function": {
@@ -75,7 +75,7 @@ def test_anthropic_thinking_tool_loop_is_written_as_qwen_would() -> None:
 
 
 def test_openai_message_list_is_written_exactly() -> None:
-    written, warnings = convert(imported("openai-chat", "bare_messages.json"))
+    written, warnings = assert_converts(imported("openai-chat", "bare_messages.json"))
     arguments = {"value": 72, "from": "F", "to": "C"}
     assert written == (
         turn("system", "You are a helpful assistant.")
@@ -93,7 +93,7 @@ def test_openai_message_list_is_written_exactly() -> None:
 
 
 def test_openai_refusal_exchange_drops_response_metadata() -> None:
-    written, warnings = convert(imported("openai-chat", "refusal_exchange.json"))
+    written, warnings = assert_converts(imported("openai-chat", "refusal_exchange.json"))
     assert written.endswith(turn("assistant", "I'm sorry, I can't help with that."))
     dropped = [w for w in warnings if w[2] == "messages[3]"]
     assert len(dropped) == 1

@@ -104,7 +104,7 @@ def summary(warnings: list[DriftWarning]) -> list[tuple[Any, ...]]:
     return [(w.category, w.field, w.original_value, w.transformed_value) for w in warnings]
 
 
-def render_checked(format_id: str, conversation: Conversation) -> Rendered:
+def assert_renders(format_id: str, conversation: Conversation) -> Rendered:
     """Render, validate the payload, and check that nothing was dropped silently."""
     rendered = formats.get(format_id).render(conversation)
     VALIDATORS[format_id](rendered.payload)
@@ -129,10 +129,15 @@ def _markers(block: Block) -> list[str]:
 
 
 def assert_nothing_silently_dropped(
-    conversation: Conversation, payload: Any, warnings: list[DriftWarning]
+    conversation: Conversation,
+    payload: Any,
+    warnings: list[DriftWarning],
+    markers: Callable[[Block], list[str]] = _markers,
 ) -> None:
-    """Every block's content is in the payload, or a warning names it (or its message)."""
-    text = orjson.dumps(payload).decode()
+    """Every block's content (its ``markers``) is in the payload, or a warning names it (or
+    its message). A text payload (ChatML) is searched as it is, any other as JSON."""
+    raw = isinstance(payload, str)
+    text = payload if raw else orjson.dumps(payload).decode()
     warned = [w.field or "" for w in warnings]
 
     def check(block: Block, path: str) -> None:
@@ -142,8 +147,9 @@ def assert_nothing_silently_dropped(
             for field in warned
         ):
             return
-        for marker in _markers(block):
-            assert orjson.dumps(marker).decode()[1:-1] in text, f"{path} lost {marker!r} silently"
+        for marker in markers(block):
+            needle = marker if raw else orjson.dumps(marker).decode()[1:-1]
+            assert needle in text, f"{path} lost {marker!r} silently"
         if isinstance(block, ToolResultBlock) and isinstance(block.content, list):
             for index, inner in enumerate(block.content):
                 check(inner, f"{path}.content[{index}]")

@@ -33,9 +33,9 @@ from tests.providers.formats.seed_formats._helpers import (
     PNG,
     SEED_FORMATS,
     _case_id,
+    assert_renders,
     load,
     parse_one,
-    render_checked,
     stored,
     summary,
 )
@@ -53,7 +53,7 @@ CONVERTIBLE = [
 @pytest.mark.parametrize("path", CONVERTIBLE, ids=lambda p: f"{p.parent.name}-{p.stem}")
 def test_other_formats_fixtures_render_valid_payloads(path: Path, format_id: str) -> None:
     for item in formats.parse(path.parent.name, load(path)).items:
-        render_checked(format_id, stored(item.conversation))
+        assert_renders(format_id, stored(item.conversation))
 
 
 @pytest.mark.parametrize("target", SEED_FORMATS)
@@ -61,7 +61,7 @@ def test_other_formats_fixtures_render_valid_payloads(path: Path, format_id: str
 def test_seed_fixtures_convert_into_each_other(case: tuple[str, Path], target: str) -> None:
     format_id, path = case
     if format_id != target:
-        render_checked(target, stored(parse_one(format_id, load(path))))
+        assert_renders(target, stored(parse_one(format_id, load(path))))
 
 
 BLOCKS: dict[str, Block] = {
@@ -109,7 +109,7 @@ def test_every_block_in_every_role_is_carried_or_warned(
             ),
         ],
     )
-    render_checked(format_id, conversation)
+    assert_renders(format_id, conversation)
 
 
 _IDS = st.sampled_from(["call_a", "toolu_01B", "fc_" + "9" * 60, "bad id!", ""])
@@ -142,7 +142,7 @@ _MESSAGES = st.builds(
 def test_any_conversation_renders_a_valid_payload_and_warns_for_each_loss(
     format_id: str, messages: list[Message]
 ) -> None:
-    render_checked(format_id, Conversation(messages=messages))
+    assert_renders(format_id, Conversation(messages=messages))
 
 
 @pytest.mark.parametrize("format_id", SEED_FORMATS)
@@ -160,7 +160,7 @@ def test_other_branches_and_citations_are_dropped_with_warnings(format_id: str) 
             ),
         ]
     )
-    rendered = render_checked(format_id, conversation)
+    rendered = assert_renders(format_id, conversation)
     assert "old" not in orjson.dumps(rendered.payload).decode()
     # Appam messages hold their ids; the others say they left them out, in one note.
     ids = [] if format_id == "appam" else [("content-dropped", "messages", ["id"], None)]

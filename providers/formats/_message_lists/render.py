@@ -1,0 +1,267 @@
+"""What every seed message list says when it renders: the one thread it holds, and the
+warnings for what a plain list of messages cannot carry, worded with the format's label
+(``ctx.label``: "Appam", "ART", "Forge", "ai.matey IR") or the phrase given."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from providers.formats._kit.context import RenderContext
+from providers.formats._kit.drift import (
+    report_foreign_fields,
+    report_message_metadata,
+    report_no_room_for_request,
+)
+from providers.formats._kit.extra import Namespace
+from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import parse_arguments
+from providers.formats._message_lists.shapes import Wire, shaped_payload
+from providers.formats.base import Drift, Rendered
+from providers.umf import (
+    Block,
+    Conversation,
+    DocumentBlock,
+    Extra,
+    Message,
+    RefusalBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    main_path,
+)
+
+
+@dataclass
+class ListContext(RenderContext):
+    """One render of a message list: also the tool names of the calls seen so far (a
+    result that does not say which tool it answers is written with its call's)."""
+
+    call_names: dict[str, str] = field(default_factory=dict)
+
+
+ContextT = TypeVar("ContextT", bound=ListContext)
+
+
+def render_context(format_id: str, label: str, *, faithful: bool) -> ListContext:
+    """A fresh render context for ``format_id`` (warnings name it by ``label``)."""
+    return ListContext(Namespace(format_id), label, Drift(format_id), faithful)
+
+
+def report_foreign(extra: Extra, path: str, ctx: RenderContext) -> None:
+    """One ``field-unknown`` note per other format's (non-empty) fields on a value."""
+    report_foreign_fields(extra, path, ctx.drift, ctx.ns.format_id, ctx.label)
+
+
+def one_thread(
+    conversation: Conversation,
+    ctx: RenderContext,
+    *,
+    metadata_note: str | None = None,
+    held: Collection[str] = (),
+    holds: str | None = None,
+    original: Callable[[Message], Any] = lambda message: message.id,
+) -> list[tuple[int, Message]]:
+    """The messages to write with their UMF indexes: one path when the conversation is a
+    tree, each message left on another branch noted as dropped (``holds``: how the note
+    begins, "<label> holds one thread" by default). With ``metadata_note``, a conversion
+    notes the per-message facts the list has no place for (less the ``held`` ones)."""
+    positions = {id(message): index for index, message in enumerate(conversation.messages)}
+    path = main_path(conversation)
+    kept = {id(message) for message in path}
+    for index, message in enumerate(conversation.messages):
+        if id(message) not in kept:
+            ctx.drift.add(
+                "content-dropped",
+                f"{holds or ctx.label + ' holds one thread'}; this message is on another branch",
+                field=item("messages", index),
+                original=original(message),
+            )
+    written = [(positions[id(message)], message) for message in path]
+    if metadata_note is not None and not ctx.faithful:
+        report_message_metadata(written, ctx.drift, metadata_note, held=held)
+    return written
+
+
+def render_list(
+    conversation: Conversation,
+    ctx: ContextT,
+    render_message: Callable[[Message, int, ContextT], list[Wire]],
+    *,
+    holder: str,
+    metadata_note: str,
+) -> Rendered:
+    """``conversation`` as a list of wire messages in the shape it was read in
+    (:func:`~.shapes.shaped_payload`), ``render_message`` writing each message of its one
+    thread, and a warning for each thing it could not carry: other formats' fields, the
+    request around the messages (``holder`` says what carries none: "Forge messages
+    carry"), the messages' own facts (``metadata_note``)."""
+    shape = ctx.ns.hint(conversation.extra, "shape")
+    report_foreign(conversation.extra, "", ctx)
+    report_no_room_for_request(conversation, ctx.drift, holder=holder)
+    thread = one_thread(conversation, ctx, metadata_note=metadata_note)
+    groups = [render_message(message, index, ctx) for index, message in thread]
+    payload = shaped_payload(conversation, shape, thread, groups, ctx.ns)
+    return Rendered(payload, ctx.drift.warnings)
+
+
+def developer_as_system(path: str, ctx: RenderContext, who: str | None = None) -> str:
+    """``system``, with the warning that ``who`` (the label by default) has no developer
+    role."""
+    ctx.drift.add(
+        "system-message-transformed",
+        f"{who or ctx.label} has no developer role; sent as a system message",
+        field=at(path, "role"),
+        original="developer",
+        transformed="system",
+    )
+    return "system"
+
+
+def whole_result(message: Message) -> ToolResultBlock | None:
+    """A tool message holding its result as plain blocks (UMF's InternalMessage shape):
+    one result answering its ``tool_call_id``; None for any other message."""
+    if message.role != "tool" or message.tool_call_id is None:
+        return None
+    if any(isinstance(block, ToolResultBlock) for block in message.content):
+        return None
+    return ToolResultBlock(
+        tool_use_id=message.tool_call_id, content=list(message.content), name=message.name
+    )
+
+
+def report_tool_as_user(path: str, ctx: RenderContext) -> str:
+    """``user``, with the warning for a tool message that answers no call."""
+    ctx.drift.add(
+        "content-type-unsupported",
+        "a tool message that answers no call; sent as a user message",
+        field=path,
+        original="tool",
+        transformed="user",
+    )
+    return "user"
+
+
+def report_reasoning_fields(
+    message: Message, path: str, ctx: RenderContext, holder: str, reasoning: str = "reasoning"
+) -> None:
+    """Warnings for a message's ``reasoning`` and ``reasoning_details``, which ``holder``
+    ("ART messages") carry no place for."""
+    if message.reasoning:
+        ctx.drift.add(
+            "reasoning-dropped",
+            f"{holder} carry no {reasoning}",
+            field=at(path, "reasoning"),
+            original=message.reasoning,
+        )
+    if message.reasoning_details:
+        ctx.drift.add(
+            "reasoning-dropped",
+            f"{holder} carry no reasoning details",
+            field=at(path, "reasoning_details"),
+            details={"count": len(message.reasoning_details)},
+        )
+
+
+def report_name(message: Message, path: str, ctx: RenderContext, holder: str) -> None:
+    """An info note for a message ``name`` that ``holder`` ("Forge messages") has no place
+    for (a tool message's name is its tool's)."""
+    if message.name is not None and message.role != "tool":
+        ctx.drift.add(
+            "content-dropped",
+            f"{holder} have no name",
+            field=at(path, "name"),
+            original=message.name,
+            severity="info",
+        )
+
+
+def report_moved(
+    results: list[int], placed: list[int], after: bool, path: str, ctx: RenderContext, how: str
+) -> None:
+    """One note per tool result (content positions ``results``) that had to jump over the
+    message's own content (``placed``), moved ``after`` it or before it; ``how`` begins
+    the note ("tool results are Forge messages of their own; moved {where} the
+    message's text", ``{where}`` filled in)."""
+    where = "after" if after else "before"
+    for position in results:
+        jumped = any(p > position for p in placed) if after else any(p < position for p in placed)
+        if jumped:
+            ctx.drift.add(
+                "message-reordered",
+                how.format(where=where),
+                field=item(at(path, "content"), position),
+                original="within the message",
+                transformed=where,
+                severity="info",
+            )
+
+
+def plain_text(block: Block, *, empty_documents: bool = False) -> str | None:
+    """The text of a block a text-only list takes as text: a refusal, a plain-text
+    document (with ``empty_documents``, one that holds no text too)."""
+    if isinstance(block, RefusalBlock):
+        return block.text
+    if isinstance(block, DocumentBlock) and block.source.type == "text":
+        data = block.source.data
+        return data if data or (empty_documents and data is not None) else None
+    return None
+
+
+def report_as_text(block: Block, path: str, ctx: RenderContext, why: str) -> None:
+    """The warning for a block sent as text (``why`` says so)."""
+    ctx.drift.add(
+        "content-type-unsupported", why, field=path, original=block.type, transformed="text"
+    )
+
+
+def report_dropped(block: Block, path: str, ctx: RenderContext, why: str) -> None:
+    """The warning for a block left out, ``why`` saying why."""
+    original = block.model_dump(mode="json", exclude={"extra"}, exclude_none=True)
+    ctx.drift.add("content-dropped", why, field=path, original=original)
+
+
+def report_citations(block: TextBlock, path: str, ctx: RenderContext, why: str) -> None:
+    """The warning for the citations of a text block, which the list has no place for."""
+    if block.citations:
+        ctx.drift.add("content-dropped", why, field=at(path, "citations"), original=block.citations)
+
+
+def report_thinking_dropped(block: ThinkingBlock, path: str, ctx: RenderContext, why: str) -> None:
+    """The warning for a thinking block left out, ``why`` saying why."""
+    ctx.drift.add(
+        "reasoning-dropped",
+        why,
+        field=path,
+        original=block.text or None,
+        details={"redacted": block.redacted, "signed": bool(block.signature or block.data)},
+    )
+
+
+def report_invalid_arguments(block: ToolUseBlock, path: str, ctx: RenderContext, who: str) -> None:
+    """The warning for a call whose raw argument string is not JSON: ``who`` ("Forge")
+    keeps only the parsed input."""
+    if block.raw_arguments is not None and not parse_arguments(block.raw_arguments)[1]:
+        ctx.drift.add(
+            "content-dropped",
+            f"the call's arguments were not valid JSON; {who} keeps only the parsed input",
+            field=at(path, "raw_arguments"),
+            original=block.raw_arguments,
+            transformed=block.input,
+        )
+
+
+def error_in_text(text: str, path: str, ctx: RenderContext, who: str) -> str:
+    """A failed tool result's text, marked ``Error:``: ``who`` ("ART tool results") has
+    no error flag."""
+    marked = f"Error: {text}" if text else "Error"
+    ctx.drift.add(
+        "capability-unsupported",
+        f"{who} have no error flag; the error is said in the text",
+        field=at(path, "is_error"),
+        original=True,
+        transformed=marked,
+    )
+    return marked

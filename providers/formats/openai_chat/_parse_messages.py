@@ -15,14 +15,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import (
-    parse_arguments,
+from providers.formats._kit.fields import (
     require_list,
     require_mapping,
     require_str,
     split,
     unknown_fields,
 )
+from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import parse_arguments
 from providers.formats.base import Drift, FormatError
 from providers.umf import (
     JSON,
@@ -36,10 +37,9 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._content import parse_custom_input, parse_part
-from ._shared import at, item, make_extra
+from ._constants import NAMESPACE, ROLES
+from ._parse_parts import parse_custom_input, parse_part
 
-ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 _ASSISTANT_FIELDS = ("name", "refusal", "audio", "tool_calls", "function_call")
 
 
@@ -98,7 +98,7 @@ def _parse_turn(source: dict[str, Any], role: str, path: str, state: ParseState)
         role=role,  # type: ignore[arg-type]  # checked against ROLES above
         content=[*blocks, *field_blocks, *calls],
         name=name,
-        extra=make_extra(rest, content=content_hint),
+        extra=NAMESPACE.extra(rest, content=content_hint),
     )
 
 
@@ -130,14 +130,14 @@ def _lift_annotations(blocks: list[Block], rest: dict[str, Any]) -> None:
     block = blocks[0]
     if isinstance(block, TextBlock):
         block.citations = rest.pop("annotations")
-        block.extra = make_extra({}, citations="annotations")
+        block.extra = NAMESPACE.extra({}, citations="annotations")
 
 
 def _parse_assistant_fields(fields: dict[str, Any], path: str) -> list[Block]:
     blocks: list[Block] = []
     if "refusal" in fields:
         text = require_str(fields["refusal"], at(path, "refusal"))
-        blocks.append(RefusalBlock(text=text, extra=make_extra({}, field="refusal")))
+        blocks.append(RefusalBlock(text=text, extra=NAMESPACE.extra({}, field="refusal")))
     if "audio" in fields:
         audio = require_mapping(fields["audio"], at(path, "audio"))
         audio_id = require_str(audio.get("id"), at(path, "audio.id"))
@@ -146,7 +146,7 @@ def _parse_assistant_fields(fields: dict[str, Any], path: str) -> list[Block]:
         blocks.append(
             AudioBlock(
                 source=MediaSource(type="file", file_id=audio_id),
-                extra=make_extra(
+                extra=NAMESPACE.extra(
                     unknown_fields(audio, ("id",), path=at(path, "audio")), field="audio"
                 ),
             )
@@ -186,7 +186,7 @@ def _parse_call(raw: JSON, path: str, state: ParseState) -> Block:
         name=name,
         input=value,
         raw_arguments=raw_arguments,
-        extra=make_extra(
+        extra=NAMESPACE.extra(
             unknown_fields(call, ("id", "type", kind), path=path),
             inner=rest or None,
             type=type_hint,
@@ -210,7 +210,7 @@ def _parse_legacy_call(raw: JSON, path: str, state: ParseState) -> Block:
         name=name,
         input=value,
         raw_arguments=raw_arguments,
-        extra=make_extra({}, field="function_call", inner=rest or None),
+        extra=NAMESPACE.extra({}, field="function_call", inner=rest or None),
     )
 
 
@@ -244,7 +244,7 @@ def _parse_result_message(
         content=[block],
         name=name,
         tool_call_id=call_id,
-        extra=make_extra(
+        extra=NAMESPACE.extra(
             rest,
             content=None if kind == "string" else kind,
             role="function" if role == "function" else None,

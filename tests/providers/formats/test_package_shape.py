@@ -30,7 +30,6 @@ NOT_YET_MOVED = frozenset(
         "matey_ir",
         "mistral",
         "ollama",
-        "openai_chat",
         "openai_finetune",
         "openai_responses",
         "otel_genai",

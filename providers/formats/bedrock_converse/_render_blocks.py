@@ -43,6 +43,8 @@ def render_blocks(blocks: list[Block], path: str, extra: Extra, ctx: RenderConte
         body = render_block(block, block_path, ctx)
         if body is not None:
             parts.append(Part(body, block_path))
+    if not extra:
+        return parts
     return with_opaque(parts, extra, f"{path}.extra.{FORMAT_ID}.$opaque")
 
 
@@ -57,6 +59,8 @@ def render_block(block: Block, path: str, ctx: RenderContext) -> dict[str, Any] 
     """One block as ``{member: value}``, or None when Bedrock cannot take it (warned). The
     block's own Bedrock fields go back into the member's object."""
     body = RENDERERS[block.type](block, path, ctx)
+    if not block.extra:  # most blocks carry no extra: nothing to put back or report
+        return body
     target = _extra_target(body) if body is not None else None
     if target is not None:
         target.update(own_extra(block.extra, FORMAT_ID))

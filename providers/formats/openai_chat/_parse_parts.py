@@ -45,7 +45,9 @@ def parse_part(raw: JSON, path: str) -> Block:
 
 
 def _parse_text(part: dict[str, Any], path: str) -> Block:
-    text = require_str(part.get("text"), at(path, "text"))
+    text = require_str(part.get("text"), path, "text")
+    if len(part) == 2:  # type and text: nothing else to keep
+        return TextBlock(text=text)
     return TextBlock(
         text=text, extra=NAMESPACE.extra(unknown_fields(part, ("type", "text"), path=path))
     )

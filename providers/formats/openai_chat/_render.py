@@ -75,8 +75,10 @@ def _render(conversation: Conversation, shape: str, ctx: RenderContext) -> Rende
 
 def _thread(conversation: Conversation, ctx: RenderContext) -> list[tuple[int, Message]]:
     """The messages to write with their indexes: one path when the conversation is a tree."""
-    positions = {id(message): index for index, message in enumerate(conversation.messages)}
     path = main_path(conversation)
+    if len(path) == len(conversation.messages):  # a thread already (parents come first)
+        return list(enumerate(path))
+    positions = {id(message): index for index, message in enumerate(conversation.messages)}
     kept = {id(message) for message in path}
     for index, message in enumerate(conversation.messages):
         if id(message) not in kept:

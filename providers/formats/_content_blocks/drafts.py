@@ -22,6 +22,15 @@ from providers.umf import JSON, Block, Extra, Message, ToolResultBlock
 SYSTEM_ROLES = ("system", "developer")
 
 
+def union_member(body: dict[str, Any]) -> str:
+    """The first key of a block body: the member a tagged union sets (``toolUse``), or ""
+    for an empty body. (The rules ask it of every block several times: a loop that stops
+    at once costs less than ``next(iter(body))``.)"""
+    for member in body:
+        return member
+    return ""
+
+
 @dataclass
 class Part:
     """One rendered content block and the UMF path it came from. ``moved`` marks a block
@@ -34,7 +43,7 @@ class Part:
     @property
     def member(self) -> str:
         """The first key of the block: the member a tagged union sets (``toolUse``)."""
-        return next(iter(self.body), "")
+        return union_member(self.body)
 
     @property
     def value(self) -> Any:

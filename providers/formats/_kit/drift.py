@@ -179,6 +179,9 @@ def report_message_metadata(
     carries), which of them were left out and on which messages (UMF indexes)."""
     dropped: dict[str, list[int]] = {}
     for index, entry in thread:
+        facts = (entry.id, entry.timestamp, entry.model, entry.finish_reason, entry.usage)
+        if not (any(facts) or entry.metadata):
+            continue  # the common message: none of MESSAGE_METADATA, looked at once
         for name in MESSAGE_METADATA:
             if name not in held and getattr(entry, name):
                 dropped.setdefault(name, []).append(index)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from providers.formats._content_blocks.drafts import Dialect, Part, drop_blank_text
+from providers.formats._content_blocks.drafts import Dialect, Part, drop_blank_text, union_member
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import report_foreign_extra, report_reasoning_dropped
 from providers.formats._kit.extra import Namespace, hint, own_extra
@@ -245,8 +245,8 @@ DIALECT: Dialect[RenderContext] = Dialect(
     name="Bedrock",
     turn="Bedrock messages",
     roles={"user": "user", "assistant": "assistant", "tool": "user"},
-    kind=lambda body: next(iter(body), ""),
-    inner=lambda body: body[next(iter(body))],
+    kind=union_member,
+    inner=lambda body: body[union_member(body)],
     call_kind="toolUse",
     result_kind="toolResult",
     call_id="toolUseId",

@@ -13,9 +13,10 @@ import mimetypes
 from collections.abc import Callable
 from typing import Any
 
+from providers.formats._chatlike import source_from_url
 from providers.formats._kit.fields import require_mapping, require_str, split, unknown_fields
 from providers.formats._kit.paths import at
-from providers.formats._kit.wire import data_uri, parse_arguments, parse_data_uri
+from providers.formats._kit.wire import parse_arguments
 from providers.formats.base import FormatError
 from providers.umf import (
     JSON,
@@ -66,7 +67,7 @@ def _parse_image(part: dict[str, Any], path: str) -> Block:
     url = require_str(inner.get("url"), at(inner_path, "url"))
     fields, rest = split(inner, ("detail",), handled=("url",), path=inner_path)
     detail = require_str(fields["detail"], at(inner_path, "detail")) if fields else None
-    source, uri = _base64_source(url) or (MediaSource(type="url", url=url), None)
+    source, uri = source_from_url(url)
     outer = unknown_fields(part, ("type", "image_url"), path=path)
     return ImageBlock(
         source=source, detail=detail, extra=NAMESPACE.extra(outer, inner=rest or None, uri=uri)
@@ -122,22 +123,11 @@ _PARSERS: dict[str, Callable[[dict[str, Any], str], Block]] = {
 }
 
 
-def _base64_source(uri: str) -> tuple[MediaSource, str | None] | None:
-    """A base64 source for a ``data:`` URI, with the URI itself when the source would
-    not spell it the same way again (extra parameters, no media type)."""
-    parsed = parse_data_uri(uri)
-    if parsed is None:
-        return None
-    media_type, data = parsed
-    source = MediaSource(type="base64", media_type=media_type, data=data)
-    return source, None if data_uri(media_type, data) == uri else uri
-
-
 def _file_data_source(file_data: str, filename: str | None) -> tuple[MediaSource, str | None]:
     # file_data is a data URI in OpenAI's examples, but bare base64 is accepted too.
-    found = _base64_source(file_data)
-    if found is not None:
-        return found
+    source, uri = source_from_url(file_data)
+    if source.type == "base64":
+        return source, uri
     media_type = mimetypes.guess_type(filename)[0] if filename else None
     return MediaSource(type="base64", media_type=media_type, data=file_data), file_data
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._chatlike import take_answer, thread
 from providers.formats._kit.drift import report_message_metadata, report_unplaced
 from providers.formats._kit.paths import item
 from providers.formats.base import Rendered
-from providers.umf import JSON, Conversation, Message, main_path
+from providers.umf import JSON, Conversation, Message
 
 from ._constants import NAMESPACE
 from ._render_messages import render_message
@@ -43,22 +44,21 @@ def render_request(conversation: Conversation) -> Rendered:
 
 def _render(conversation: Conversation, shape: str, ctx: RenderContext) -> Rendered:
     report_foreign_extra(conversation.extra, "", ctx.drift)
-    thread = _thread(conversation, ctx)
-    answer = None
-    if shape in ("exchange", "response") and thread and thread[-1][1].role == "assistant":
-        answer = thread.pop()
-    elif shape in ("exchange", "response"):
-        shape = "request"  # nothing to answer with: the request is all there is
+    messages = thread(conversation, ctx)
+    # An exchange or a response writes its answer apart (a request when there is none).
+    answer, shape = take_answer(messages, shape)
     if shape == "response":
-        report_unplaced(conversation, thread, ctx.drift)
-        thread = []
+        report_unplaced(conversation, messages, ctx.drift)
+        messages = []
     if not ctx.faithful:
-        report_message_metadata(thread, ctx.drift, _NO_MESSAGE_METADATA)
-    entries = [entry for index, message in thread for entry in render_message(message, index, ctx)]
-    messages = assemble(entries, ctx)
-    payload: JSON = messages
+        report_message_metadata(messages, ctx.drift, _NO_MESSAGE_METADATA)
+    entries = [
+        entry for index, message in messages for entry in render_message(message, index, ctx)
+    ]
+    wires = assemble(entries, ctx)
+    payload: JSON = wires
     if shape in ("request", "exchange"):
-        payload = _render_body(conversation, messages, ctx)
+        payload = _render_body(conversation, wires, ctx)
         payload = payload if ctx.faithful else strip_nulls(payload)
     elif shape == "messages":
         report_unplaced(conversation, [], ctx.drift)
@@ -71,24 +71,6 @@ def _render(conversation: Conversation, shape: str, ctx: RenderContext) -> Rende
             else {**envelope, "request": payload, "response": response}
         )
     return Rendered(payload, ctx.drift.warnings)
-
-
-def _thread(conversation: Conversation, ctx: RenderContext) -> list[tuple[int, Message]]:
-    """The messages to write with their indexes: one path when the conversation is a tree."""
-    path = main_path(conversation)
-    if len(path) == len(conversation.messages):  # a thread already (parents come first)
-        return list(enumerate(path))
-    positions = {id(message): index for index, message in enumerate(conversation.messages)}
-    kept = {id(message) for message in path}
-    for index, message in enumerate(conversation.messages):
-        if id(message) not in kept:
-            ctx.drift.add(
-                "content-dropped",
-                "OpenAI Chat takes one thread; this message is on another branch",
-                field=item("messages", index),
-                original=message.id,
-            )
-    return [(positions[id(message)], message) for message in path]
 
 
 def _render_body(

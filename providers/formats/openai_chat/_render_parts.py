@@ -11,6 +11,7 @@ import mimetypes
 from dataclasses import dataclass, field
 from typing import Any
 
+from providers.formats._chatlike import drop
 from providers.formats._kit.context import RenderContext as KitContext
 from providers.formats._kit.drift import describe, report_foreign_fields
 from providers.formats._kit.ids import ToolIdMap
@@ -129,7 +130,7 @@ def _render_refusal(
 def _render_image(block: ImageBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
     url = media_uri(block.source, block.extra)
     if url is None:
-        _drop(ctx, block, path, "OpenAI Chat takes images only as a URL or base64 data")
+        drop(block, path, "OpenAI Chat takes images only as a URL or base64 data", ctx)
         return None
     inner: dict[str, Any] = {"url": url}
     if block.detail is not None:
@@ -145,7 +146,7 @@ def _render_audio(block: AudioBlock, path: str, ctx: RenderContext) -> dict[str,
     data = block.source.data if block.source.type == "base64" else None
     accepted = ctx.faithful or audio_format in _ACCEPTED_AUDIO
     if data is None or audio_format is None or not accepted:
-        _drop(ctx, block, path, "OpenAI Chat takes audio only as base64 wav or mp3")
+        drop(block, path, "OpenAI Chat takes audio only as base64 wav or mp3", ctx)
         return None
     inner = NAMESPACE.put({"data": data, "format": audio_format}, block.extra, "inner")
     return NAMESPACE.put({"type": "input_audio", "input_audio": inner}, block.extra)
@@ -196,7 +197,7 @@ def _document_as_text(block: DocumentBlock, path: str, ctx: RenderContext) -> di
     # OpenAI's file part takes only bytes or a file id: plain text and URLs become text.
     text = block.source.data if block.source.type == "text" else block.source.url
     if text is None:
-        _drop(ctx, block, path, "OpenAI Chat takes documents only as base64 data or a file id")
+        drop(block, path, "OpenAI Chat takes documents only as base64 data or a file id", ctx)
         return None
     ctx.drift.add(
         "content-type-unsupported",
@@ -206,7 +207,3 @@ def _document_as_text(block: DocumentBlock, path: str, ctx: RenderContext) -> di
         transformed="text",
     )
     return {"type": "text", "text": text}
-
-
-def _drop(ctx: RenderContext, block: Block, path: str, message: str) -> None:
-    ctx.drift.add("content-dropped", message, field=path, original=describe(block))

@@ -9,6 +9,7 @@ and whether that side said so (our drift warnings; LiteLLM has no such channel).
 
     .venv/bin/python bench/convert.py [--sizes 10,100,1000,10000] [--repeats 5] [--bare]
     .venv/bin/python bench/convert.py --each-format 1000 [--repeats 5]
+    .venv/bin/python bench/convert.py --calls 1000
 
 ``--bare`` also times two floors on the same conversations, against the goal's budget
 (LiteLLM's time per message / 3): a bare openai-chat -> gemini conversion on plain dicts
@@ -22,6 +23,10 @@ costs before it does any work.
 N-message conversation is rendered once in the format, then that payload is parsed
 and the conversation rendered back, in microseconds per message.
 
+``--calls N`` counts, instead, the Python calls per message (cProfile: functions and
+builtins) of parsing the N-message conversation from ``openai-chat`` and of rendering it
+into each target: a figure a busy machine does not disturb, unlike the times.
+
 Goal (issue 3): at least 3x LiteLLM's messages per second, and no silent loss where
 LiteLLM has one. Pure Python: no Django, no network, no API key.
 """
@@ -30,9 +35,11 @@ from __future__ import annotations
 
 import argparse
 import copy
+import cProfile
 import inspect
 import json
 import os
+import pstats
 import statistics
 import sys
 import time
@@ -314,16 +321,18 @@ def timed(
 ) -> list[float]:
     """Median seconds of each of ``fns`` over ``repeats`` runs, interleaved so that a busy
     machine slows both sides alike; each run gets a fresh copy (both sides may mutate what
-    they are given; the copy is not timed)."""
+    they are given; the copy is not timed). CPU time of this process: both sides are pure
+    computation here, and on a shared machine the time spent waiting for a core would
+    otherwise count as theirs."""
     runs: list[list[float]] = [[] for _ in fns]
     for fn in fns:
         fn(copy.deepcopy(payload))  # warm up: imports, caches
     for _ in range(repeats):
         for fn, times in zip(fns, runs, strict=True):
             data = copy.deepcopy(payload)
-            start = time.perf_counter()
+            start = time.process_time()
             fn(data)
-            times.append(time.perf_counter() - start)
+            times.append(time.process_time() - start)
     return [statistics.median(times) for times in runs]
 
 
@@ -411,6 +420,31 @@ def timed_format(fmt: formats.Format, payload: Any, repeats: int) -> tuple[float
     return min(parse_times[1:]), min(render_times[1:])
 
 
+def calls_per_message(size: int) -> None:
+    """Python calls per message of the openai-chat parse and of each target's render."""
+    payload = conversation(size)
+    formats.parse("openai-chat", copy.deepcopy(payload))  # warm up: imports, caches
+    print(f"Python calls per message, {size} messages (cProfile)")
+    parsed = formats.parse("openai-chat", copy.deepcopy(payload))
+    parse_calls = counted_calls(formats.parse, "openai-chat", payload)
+    print(f"{'parse openai-chat':<26} {parse_calls / size:>6.1f}")
+    for target in TARGETS:
+        render = formats.get(target).render_all
+        render([item.conversation for item in parsed.items])  # warm up
+        count = counted_calls(render, [item.conversation for item in parsed.items])
+        print(f"{'render ' + target:<26} {count / size:>6.1f}")
+
+
+def counted_calls(fn: Callable[..., Any], *args: Any) -> int:
+    """The calls (Python functions and builtins) one run of ``fn(*args)`` makes; the
+    arguments are deep-copied first, outside the count."""
+    args = copy.deepcopy(args)
+    profile = cProfile.Profile()
+    profile.runcall(fn, *args)
+    stats: dict[Any, tuple[int, ...]] = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    return sum(entry[1] for entry in stats.values())
+
+
 # --- main -------------------------------------------------------------------------------
 
 
@@ -423,7 +457,11 @@ def main() -> None:
     parser.add_argument(
         "--each-format", type=int, metavar="N", help="only time every format at N messages"
     )
+    parser.add_argument("--calls", type=int, metavar="N", help="only count calls at N messages")
     args = parser.parse_args()
+    if args.calls:
+        calls_per_message(args.calls)
+        return
     if args.each_format:
         each_format(args.each_format, args.repeats)
         return

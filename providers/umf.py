@@ -448,7 +448,10 @@ def main_path(conversation: Conversation, leaf_id: str | None = None) -> list[Me
     only the first message is a root.
     """
     messages = conversation.messages
-    if not any(m.parent_id for m in messages):
+    for message in messages:
+        if message.parent_id:
+            break
+    else:
         return list(messages)
     by_id: dict[str, Message] = {}
     parents: dict[int, Message | None] = {}

@@ -6,6 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from providers import umf
+from providers.formats.base import Drift
 
 
 def test_helpers_build_messages_like_the_seed_describes() -> None:
@@ -127,6 +128,27 @@ def test_keyword_construction_builds_the_same_value_as_validation() -> None:
     assert built.model_dump_json() == validated.model_dump_json()  # same keys, same order
     assert built.model_fields_set == validated.model_fields_set == {"role", "content", "name"}
     assert built.model_dump(exclude_unset=True) == validated.model_dump(exclude_unset=True)
+
+
+def test_a_drift_warning_recorded_is_the_value_built_by_keyword() -> None:
+    # Drift.add builds its warnings from their values directly (providers._umf_base
+    # from_values): the same value, its JSON in the same order, every field given.
+    drift = Drift("gemini")
+    drift.add("role-merged", "merged", field="messages[1]", original="tool", details={"a": 1})
+    built = umf.DriftWarning(
+        category="role-merged",
+        severity="warning",
+        message="merged",
+        field="messages[1]",
+        original_value="tool",
+        transformed_value=None,
+        source="gemini",
+        details={"a": 1},
+    )
+    [recorded] = drift.warnings
+    assert recorded == built
+    assert recorded.model_dump_json() == built.model_dump_json()
+    assert recorded.model_fields_set == built.model_fields_set == set(umf.DriftWarning.model_fields)
 
 
 def test_mutable_defaults_are_fresh_for_every_value() -> None:

@@ -22,6 +22,15 @@ from providers.umf import JSON, Block, Extra, Message, ToolResultBlock
 SYSTEM_ROLES = ("system", "developer")
 
 
+def union_member(body: dict[str, Any]) -> str:
+    """The first key of a block body: the member a tagged union sets (``toolUse``), or ""
+    for an empty body. (The rules ask it of every block several times: a loop that stops
+    at once costs less than ``next(iter(body))``.)"""
+    for member in body:
+        return member
+    return ""
+
+
 @dataclass
 class Part:
     """One rendered content block and the UMF path it came from. ``moved`` marks a block
@@ -34,7 +43,7 @@ class Part:
     @property
     def member(self) -> str:
         """The first key of the block: the member a tagged union sets (``toolUse``)."""
-        return next(iter(self.body), "")
+        return union_member(self.body)
 
     @property
     def value(self) -> Any:
@@ -144,54 +153,38 @@ def build_drafts(
 
 
 def _draft(message: Message, path: str, ctx: Ctx, dialect: Dialect[Ctx]) -> Draft:
-    if message.role == "tool":
-        parts = tool_message_parts(
-            message,
-            path,
-            ctx.drift,
-            render_all=lambda: dialect.render_blocks(message.content, path, message.extra, ctx),
-            render_one=lambda wrapped: _one_part(dialect.render_block(wrapped, path, ctx), path),
-        )
-    else:
+    wrapped = wrapped_tool_result(message, path, ctx.drift) if message.role == "tool" else None
+    if wrapped is None:
         parts = dialect.render_blocks(message.content, path, message.extra, ctx)
+    else:
+        body = dialect.render_block(wrapped, path, ctx)
+        parts = [] if body is None else [Part(body, path)]
     role = dialect.roles.get(message.role, message.role)
+    if not message.extra:  # the common message: no hint, no fields of its own
+        return Draft(role, parts, path, message.role)
     hint = dialect.content_hint(message)
     return Draft(role, parts, path, message.role, hint, dialect.message_fields(message))
 
 
-def _one_part(body: dict[str, Any] | None, path: str) -> Part | None:
-    return None if body is None else Part(body, path)
-
-
-P = TypeVar("P")
-
-
-def tool_message_parts(
-    message: Message,
-    path: str,
-    drift: Drift,
-    *,
-    render_all: Callable[[], list[P]],
-    render_one: Callable[[ToolResultBlock], P | None],
-) -> list[P]:
-    """A tool-role message as user content: its tool results (``render_all``), or its
-    content wrapped as the result of ``tool_call_id`` (``render_one``)."""
-    has_result = any(isinstance(block, ToolResultBlock) for block in message.content)
-    if has_result or message.tool_call_id is None:
-        if not has_result:
-            drift.add(
-                "content-type-unsupported",
-                "a tool message that answers no call id is sent as user content",
-                field=path,
-                original="tool",
-                transformed="user",
-            )
-        return render_all()
-    wrapped = ToolResultBlock(
+def wrapped_tool_result(message: Message, path: str, drift: Drift) -> ToolResultBlock | None:
+    """How a tool-role message goes out as user content: None when its blocks go as they
+    are (its tool results; or, said as ``content-type-unsupported``, its content when it
+    answers no call id), else its content wrapped as the result of ``tool_call_id``."""
+    for block in message.content:
+        if block.type == "tool_result":
+            return None
+    if message.tool_call_id is None:
+        drift.add(
+            "content-type-unsupported",
+            "a tool message that answers no call id is sent as user content",
+            field=path,
+            original="tool",
+            transformed="user",
+        )
+        return None
+    return ToolResultBlock(
         tool_use_id=message.tool_call_id, content=list(message.content), name=message.name
     )
-    part = render_one(wrapped)
-    return [part] if part is not None else []
 
 
 def report_system_moved(

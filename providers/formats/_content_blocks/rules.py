@@ -41,9 +41,10 @@ def _rewrite_ids(drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any])
     )
     used: set[str] = set()
     latest: dict[str, str] = {}
-    for part in (part for draft in drafts for part in draft.parts):
+    call_kind, result_kind = dialect.call_kind, dialect.result_kind
+    for part in [part for draft in drafts for part in draft.parts]:
         kind = dialect.kind(part.body)
-        if kind == dialect.call_kind:
+        if kind == call_kind:
             call = dialect.inner(part.body)
             original = call[dialect.call_id]
             new = ids(original, f"{part.path}.id")
@@ -51,7 +52,7 @@ def _rewrite_ids(drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any])
                 new = _unique_id(original, used, f"{part.path}.id", ctx, dialect)
             used.add(new)
             latest[original] = call[dialect.call_id] = new
-        elif kind == dialect.result_kind:
+        elif kind == result_kind:
             result = dialect.inner(part.body)
             original = result[dialect.result_id]
             result[dialect.result_id] = latest.get(original) or ids(

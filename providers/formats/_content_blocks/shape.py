@@ -17,16 +17,17 @@ Thread = list[tuple[int, Message]]
 def main_thread(conversation: Conversation, drift: Drift, target: str) -> Thread:
     """The messages to send with their UMF positions: one path through a tree (the other
     branches are left out, said as ``content-dropped``)."""
-    positions = {id(message): index for index, message in enumerate(conversation.messages)}
     path = main_path(conversation)
-    if len(path) < len(conversation.messages):
-        drift.add(
-            "content-dropped",
-            f"{target} takes one thread; the other branches were left out",
-            field="messages",
-            original=len(conversation.messages),
-            transformed=len(path),
-        )
+    if len(path) == len(conversation.messages):  # a thread already (parents come first)
+        return list(enumerate(path))
+    drift.add(
+        "content-dropped",
+        f"{target} takes one thread; the other branches were left out",
+        field="messages",
+        original=len(conversation.messages),
+        transformed=len(path),
+    )
+    positions = {id(message): index for index, message in enumerate(conversation.messages)}
     return [(positions[id(message)], message) for message in path]
 
 

@@ -38,6 +38,8 @@ def report_foreign_fields(
     Fields that hold nothing (null, empty) are not worth one (:func:`foreign_fields`),
     unless ``with_empty`` (formats that report every field as it was kept). ``tail`` ends
     the message (" and are not sent")."""
+    if not extra or (len(extra) == 1 and format_id in extra):
+        return  # nothing of another format: the common case, checked once per value
     if with_empty:
         found = [(ns, own_extra(extra, ns)) for ns in sorted(extra) if ns != format_id]
     else:
@@ -56,6 +58,8 @@ def report_foreign_fields(
 def report_foreign_extra(extra: Extra, path: str, ctx: RenderContext) -> None:
     """One ``field-unknown`` note per other format's (non-empty) fields on a value: they
     do not travel into ``ctx``'s format."""
+    if not extra:
+        return  # most values carry no extra at all
     report_foreign_fields(
         extra, path, ctx.drift, ctx.ns.format_id, ctx.label, tail=" and are not sent"
     )
@@ -69,6 +73,11 @@ def warn_message_fields(
     tool's), other formats' fields. ``target`` names the provider ("Gemini"), ``turn`` its
     messages ("Gemini contents")."""
     label = target
+    if not (message.reasoning or message.reasoning_details or message.name):
+        # The common message: at most other formats' fields (most carry none).
+        if message.extra:
+            report_foreign_extra(message.extra, path, ctx)
+        return
     if message.reasoning:
         ctx.drift.add(
             "reasoning-dropped",
@@ -175,6 +184,9 @@ def report_message_metadata(
     carries), which of them were left out and on which messages (UMF indexes)."""
     dropped: dict[str, list[int]] = {}
     for index, entry in thread:
+        facts = (entry.id, entry.timestamp, entry.model, entry.finish_reason, entry.usage)
+        if not (any(facts) or entry.metadata):
+            continue  # the common message: none of MESSAGE_METADATA, looked at once
         for name in MESSAGE_METADATA:
             if name not in held and getattr(entry, name):
                 dropped.setdefault(name, []).append(index)

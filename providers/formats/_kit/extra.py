@@ -59,32 +59,49 @@ def with_hints(fields: Mapping[str, Any], **hints: Any) -> dict[str, Any]:
 def hinted_extra(format_id: str, fields: Mapping[str, Any], **hints: Any) -> Extra:
     """``extra`` holding ``format_id``'s verbatim ``fields`` and its ``$`` layout hints
     (hints given as None are left out), or ``{}`` when there is neither."""
-    merged = with_hints(fields, **hints)  # a new dict already: no second copy
+    # Called for nearly every value a parser builds: one copy of ``fields``, no helpers.
+    merged = dict(fields)
+    for key, value in hints.items():
+        if value is not None:
+            merged["$" + key] = value
     return {format_id: merged} if merged else {}
 
 
 @dataclass(frozen=True)
 class Namespace:
-    """One format's corner of ``extra``: verbatim provider fields and ``$`` layout hints."""
+    """One format's corner of ``extra``: verbatim provider fields and ``$`` layout hints.
+
+    Its methods are what :func:`hinted_extra`, :func:`hint` and :func:`own_extra` do, written
+    out: a renderer calls them for nearly every value, most of which carry no ``extra``."""
 
     format_id: str
 
     def extra(self, fields: Mapping[str, Any], **hints: Any) -> Extra:
         """``extra`` holding ``fields`` and the hints that are not None."""
-        return extra_of(self.format_id, with_hints(fields, **hints))
+        return hinted_extra(self.format_id, fields, **hints)
 
     def hint(self, extra: Extra, key: str, default: Any = None) -> Any:
         """The ``$key`` hint this format left on a value."""
-        return hint(extra, self.format_id, key, default)
+        fields = extra.get(self.format_id)
+        return default if fields is None else fields.get("$" + key, default)
 
     def fields(self, extra: Extra) -> dict[str, Any]:
-        """This format's verbatim fields on a value (no hints)."""
-        return own_extra(extra, self.format_id)
+        """This format's verbatim fields on a value (no hints), as a new dict."""
+        fields = extra.get(self.format_id)
+        if not fields:
+            return {}
+        return {k: v for k, v in fields.items() if not k.startswith("$")}
 
     def put(self, out: dict[str, Any], extra: Extra, hint_key: str | None = None) -> dict[str, Any]:
         """``out`` plus the verbatim fields (or those kept under ``$hint_key``); what UMF
         itself says wins over a field kept aside."""
-        fields = self.hint(extra, hint_key, {}) if hint_key else self.fields(extra)
+        own = extra.get(self.format_id)
+        if not own:
+            return out
+        if hint_key:
+            fields = own.get("$" + hint_key, {})
+        else:
+            fields = {k: v for k, v in own.items() if not k.startswith("$")}
         for key, value in fields.items():
             out.setdefault(key, value)
         return out

@@ -94,24 +94,30 @@ def reserved_field(path: str, key: str) -> FormatError:
     return FormatError("field names starting with '$' are reserved", field=field)
 
 
-def require_mapping(value: JSON, field: str) -> dict[str, Any]:
-    """``value`` if it is a JSON object, else a :class:`FormatError` for ``field``."""
+def require_mapping(value: JSON, field: str, key: str | None = None) -> dict[str, Any]:
+    """``value`` if it is an object, else a :class:`FormatError` for ``field`` (or for its
+    ``key``: the path is then built only for the error, as readers call this per value)."""
     if not isinstance(value, dict):
-        raise FormatError(f"expected an object, got {_json_type(value)}", field=field)
+        where = field if key is None else at(field, key)
+        raise FormatError(f"expected an object, got {_json_type(value)}", field=where)
     return value
 
 
-def require_list(value: JSON, field: str) -> list[Any]:
-    """``value`` if it is a JSON array, else a :class:`FormatError` for ``field``."""
+def require_list(value: JSON, field: str, key: str | None = None) -> list[Any]:
+    """``value`` if it is an array, else a :class:`FormatError` for ``field`` (or for its
+    ``key``: the path is then built only for the error, as readers call this per value)."""
     if not isinstance(value, list):
-        raise FormatError(f"expected an array, got {_json_type(value)}", field=field)
+        where = field if key is None else at(field, key)
+        raise FormatError(f"expected an array, got {_json_type(value)}", field=where)
     return value
 
 
-def require_str(value: JSON, field: str) -> str:
-    """``value`` if it is a string, else a :class:`FormatError` for ``field``."""
+def require_str(value: JSON, field: str, key: str | None = None) -> str:
+    """``value`` if it is a string, else a :class:`FormatError` for ``field`` (or for its
+    ``key``: the path is then built only for the error, as readers call this per value)."""
     if not isinstance(value, str):
-        raise FormatError(f"expected a string, got {_json_type(value)}", field=field)
+        where = field if key is None else at(field, key)
+        raise FormatError(f"expected a string, got {_json_type(value)}", field=where)
     return value
 
 

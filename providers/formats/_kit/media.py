@@ -79,7 +79,7 @@ def find_misclaimed(conversation: Conversation) -> list[Misclaimed]:
             kind = block.type
             if kind in _MEDIA_TYPES:
                 nested: list[tuple[str, Block]] = [("", block)]
-            elif isinstance(block, ToolResultBlock) and isinstance(block.content, list):
+            elif block.type == "tool_result" and type(block.content) is list:
                 nested = [
                     (f".content[{inner}]", item)
                     for inner, item in enumerate(block.content)

@@ -43,7 +43,8 @@ def render_blocks(blocks: list[Block], path: str, extra: Extra, ctx: RenderConte
         body = render_block(block, block_path, ctx)
         if body is not None:
             parts.append(Part(body, block_path))
-    _put_back_unmapped(parts, extra, path)
+    if extra:
+        _put_back_unmapped(parts, extra, path)
     return parts
 
 
@@ -60,11 +61,11 @@ def provider_fields(extra: Extra) -> dict[str, Any]:
 
 def render_block(block: Block, path: str, ctx: RenderContext) -> dict[str, Any] | None:
     """One block, or None when Anthropic cannot take it (a warning says so)."""
-    renderer = RENDERERS[block.type]
-    body = renderer(block, path, ctx)
-    if body is not None:
-        body.update(provider_fields(block.extra))
-    report_foreign_extra(block.extra, path, ctx)
+    body = RENDERERS[block.type](block, path, ctx)
+    if block.extra:  # most blocks carry no extra: nothing to put back or report
+        if body is not None:
+            body.update(provider_fields(block.extra))
+        report_foreign_extra(block.extra, path, ctx)
     return body
 
 

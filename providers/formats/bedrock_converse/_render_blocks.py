@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from providers.formats._content_blocks.drafts import Dialect, Part, drop_blank_text
+from providers.formats._content_blocks.drafts import Dialect, Part, drop_blank_text, union_member
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import report_foreign_extra, report_reasoning_dropped
 from providers.formats._kit.extra import Namespace, hint, own_extra
@@ -43,6 +43,8 @@ def render_blocks(blocks: list[Block], path: str, extra: Extra, ctx: RenderConte
         body = render_block(block, block_path, ctx)
         if body is not None:
             parts.append(Part(body, block_path))
+    if not extra:
+        return parts
     return with_opaque(parts, extra, f"{path}.extra.{FORMAT_ID}.$opaque")
 
 
@@ -57,6 +59,8 @@ def render_block(block: Block, path: str, ctx: RenderContext) -> dict[str, Any] 
     """One block as ``{member: value}``, or None when Bedrock cannot take it (warned). The
     block's own Bedrock fields go back into the member's object."""
     body = RENDERERS[block.type](block, path, ctx)
+    if not block.extra:  # most blocks carry no extra: nothing to put back or report
+        return body
     target = _extra_target(body) if body is not None else None
     if target is not None:
         target.update(own_extra(block.extra, FORMAT_ID))
@@ -241,8 +245,8 @@ DIALECT: Dialect[RenderContext] = Dialect(
     name="Bedrock",
     turn="Bedrock messages",
     roles={"user": "user", "assistant": "assistant", "tool": "user"},
-    kind=lambda body: next(iter(body), ""),
-    inner=lambda body: body[next(iter(body))],
+    kind=union_member,
+    inner=lambda body: body[union_member(body)],
     call_kind="toolUse",
     result_kind="toolResult",
     call_id="toolUseId",

@@ -29,7 +29,7 @@ from providers.formats.gemini._constants import (
 )
 from providers.formats.gemini._parse_results import response_object
 from providers.formats.gemini._render_media import render_media
-from providers.umf import Block, ToolResultBlock, ToolUseBlock
+from providers.umf import Block, ToolResultBlock
 
 
 @dataclass
@@ -74,14 +74,17 @@ class Part(BlockPart):
 def render_block(block: Block, path: str, ctx: Context) -> Part | None:
     """One block as a part, or None when Gemini cannot take it (a warning says so)."""
     body = RENDERERS[block.type](block, path, ctx)
-    report_foreign_extra(block.extra, path, ctx)
+    extra = block.extra
+    if extra:  # most blocks carry no extra: nothing to report or put back
+        report_foreign_extra(extra, path, ctx)
     if body is None:
         return None
-    merge_fields(body, own_extra(block.extra, FORMAT_ID))
+    if extra:
+        merge_fields(body, own_extra(extra, FORMAT_ID))
     part = Part(body, path)
-    if isinstance(block, ToolUseBlock):
+    if block.type == "tool_use":
         part.call_id, part.name = block.id, body["functionCall"]["name"]
-    elif isinstance(block, ToolResultBlock):
+    elif block.type == "tool_result":
         part.answers, part.name = block.tool_use_id, body["functionResponse"]["name"]
     return part
 

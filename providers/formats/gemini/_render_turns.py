@@ -12,7 +12,7 @@ from typing import Any
 from providers.formats._content_blocks.drafts import (
     report_system_moved,
     text_only,
-    tool_message_parts,
+    wrapped_tool_result,
 )
 from providers.formats._kit.drift import (
     report_call_as_text,
@@ -48,7 +48,8 @@ class Turn:
             body["role"] = self.role
         if self.hints.get("$parts") != "absent":
             body["parts"] = [part.body for part in self.parts]
-        merge_fields(body, self.extra)
+        if self.extra:
+            merge_fields(body, self.extra)
         return body
 
 
@@ -75,20 +76,17 @@ def build_turns(
 
 
 def _turn(message: Message, path: str, ctx: Context) -> Turn:
-    if message.role == "tool":
-        parts = tool_message_parts(
-            message,
-            path,
-            ctx.drift,
-            render_all=lambda: _render_all(message, path, ctx),
-            render_one=lambda wrapped: render_block(wrapped, path, ctx),
-        )
-    else:
+    wrapped = wrapped_tool_result(message, path, ctx.drift) if message.role == "tool" else None
+    if wrapped is None:
         parts = _render_all(message, path, ctx)
-    extra = own_extra(message.extra, FORMAT_ID)
-    hints = {k: v for k, v in message.extra.get(FORMAT_ID, {}).items() if k.startswith("$")}
-    if not ctx.faithful:
-        hints = {}
+    else:
+        part = render_block(wrapped, path, ctx)
+        parts = [] if part is None else [part]
+    own = message.extra.get(FORMAT_ID)
+    if not own:  # the common message: nothing of this format's to put back
+        return Turn(_ROLES[message.role], parts, path, message.role)
+    extra = {k: v for k, v in own.items() if not k.startswith("$")}
+    hints = {k: v for k, v in own.items() if k.startswith("$")} if ctx.faithful else {}
     return Turn(_ROLES[message.role], parts, path, message.role, extra, hints)
 
 

@@ -10,8 +10,6 @@ response answers a call of the turn before it; the first call of each step carri
 
 from __future__ import annotations
 
-from collections import Counter
-
 from providers.formats.gemini._constants import (
     BRIDGE_USER_TEXT,
     MISSING_RESULT_TEXT,
@@ -42,6 +40,7 @@ def _is_blank(part: Part) -> bool:
 def _drop_empty(turns: list[Turn], ctx: Context) -> list[Turn]:
     kept = []
     for turn in turns:
+        parts = []
         for part in turn.parts:
             if _is_blank(part):
                 ctx.drift.add(
@@ -51,8 +50,10 @@ def _drop_empty(turns: list[Turn], ctx: Context) -> list[Turn]:
                     original="",
                     severity="info",
                 )
-        turn.parts = [part for part in turn.parts if not _is_blank(part)]
-        if turn.parts:
+            else:
+                parts.append(part)
+        turn.parts = parts
+        if parts:
             kept.append(turn)
         else:
             ctx.drift.add(
@@ -122,13 +123,17 @@ def _answer_calls(turn: Turn, calls: list[Part], ctx: Context) -> None:
     """One response per call of the previous turn, in the calls' order and first; a
     response that answers nothing there becomes text, an unanswered call gets an error.
     Calls that share an id (some providers number them per turn) take results in order."""
-    pending = Counter(call.call_id for call in calls)
+    if not calls and all(part.answers is None for part in turn.parts):
+        return  # no call to answer and no response: the turn stays as it is
+    pending: dict[str | None, int] = {}
+    for call in calls:
+        pending[call.call_id] = pending.get(call.call_id, 0) + 1
     taken: list[Part] = []
     others: list[Part] = []
     for part in turn.parts:
         if part.answers is None:
             others.append(part)
-        elif pending[part.answers] > 0:
+        elif pending.get(part.answers, 0) > 0:
             pending[part.answers] -= 1
             taken.append(part)
         else:

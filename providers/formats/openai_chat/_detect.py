@@ -15,8 +15,7 @@ from typing import Any
 from providers.formats._kit.detect import Distinctive, score_fit
 from providers.umf import JSON
 
-from ._content import PART_TYPES
-from ._parse_messages import ROLES
+from ._constants import PART_TYPES, ROLES
 
 # Every field a Chat Completions request, message and content part may carry.
 DISTINCTIVE = Distinctive(

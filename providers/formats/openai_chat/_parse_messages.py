@@ -15,14 +15,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import (
-    parse_arguments,
+from providers.formats._kit.fields import (
     require_list,
     require_mapping,
     require_str,
     split,
     unknown_fields,
 )
+from providers.formats._kit.paths import at
+from providers.formats._kit.wire import parse_arguments
 from providers.formats.base import Drift, FormatError
 from providers.umf import (
     JSON,
@@ -36,11 +37,21 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._content import parse_custom_input, parse_part
-from ._shared import at, item, make_extra
+from ._constants import NAMESPACE, ROLES
+from ._parse_parts import parse_custom_input, parse_part
 
-ROLES = ("system", "developer", "user", "assistant", "tool", "function")
-_ASSISTANT_FIELDS = ("name", "refusal", "audio", "tool_calls", "function_call")
+# The fields each role maps to UMF (role and content are read apart); the others are
+# kept verbatim.
+_MAPPED_FIELDS = {
+    "system": ("name",),
+    "developer": ("name",),
+    "user": ("name",),
+    "assistant": ("name", "refusal", "audio", "tool_calls", "function_call"),
+    "tool": ("tool_call_id", "name"),
+    "function": ("name",),
+}
+_HANDLED = ("role", "content")
+_TURN_ROLES = frozenset({"system", "developer", "user", "assistant"})
 
 
 @dataclass
@@ -56,18 +67,19 @@ class ParseState:
 def parse_messages(raw: JSON, path: str, state: ParseState) -> list[Message]:
     """The messages of a ``messages`` array (``path`` is where the array is)."""
     items = require_list(raw, path or "payload")
-    return [parse_message(message, item(path, i), state) for i, message in enumerate(items)]
+    return [parse_message(message, f"{path}[{i}]", state) for i, message in enumerate(items)]
 
 
 def parse_message(raw: JSON, path: str, state: ParseState) -> Message:
     """One message; :class:`FormatError` naming the field when it is not a valid one."""
     source = require_mapping(raw, path)
     role = source.get("role")
-    if not isinstance(role, str) or role not in ROLES:
-        raise FormatError(f"role must be one of {', '.join(ROLES)}", field=at(path, "role"))
-    if role in ("tool", "function"):
-        return _parse_result_message(source, role, path, state)
-    return _parse_turn(source, role, path, state)
+    if isinstance(role, str):
+        if role in _TURN_ROLES:
+            return _parse_turn(source, role, path, state)
+        if role == "tool" or role == "function":
+            return _parse_result_message(source, role, path, state)
+    raise FormatError(f"role must be one of {', '.join(ROLES)}", field=at(path, "role"))
 
 
 def content_shape(parts: list[Any], has_calls: bool) -> str:
@@ -82,39 +94,50 @@ def content_shape(parts: list[Any], has_calls: bool) -> str:
 
 
 def _parse_turn(source: dict[str, Any], role: str, path: str, state: ParseState) -> Message:
-    mapped = _ASSISTANT_FIELDS if role == "assistant" else ("name",)
-    fields, rest = split(source, mapped, handled=("role", "content"), path=path)
-    if fields.get("tool_calls") == []:
-        rest["tool_calls"] = fields.pop("tool_calls")
-    blocks, wire_parts, kind = _parse_content(source, path)
-    name = require_str(fields["name"], at(path, "name")) if "name" in fields else None
-    field_blocks = _parse_assistant_fields(fields, path)
-    calls = _parse_calls(fields, path, state)
-    default = content_shape(wire_parts, bool(calls))
-    content_hint = None if kind == default else kind
-    if role == "assistant" and kind == "string":
+    # The common message (a role, a string content, perhaps a name and tool calls) takes
+    # the short way through here: each rarer field is looked at only when it is there.
+    fields, rest = split(source, _MAPPED_FIELDS[role], handled=_HANDLED, path=path)
+    raw_content = source.get("content")
+    if isinstance(raw_content, str):
+        blocks: list[Block] = [TextBlock(text=raw_content)]
+        kind = "string"
+    else:
+        blocks, kind = _parse_content(source, path)
+    name = fields.get("name")
+    if name is not None:
+        require_str(name, path, "name")
+    field_blocks: list[Block] = []
+    calls: list[Block] = []
+    if len(fields) > (name is not None):  # an assistant's refusal, audio or tool calls
+        if fields.get("tool_calls") == []:
+            rest["tool_calls"] = fields.pop("tool_calls")
+        field_blocks = _parse_assistant_fields(fields, path)
+        calls = _parse_calls(fields, path, state)
+    content_hint = None
+    if kind != "string":
+        parts = raw_content if isinstance(raw_content, list) else []
+        content_hint = None if kind == content_shape(parts, bool(calls)) else kind
+    if "annotations" in rest and role == "assistant" and kind == "string":
         _lift_annotations(blocks, rest)
     return Message(
-        role=role,  # type: ignore[arg-type]  # checked against ROLES above
-        content=[*blocks, *field_blocks, *calls],
+        role=role,  # type: ignore[arg-type]  # one of _TURN_ROLES
+        content=blocks + field_blocks + calls if field_blocks or calls else blocks,
         name=name,
-        extra=make_extra(rest, content=content_hint),
+        extra=NAMESPACE.extra(rest, content=content_hint) if rest or content_hint else {},
     )
 
 
-def _parse_content(source: dict[str, Any], path: str) -> tuple[list[Block], list[Any], str]:
-    """``(blocks, the parts as sent, how content was spelled)``."""
+def _parse_content(source: dict[str, Any], path: str) -> tuple[list[Block], str]:
+    """``(blocks, how content was spelled)`` for content other than a string."""
     if "content" not in source:
-        return [], [], "absent"
+        return [], "absent"
     content = source["content"]
     if content is None:
-        return [], [], "null"
-    if isinstance(content, str):
-        return [TextBlock(text=content)], [{"type": "text", "text": content}], "string"
+        return [], "null"
     if isinstance(content, list):
         content_path = at(path, "content")
-        blocks = [parse_part(part, item(content_path, i)) for i, part in enumerate(content)]
-        return blocks, content, "parts"
+        blocks = [parse_part(part, f"{content_path}[{i}]") for i, part in enumerate(content)]
+        return blocks, "parts"
     raise FormatError(
         "content must be a string, an array of content parts or null", field=at(path, "content")
     )
@@ -130,14 +153,14 @@ def _lift_annotations(blocks: list[Block], rest: dict[str, Any]) -> None:
     block = blocks[0]
     if isinstance(block, TextBlock):
         block.citations = rest.pop("annotations")
-        block.extra = make_extra({}, citations="annotations")
+        block.extra = NAMESPACE.extra({}, citations="annotations")
 
 
 def _parse_assistant_fields(fields: dict[str, Any], path: str) -> list[Block]:
     blocks: list[Block] = []
     if "refusal" in fields:
         text = require_str(fields["refusal"], at(path, "refusal"))
-        blocks.append(RefusalBlock(text=text, extra=make_extra({}, field="refusal")))
+        blocks.append(RefusalBlock(text=text, extra=NAMESPACE.extra({}, field="refusal")))
     if "audio" in fields:
         audio = require_mapping(fields["audio"], at(path, "audio"))
         audio_id = require_str(audio.get("id"), at(path, "audio.id"))
@@ -146,7 +169,7 @@ def _parse_assistant_fields(fields: dict[str, Any], path: str) -> list[Block]:
         blocks.append(
             AudioBlock(
                 source=MediaSource(type="file", file_id=audio_id),
-                extra=make_extra(
+                extra=NAMESPACE.extra(
                     unknown_fields(audio, ("id",), path=at(path, "audio")), field="audio"
                 ),
             )
@@ -155,9 +178,11 @@ def _parse_assistant_fields(fields: dict[str, Any], path: str) -> list[Block]:
 
 
 def _parse_calls(fields: dict[str, Any], path: str, state: ParseState) -> list[Block]:
-    calls_path = at(path, "tool_calls")
-    raw_calls = require_list(fields["tool_calls"], calls_path) if "tool_calls" in fields else []
-    calls = [_parse_call(raw, item(calls_path, i), state) for i, raw in enumerate(raw_calls)]
+    calls: list[Block] = []
+    if "tool_calls" in fields:
+        calls_path = at(path, "tool_calls")
+        raw_calls = require_list(fields["tool_calls"], calls_path)
+        calls = [_parse_call(raw, f"{calls_path}[{i}]", state) for i, raw in enumerate(raw_calls)]
     if "function_call" in fields:
         calls.append(_parse_legacy_call(fields["function_call"], at(path, "function_call"), state))
     return calls
@@ -165,32 +190,35 @@ def _parse_calls(fields: dict[str, Any], path: str, state: ParseState) -> list[B
 
 def _parse_call(raw: JSON, path: str, state: ParseState) -> Block:
     call = require_mapping(raw, path)
-    call_id = require_str(call.get("id"), at(path, "id"))
+    call_id = require_str(call.get("id"), path, "id")
     kind = call.get("type", "function")
-    if kind not in ("function", "custom"):
+    if kind != "function" and kind != "custom":
         raise FormatError("tool call type must be function or custom", field=at(path, "type"))
-    inner_path = at(path, kind)
-    inner = require_mapping(call.get(kind), inner_path)
-    name = require_str(inner.get("name"), at(inner_path, "name"))
+    inner = require_mapping(call.get(kind), path, kind)
+    name = require_str(inner.get("name"), path, f"{kind}.name")
     argument_key = "input" if kind == "custom" else "arguments"
-    raw_arguments = require_str(inner.get(argument_key), at(inner_path, argument_key))
+    raw_arguments = require_str(inner.get(argument_key), path, f"{kind}.{argument_key}")
     if kind == "custom":
         value: JSON = parse_custom_input(raw_arguments)
     else:
         value, _ = parse_arguments(raw_arguments)
     state.call_names[call_id] = name
+    # A call holds its id, its type and its function (name and arguments): anything more
+    # is kept verbatim, looked for only when there is more.
+    rest = (
+        unknown_fields(inner, ("name", argument_key), path=at(path, kind)) if len(inner) > 2 else {}
+    )
+    known = 3 if "type" in call else 2
+    outer = unknown_fields(call, ("id", "type", kind), path=path) if len(call) > known else {}
     type_hint = "absent" if "type" not in call else "custom" if kind == "custom" else None
-    rest = unknown_fields(inner, ("name", argument_key), path=inner_path)
     return ToolUseBlock(
         id=call_id,
         name=name,
         input=value,
         raw_arguments=raw_arguments,
-        extra=make_extra(
-            unknown_fields(call, ("id", "type", kind), path=path),
-            inner=rest or None,
-            type=type_hint,
-        ),
+        extra=NAMESPACE.extra(outer, inner=rest or None, type=type_hint)
+        if outer or rest or type_hint
+        else {},
     )
 
 
@@ -210,7 +238,7 @@ def _parse_legacy_call(raw: JSON, path: str, state: ParseState) -> Block:
         name=name,
         input=value,
         raw_arguments=raw_arguments,
-        extra=make_extra({}, field="function_call", inner=rest or None),
+        extra=NAMESPACE.extra({}, field="function_call", inner=rest or None),
     )
 
 
@@ -224,31 +252,36 @@ def _synthesize_id(state: ParseState, path: str, prefix: str, why: str) -> str:
 def _parse_result_message(
     source: dict[str, Any], role: str, path: str, state: ParseState
 ) -> Message:
-    mapped = ("tool_call_id", "name") if role == "tool" else ("name",)
-    fields, rest = split(source, mapped, handled=("role", "content"), path=path)
-    name = require_str(fields["name"], at(path, "name")) if "name" in fields else None
+    fields, rest = split(source, _MAPPED_FIELDS[role], handled=_HANDLED, path=path)
+    name = fields.get("name")
+    if name is not None:
+        require_str(name, path, "name")
     if role == "tool":
         if "tool_call_id" not in fields:
             raise FormatError("a tool message needs tool_call_id", field=at(path, "tool_call_id"))
-        call_id = require_str(fields["tool_call_id"], at(path, "tool_call_id"))
+        call_id = require_str(fields["tool_call_id"], path, "tool_call_id")
     else:
         if name is None:
             raise FormatError("a function message needs name", field=at(path, "name"))
         call_id = _answer_legacy_call(state, path)
-    content, kind = _parse_result_content(source, path)
+    content = source.get("content")
+    if isinstance(content, str):
+        kind = "string"
+    else:
+        content, kind = _parse_result_content(source, path)
     block = ToolResultBlock(
         tool_use_id=call_id, content=content, name=name or state.call_names.get(call_id)
     )
+    content_hint = None if kind == "string" else kind
+    role_hint = "function" if role == "function" else None
     return Message(
         role="tool",
         content=[block],
         name=name,
         tool_call_id=call_id,
-        extra=make_extra(
-            rest,
-            content=None if kind == "string" else kind,
-            role="function" if role == "function" else None,
-        ),
+        extra=NAMESPACE.extra(rest, content=content_hint, role=role_hint)
+        if rest or content_hint or role_hint
+        else {},
     )
 
 
@@ -270,7 +303,7 @@ def _parse_result_content(source: dict[str, Any], path: str) -> tuple[str | list
         return content, "string"
     if isinstance(content, list):
         content_path = at(path, "content")
-        return [parse_part(part, item(content_path, i)) for i, part in enumerate(content)], "parts"
+        return [parse_part(part, f"{content_path}[{i}]") for i, part in enumerate(content)], "parts"
     raise FormatError(
         "content must be a string, an array of text parts or null", field=at(path, "content")
     )

@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import arguments_string, dump_arguments
+from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import arguments_string, dump_arguments
 from providers.umf import (
     AudioBlock,
     Block,
@@ -26,10 +27,10 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._content import render_part
+from ._constants import NAMESPACE
 from ._parse_messages import content_shape
-from ._sequence import Entry
-from ._shared import RenderContext, at, fields_of, get_hint, item, put_fields, report_foreign_extra
+from ._render_parts import RenderContext, render_part, report_foreign_extra
+from ._rules import Entry
 
 _ROLE_PARTS = {
     "system": {"text"},
@@ -106,7 +107,7 @@ def _place(
                 field=path,
                 original={"id": block.id, "name": block.name, "input": block.input},
             )
-    elif role == "assistant" and get_hint(block.extra, "field") in ("refusal", "audio"):
+    elif role == "assistant" and NAMESPACE.hint(block.extra, "field") in ("refusal", "audio"):
         pieces.fields.append((position, block, path))
     else:
         _place_part(block, position, path, role, pieces, ctx)
@@ -168,7 +169,7 @@ def _turn_wire(message: Message, pieces: _Pieces, ctx: RenderContext) -> dict[st
     out: dict[str, Any] = {"role": message.role}
     parts = [part for _, part, _, _ in pieces.parts]
     calls = [block for _, block, _ in pieces.calls]
-    shape = get_hint(message.extra, "content") or content_shape(parts, bool(calls))
+    shape = NAMESPACE.hint(message.extra, "content") or content_shape(parts, bool(calls))
     if not ctx.faithful and message.role != "assistant" and shape in ("absent", "null"):
         shape = "string"  # only an assistant's content may be missing in a request
     _set_content(out, parts, shape)
@@ -178,7 +179,7 @@ def _turn_wire(message: Message, pieces: _Pieces, ctx: RenderContext) -> dict[st
     _set_calls(out, pieces.calls, ctx)
     if message.name is not None:
         out["name"] = message.name
-    return put_fields(out, message.extra)
+    return NAMESPACE.put(out, message.extra)
 
 
 def _set_content(out: dict[str, Any], parts: list[dict[str, Any]], shape: str) -> None:
@@ -196,7 +197,7 @@ def _set_annotations(out: dict[str, Any], pieces: _Pieces, ctx: RenderContext) -
     # Citations read from an answer's annotations go back as annotations, when the text
     # is still the message's one string content.
     for _, _, block, path in pieces.parts:
-        if not isinstance(block, TextBlock) or get_hint(block.extra, "citations") is None:
+        if not isinstance(block, TextBlock) or NAMESPACE.hint(block.extra, "citations") is None:
             continue
         if isinstance(out.get("content"), str) and len(pieces.parts) == 1:
             out["annotations"] = block.citations
@@ -213,12 +214,12 @@ def _set_field(out: dict[str, Any], block: Block, path: str, ctx: RenderContext)
     if isinstance(block, RefusalBlock):
         out["refusal"] = block.text
     elif isinstance(block, AudioBlock) and ctx.faithful:
-        out["audio"] = put_fields({"id": block.source.file_id}, block.extra)
+        out["audio"] = NAMESPACE.put({"id": block.source.file_id}, block.extra)
     elif isinstance(block, AudioBlock):
         # A request refers to an earlier spoken reply by id alone; what a response sent
         # beside it (data, transcript, expiry) has no place there.
         out["audio"] = {"id": block.source.file_id}
-        kept = fields_of(block.extra)
+        kept = NAMESPACE.fields(block.extra)
         if kept:
             ctx.drift.add(
                 "content-dropped",
@@ -233,9 +234,9 @@ def _set_calls(
     out: dict[str, Any], calls: list[tuple[int, ToolUseBlock, str]], ctx: RenderContext
 ) -> None:
     for _, block, path in calls:
-        if ctx.faithful and get_hint(block.extra, "field") == "function_call":
+        if ctx.faithful and NAMESPACE.hint(block.extra, "field") == "function_call":
             arguments = arguments_string(block.input, block.raw_arguments)
-            out["function_call"] = put_fields(
+            out["function_call"] = NAMESPACE.put(
                 {"name": block.name, "arguments": arguments}, block.extra, "inner"
             )
         else:
@@ -244,7 +245,7 @@ def _set_calls(
 
 def render_call(block: ToolUseBlock, path: str, ctx: RenderContext) -> dict[str, Any]:
     """One ``tool_calls`` entry; ids OpenAI would refuse are rewritten unless faithful."""
-    kind = get_hint(block.extra, "type")
+    kind = NAMESPACE.hint(block.extra, "type")
     call_id = block.id if ctx.faithful else ctx.ids(block.id, at(path, "id"))
     call: dict[str, Any] = {"id": call_id}
     if kind == "custom":
@@ -253,15 +254,15 @@ def render_call(block: ToolUseBlock, path: str, ctx: RenderContext) -> dict[str,
         )
         call.update(
             type="custom",
-            custom=put_fields({"name": block.name, "input": text}, block.extra, "inner"),
+            custom=NAMESPACE.put({"name": block.name, "input": text}, block.extra, "inner"),
         )
     else:
         arguments = arguments_string(block.input, block.raw_arguments)
-        function = put_fields({"name": block.name, "arguments": arguments}, block.extra, "inner")
+        function = NAMESPACE.put({"name": block.name, "arguments": arguments}, block.extra, "inner")
         call.update(type="function", function=function)
     if kind == "absent" and ctx.faithful:
         del call["type"]
-    return put_fields(call, block.extra)
+    return NAMESPACE.put(call, block.extra)
 
 
 # --------------------------------------------------------------------------- tool results
@@ -310,13 +311,13 @@ def _result_entry(
     ctx: RenderContext,
     owner: Message | None,
 ) -> Entry:
-    content_hint = get_hint(owner.extra, "content") if owner is not None else None
+    content_hint = NAMESPACE.hint(owner.extra, "content") if owner is not None else None
     if not ctx.faithful and content_hint in ("absent", "null"):
         content_hint = None  # a tool message in a request always has content
     content, carry = _result_content(block, path, ctx, content_hint)
     wire: dict[str, Any] = {"role": "tool", "tool_call_id": block.tool_use_id}
     if owner is not None and ctx.faithful:
-        if get_hint(owner.extra, "role") == "function":
+        if NAMESPACE.hint(owner.extra, "role") == "function":
             wire = {"role": "function"}
         if owner.name is not None:
             wire["name"] = owner.name
@@ -325,7 +326,7 @@ def _result_entry(
     elif content_hint != "absent" or content != "":
         wire["content"] = content
     if owner is not None:
-        put_fields(wire, owner.extra)
+        NAMESPACE.put(wire, owner.extra)
     return Entry(wire, path, index, order, result_id=block.tool_use_id, carry=carry)
 
 

@@ -98,3 +98,22 @@ def test_convert_leaves_the_collector_as_it_found_it() -> None:
     with pytest.raises(formats.FormatError):
         formats.convert("openai-chat", "anthropic", {"messages": "not a list"})
     assert gc.isenabled()
+
+
+def test_what_a_pause_built_joins_the_oldest_generation() -> None:
+    # Walked by no young collection right after the pause (see providers.formats._gc).
+    with collector_paused():
+        built = [{"n": [i]} for i in range(2000)]
+    assert gc.get_count()[0] < 100
+    assert gc.get_freeze_count() == 0
+    assert any(value is built for value in gc.get_objects(generation=2))
+
+
+def test_objects_the_application_froze_stay_frozen() -> None:
+    gc.freeze()
+    try:
+        with collector_paused():
+            pass
+        assert gc.get_freeze_count() > 0  # not unfrozen (freed ones leave the count)
+    finally:
+        gc.unfreeze()

@@ -25,7 +25,6 @@ NOT_YET_MOVED = frozenset(
         "cohere",
         "mistral",
         "ollama",
-        "openai_chat",
         "openai_finetune",
         "openai_responses",
         "otel_genai",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import orjson
 
 from providers.formats.openai_chat import DEFAULT_MODEL
-from providers.formats.openai_chat._sequence import ORPHAN_CALL_RESULT
+from providers.formats.openai_chat._rules import ORPHAN_CALL_RESULT
 from providers.umf import (
     Conversation,
     Message,

@@ -19,7 +19,8 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._shared import RenderContext, make_tool_call_id
+from ._constants import make_tool_call_id
+from ._render_parts import RenderContext
 
 ORPHAN_CALL_RESULT = "Error: no result was recorded for this tool call."
 

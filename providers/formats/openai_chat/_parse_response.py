@@ -13,31 +13,20 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from providers.formats._common import (
-    require_list,
-    require_mapping,
-    require_str,
-    split,
-    wire_finish_reason,
-    with_hints,
-)
+from providers.formats._kit.extra import with_hints
+from providers.formats._kit.fields import require_list, require_mapping, require_str, split
+from providers.formats._kit.paths import at, is_int, item
 from providers.formats.base import FormatError
 from providers.umf import JSON, FinishReason, Message, Usage
 
+from ._constants import FORMAT_ID
 from ._parse_messages import ParseState, parse_message
-from ._shared import FORMAT_ID, at, get_hint, is_int, item
 
 _FINISH_REASONS: dict[str, FinishReason] = {
     "stop": "stop",
     "length": "length",
     "tool_calls": "tool_calls",
     "function_call": "tool_calls",
-    "content_filter": "content_filter",
-}
-_WIRE_FINISH_REASONS = {
-    "stop": "stop",
-    "length": "length",
-    "tool_calls": "tool_calls",
     "content_filter": "content_filter",
 }
 
@@ -109,42 +98,3 @@ def parse_usage(raw: JSON, path: str) -> Usage:
 def _count(source: dict[str, Any], key: str) -> int | None:
     value = source.get(key)
     return value if isinstance(value, int) and is_int(value) else None
-
-
-def render_usage(usage: Usage) -> dict[str, Any]:
-    """OpenAI's usage object: the provider's own when kept, else built from the counts."""
-    if usage.raw is not None:
-        return usage.raw
-    out: dict[str, Any] = {
-        "prompt_tokens": usage.prompt_tokens or 0,
-        "completion_tokens": usage.completion_tokens or 0,
-        "total_tokens": usage.total_tokens
-        or (usage.prompt_tokens or 0) + (usage.completion_tokens or 0),
-    }
-    if usage.cached_tokens is not None or usage.cache_write_tokens is not None:
-        details = {
-            "cached_tokens": usage.cached_tokens,
-            "cache_write_tokens": usage.cache_write_tokens,
-        }
-        out["prompt_tokens_details"] = {k: v for k, v in details.items() if v is not None}
-    if usage.reasoning_tokens is not None:
-        out["completion_tokens_details"] = {"reasoning_tokens": usage.reasoning_tokens}
-    return out
-
-
-def render_response(message: Message, wire: dict[str, Any]) -> dict[str, Any]:
-    """A ``chat.completion`` whose first choice is ``wire``, the rendered ``message``."""
-    response = dict(get_hint(message.extra, "response", {"object": "chat.completion"}))
-    if message.id is not None:
-        response["id"] = message.id
-    if message.model is not None:
-        response["model"] = message.model
-    if message.usage is not None:
-        response["usage"] = render_usage(message.usage)
-    choice = dict(get_hint(message.extra, "choice", {"index": 0}))
-    choice["message"] = wire
-    finish = wire_finish_reason(message, _WIRE_FINISH_REASONS)
-    if finish is not None:
-        choice["finish_reason"] = finish
-    response["choices"] = [choice, *get_hint(message.extra, "other_choices", [])]
-    return response

@@ -1,0 +1,42 @@
+"""The names and defaults of OpenAI Chat Completions as this format writes them."""
+
+from __future__ import annotations
+
+import re
+
+from providers.formats._kit.extra import Namespace
+
+FORMAT_ID = "openai-chat"
+# This format's corner of a UMF value's ``extra`` (verbatim fields and ``$`` hints).
+NAMESPACE = Namespace(FORMAT_ID)
+LABEL = "OpenAI Chat"
+
+# Filled in when a conversation from another format names no model (OpenAI requires one).
+DEFAULT_MODEL = "gpt-4o-mini"
+
+ROLES = ("system", "developer", "user", "assistant", "tool", "function")
+PART_TYPES = ("text", "image_url", "input_audio", "file", "refusal")
+FLOAT_PARAMETERS = ("temperature", "top_p", "frequency_penalty", "presence_penalty")
+
+# Audio formats by media type, for sources that spell the type the IANA way.
+_AUDIO_FORMATS = {"audio/mpeg": "mp3", "audio/x-wav": "wav", "audio/wave": "wav"}
+
+# OpenAI rejects tool-call ids longer than 40 characters; keep to the safe alphabet too.
+_TOOL_CALL_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
+
+
+def valid_tool_call_id(value: str) -> bool:
+    """Whether OpenAI accepts ``value`` as a tool-call id."""
+    return _TOOL_CALL_ID.fullmatch(value) is not None
+
+
+def make_tool_call_id(digest: str) -> str:
+    """A valid tool-call id built from a hash (``call_`` and 24 hex digits)."""
+    return f"call_{digest[:24]}"
+
+
+def wire_audio_format(media_type: str | None) -> str | None:
+    """The ``input_audio.format`` for a media type (``audio/mpeg`` -> ``mp3``)."""
+    if media_type is None or not media_type.startswith("audio/"):
+        return None
+    return _AUDIO_FORMATS.get(media_type, media_type.removeprefix("audio/"))

@@ -1,0 +1,139 @@
+"""Content parts -> UMF blocks: ``text``, ``image_url``, ``input_audio``, ``file``, ``refusal``.
+
+Where the provider's fields go: a part's own unknown fields stay on the block verbatim; the
+unknown fields of its inner object (``image_url``, ``input_audio``, ``file``) under the
+``$inner`` hint. ``$uri`` keeps a data URI (or bare base64 ``file_data``) whose exact
+spelling the block's source would not give back, ``$format`` an audio format that the
+media type would not give back.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+from collections.abc import Callable
+from typing import Any
+
+from providers.formats._chatlike import source_from_url
+from providers.formats._kit.fields import require_mapping, require_str, split, unknown_fields
+from providers.formats._kit.paths import at
+from providers.formats._kit.wire import parse_arguments
+from providers.formats.base import FormatError
+from providers.umf import (
+    JSON,
+    AudioBlock,
+    Block,
+    DocumentBlock,
+    ImageBlock,
+    MediaSource,
+    RefusalBlock,
+    TextBlock,
+)
+
+from ._constants import NAMESPACE, PART_TYPES, wire_audio_format
+
+
+def parse_part(raw: JSON, path: str) -> Block:
+    """One content part as a UMF block; :class:`FormatError` for anything else."""
+    part = require_mapping(raw, path)
+    kind = part.get("type")
+    parser = _PARSERS.get(kind) if isinstance(kind, str) else None
+    if parser is None:
+        raise FormatError(
+            f"unknown content part type {kind!r}; expected one of {', '.join(PART_TYPES)}",
+            field=at(path, "type"),
+        )
+    return parser(part, path)
+
+
+def _parse_text(part: dict[str, Any], path: str) -> Block:
+    text = require_str(part.get("text"), path, "text")
+    if len(part) == 2:  # type and text: nothing else to keep
+        return TextBlock(text=text)
+    return TextBlock(
+        text=text, extra=NAMESPACE.extra(unknown_fields(part, ("type", "text"), path=path))
+    )
+
+
+def _parse_refusal(part: dict[str, Any], path: str) -> Block:
+    text = require_str(part.get("refusal"), at(path, "refusal"))
+    return RefusalBlock(
+        text=text, extra=NAMESPACE.extra(unknown_fields(part, ("type", "refusal"), path=path))
+    )
+
+
+def _parse_image(part: dict[str, Any], path: str) -> Block:
+    inner_path = at(path, "image_url")
+    inner = require_mapping(part.get("image_url"), inner_path)
+    url = require_str(inner.get("url"), at(inner_path, "url"))
+    fields, rest = split(inner, ("detail",), handled=("url",), path=inner_path)
+    detail = require_str(fields["detail"], at(inner_path, "detail")) if fields else None
+    source, uri = source_from_url(url)
+    outer = unknown_fields(part, ("type", "image_url"), path=path)
+    return ImageBlock(
+        source=source, detail=detail, extra=NAMESPACE.extra(outer, inner=rest or None, uri=uri)
+    )
+
+
+def _parse_audio(part: dict[str, Any], path: str) -> Block:
+    inner_path = at(path, "input_audio")
+    inner = require_mapping(part.get("input_audio"), inner_path)
+    data = require_str(inner.get("data"), at(inner_path, "data"))
+    audio_format = require_str(inner.get("format"), at(inner_path, "format"))
+    media_type = f"audio/{audio_format}"
+    format_hint = None if wire_audio_format(media_type) == audio_format else audio_format
+    rest = unknown_fields(inner, ("data", "format"), path=inner_path)
+    return AudioBlock(
+        source=MediaSource(type="base64", media_type=media_type, data=data),
+        extra=NAMESPACE.extra(
+            unknown_fields(part, ("type", "input_audio"), path=path),
+            inner=rest or None,
+            format=format_hint,
+        ),
+    )
+
+
+def _parse_file(part: dict[str, Any], path: str) -> Block:
+    inner_path = at(path, "file")
+    inner = require_mapping(part.get("file"), inner_path)
+    fields, rest = split(inner, ("file_data", "file_id", "filename"), path=inner_path)
+    for key, value in fields.items():
+        require_str(value, at(inner_path, key))
+    uri = None
+    if "file_data" in fields:
+        source, uri = _file_data_source(fields["file_data"], fields.get("filename"))
+        source.file_id = fields.get("file_id")
+    elif "file_id" in fields:
+        source = MediaSource(type="file", file_id=fields["file_id"])
+    else:
+        raise FormatError("a file part needs file_data or file_id", field=inner_path)
+    outer = unknown_fields(part, ("type", "file"), path=path)
+    return DocumentBlock(
+        source=source,
+        filename=fields.get("filename"),
+        extra=NAMESPACE.extra(outer, inner=rest or None, uri=uri),
+    )
+
+
+_PARSERS: dict[str, Callable[[dict[str, Any], str], Block]] = {
+    "text": _parse_text,
+    "image_url": _parse_image,
+    "input_audio": _parse_audio,
+    "file": _parse_file,
+    "refusal": _parse_refusal,
+}
+
+
+def _file_data_source(file_data: str, filename: str | None) -> tuple[MediaSource, str | None]:
+    # file_data is a data URI in OpenAI's examples, but bare base64 is accepted too.
+    source, uri = source_from_url(file_data)
+    if source.type == "base64":
+        return source, uri
+    media_type = mimetypes.guess_type(filename)[0] if filename else None
+    return MediaSource(type="base64", media_type=media_type, data=file_data), file_data
+
+
+def parse_custom_input(text: str) -> JSON:
+    """The ``input`` of a custom tool call: the object it spells, else ``{}`` (the text
+    itself travels as ``raw_arguments``)."""
+    value, ok = parse_arguments(text)
+    return value if ok and isinstance(value, dict) else {}

@@ -1,0 +1,145 @@
+"""Request-level fields read: sampling parameters, ``tools`` and ``tool_choice``.
+
+Hints on the conversation: ``$max_tokens_key`` when the limit was sent as the deprecated
+``max_tokens`` (the default is ``max_completion_tokens``), ``$stop: string`` when ``stop``
+was one string, ``$int_parameters`` for float parameters written as integers (``0``, not
+``0.0``). Tools keep ``strict`` and the other function fields verbatim, fields beside
+``function`` under ``$outer``; custom tools are marked ``$type: custom``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from providers.formats._kit.fields import require_list, require_mapping, require_str, unknown_fields
+from providers.formats._kit.paths import at, is_int, is_number, item, require
+from providers.formats.base import FormatError
+from providers.umf import JSON, Parameters, Tool, ToolChoice
+
+from ._constants import FLOAT_PARAMETERS, NAMESPACE
+
+
+def _integer(value: JSON, field: str) -> int:
+    return int(require(value, is_int, "an integer", field))
+
+
+def _number(value: JSON, field: str) -> float:
+    return require(value, is_number, "a number", field)  # type: ignore[no-any-return]
+
+
+def _boolean(value: JSON, field: str) -> bool:
+    return require(value, lambda found: isinstance(found, bool), "a boolean", field)  # type: ignore[no-any-return]
+
+
+_CHECKS: dict[str, Callable[[JSON, str], Any]] = {
+    "model": require_str,
+    "temperature": _number,
+    "top_p": _number,
+    "frequency_penalty": _number,
+    "presence_penalty": _number,
+    "seed": _integer,
+    "user": require_str,
+    "parallel_tool_calls": _boolean,
+    "stream": _boolean,
+}
+
+
+PARAMETER_KEYS = (*_CHECKS, "max_tokens", "max_completion_tokens", "stop")
+
+
+def parse_parameters(
+    fields: dict[str, Any], base: str
+) -> tuple[Parameters, dict[str, Any], dict[str, Any]]:
+    """``(parameters, layout hints, fields kept verbatim)`` from a request's fields."""
+    values = {
+        key: check(fields[key], at(base, key)) for key, check in _CHECKS.items() if key in fields
+    }
+    hints: dict[str, Any] = {}
+    # An integer no float can hold (absurd, but valid JSON) stays verbatim.
+    kept = {
+        key: values.pop(key)
+        for key in FLOAT_PARAMETERS
+        if key in values and float(values[key]) != values[key]
+    }
+    if "max_tokens" in fields:
+        values["max_tokens"] = _integer(fields["max_tokens"], at(base, "max_tokens"))
+        hints["max_tokens_key"] = "max_tokens"
+        if "max_completion_tokens" in fields:
+            kept["max_completion_tokens"] = fields["max_completion_tokens"]
+    elif "max_completion_tokens" in fields:
+        values["max_tokens"] = _integer(
+            fields["max_completion_tokens"], at(base, "max_completion_tokens")
+        )
+    if "stop" in fields:
+        values["stop"], hints["stop"] = _parse_stop(fields["stop"], at(base, "stop"))
+    hints["int_parameters"] = [key for key in FLOAT_PARAMETERS if is_int(values.get(key))] or None
+    return Parameters(**values), hints, kept
+
+
+def _parse_stop(value: JSON, path: str) -> tuple[list[str], str | None]:
+    if isinstance(value, str):
+        return [value], "string"
+    for index, sequence in enumerate(require_list(value, path)):
+        require_str(sequence, item(path, index))
+    return list(value), None
+
+
+def parse_tools(raw: JSON, path: str) -> list[Tool]:
+    """The ``tools`` array (function and custom tools)."""
+    return [parse_tool(tool, item(path, i)) for i, tool in enumerate(require_list(raw, path))]
+
+
+def parse_tool(raw: JSON, path: str) -> Tool:
+    """One tool definition; :class:`FormatError` for types Chat Completions does not have."""
+    tool = require_mapping(raw, path)
+    kind = tool.get("type")
+    if kind not in ("function", "custom"):
+        raise FormatError("tool type must be function or custom", field=at(path, "type"))
+    inner_path = at(path, kind)
+    inner = require_mapping(tool.get(kind), inner_path)
+    name = require_str(inner.get("name"), at(inner_path, "name"))
+    mapped = ("description", "parameters") if kind == "function" else ("description",)
+    rest = unknown_fields(inner, ("name", *mapped), path=inner_path)
+    values: dict[str, Any] = {}
+    for key in mapped:
+        if inner.get(key) is None and key in inner:
+            rest[key] = None
+        elif key in inner:
+            check = require_str if key == "description" else require_mapping
+            values[key] = check(inner[key], at(inner_path, key))
+    outer = unknown_fields(tool, ("type", kind), path=path)
+    hints = {"outer": outer or None, "type": "custom" if kind == "custom" else None}
+    return Tool(name=name, **values, extra=NAMESPACE.extra(rest, **hints))
+
+
+def parse_tool_choice(raw: JSON, path: str) -> ToolChoice:
+    """``tool_choice``: a mode string, a named function or custom tool, or allowed_tools."""
+    if isinstance(raw, str):
+        if raw not in ("auto", "required", "none"):
+            raise FormatError("tool_choice must be auto, required or none", field=path)
+        return ToolChoice(type=raw)  # type: ignore[arg-type]  # checked just above
+    choice = require_mapping(raw, path)
+    kind = choice.get("type")
+    if kind == "allowed_tools":
+        allowed = require_mapping(choice.get("allowed_tools"), at(path, "allowed_tools"))
+        mode = allowed.get("mode")
+        if mode not in ("auto", "required"):
+            raise FormatError("mode must be auto or required", field=at(path, "allowed_tools.mode"))
+        return ToolChoice(
+            type=mode,
+            extra=NAMESPACE.extra(unknown_fields(choice, ("type",), path=path), type=kind),
+        )
+    if kind not in ("function", "custom"):
+        raise FormatError(
+            "tool_choice type must be function, custom or allowed_tools", field=at(path, "type")
+        )
+    inner = require_mapping(choice.get(kind), at(path, kind))
+    name = require_str(inner.get("name"), at(path, f"{kind}.name"))
+    rest = unknown_fields(inner, ("name",), path=at(path, kind))
+    hints = {"inner": rest or None, "type": "custom" if kind == "custom" else None}
+    return ToolChoice(
+        type="tool",
+        name=name,
+        extra=NAMESPACE.extra(unknown_fields(choice, ("type", kind), path=path), **hints),
+    )

@@ -1,0 +1,209 @@
+"""UMF blocks -> content parts, and what every openai-chat render carries (its context).
+
+A block's verbatim fields go back on the part, those of its inner object from the
+``$inner`` hint; a data URI comes back as it was spelled (``$uri``) when it still holds the
+same bytes.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+from dataclasses import dataclass, field
+from typing import Any
+
+from providers.formats._chatlike import drop
+from providers.formats._kit.context import RenderContext as KitContext
+from providers.formats._kit.drift import describe, report_foreign_fields
+from providers.formats._kit.ids import ToolIdMap
+from providers.formats._kit.paths import at
+from providers.formats._kit.wire import data_uri, parse_data_uri
+from providers.formats.base import Drift
+from providers.umf import (
+    AudioBlock,
+    Block,
+    DocumentBlock,
+    Extra,
+    ImageBlock,
+    MediaSource,
+    RefusalBlock,
+    TextBlock,
+)
+
+from ._constants import (
+    FORMAT_ID,
+    LABEL,
+    NAMESPACE,
+    make_tool_call_id,
+    valid_tool_call_id,
+    wire_audio_format,
+)
+
+_ACCEPTED_AUDIO = ("wav", "mp3")
+
+
+@dataclass
+class RenderContext(KitContext):
+    """One render: where warnings go, whether to write the conversation as the document it
+    was (``faithful``: an openai-chat payload read back, kept exactly even where OpenAI
+    would refuse it) or as a request OpenAI accepts, and the tool-call ids rewritten."""
+
+    ids: ToolIdMap = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.ids = ToolIdMap(self.drift, valid_tool_call_id, make_tool_call_id)
+
+
+def new_context(*, faithful: bool) -> RenderContext:
+    """A fresh context with its own warnings and tool-call id map."""
+    return RenderContext(NAMESPACE, LABEL, Drift(FORMAT_ID), faithful)
+
+
+def report_foreign_extra(extra: Extra, path: str, drift: Drift) -> None:
+    """One ``field-unknown`` (info) warning per other format's fields on a value: they
+    belong to that format and never travel into an OpenAI request."""
+    report_foreign_fields(extra, path, drift, FORMAT_ID, LABEL, with_empty=True)
+
+
+def media_uri(source: MediaSource, extra: Extra) -> str | None:
+    """The URL or data URI that carries ``source``, spelled as it came in when it did."""
+    if source.type == "url":
+        return source.url
+    if source.type != "base64" or source.data is None:
+        return None
+    original = NAMESPACE.hint(extra, "uri")
+    if isinstance(original, str) and _same_bytes(original, source):
+        return original
+    return data_uri(source.media_type, source.data)
+
+
+def _same_bytes(original: str, source: MediaSource) -> bool:
+    parsed = parse_data_uri(original)
+    if parsed is None:
+        return original == source.data
+    return parsed == (source.media_type, source.data)
+
+
+def render_part(block: Block, path: str, ctx: RenderContext, role: str) -> dict[str, Any] | None:
+    """``block`` as a content part, or None (with a warning) when no part can carry it.
+
+    Refusals outside assistant messages become text unless the conversation is rendered
+    as the openai-chat document it was read from."""
+    if isinstance(block, TextBlock):
+        return _render_text(block, path, ctx)
+    if isinstance(block, RefusalBlock):
+        return _render_refusal(block, path, ctx, role)
+    if isinstance(block, ImageBlock):
+        return _render_image(block, path, ctx)
+    if isinstance(block, AudioBlock):
+        return _render_audio(block, path, ctx)
+    if isinstance(block, DocumentBlock):
+        return _render_document(block, path, ctx)
+    raise TypeError(f"{block.type} blocks are not content parts")  # callers sort these out
+
+
+def _render_text(block: TextBlock, path: str, ctx: RenderContext) -> dict[str, Any]:
+    if block.citations and NAMESPACE.hint(block.extra, "citations") is None:
+        ctx.drift.add(
+            "content-dropped",
+            "OpenAI Chat requests carry no citations",
+            field=at(path, "citations"),
+            original=block.citations,
+        )
+    return NAMESPACE.put({"type": "text", "text": block.text}, block.extra)
+
+
+def _render_refusal(
+    block: RefusalBlock, path: str, ctx: RenderContext, role: str
+) -> dict[str, Any]:
+    if role == "assistant" or ctx.faithful:
+        return NAMESPACE.put({"type": "refusal", "refusal": block.text}, block.extra)
+    ctx.drift.add(
+        "content-type-unsupported",
+        f"only assistant messages hold refusals; sent as text in a {role} message",
+        field=path,
+        original="refusal",
+        transformed="text",
+    )
+    return {"type": "text", "text": block.text}
+
+
+def _render_image(block: ImageBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
+    url = media_uri(block.source, block.extra)
+    if url is None:
+        drop(block, path, "OpenAI Chat takes images only as a URL or base64 data", ctx)
+        return None
+    inner: dict[str, Any] = {"url": url}
+    if block.detail is not None:
+        inner["detail"] = block.detail
+    NAMESPACE.put(inner, block.extra, "inner")
+    return NAMESPACE.put({"type": "image_url", "image_url": inner}, block.extra)
+
+
+def _render_audio(block: AudioBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
+    audio_format = NAMESPACE.hint(block.extra, "format") or wire_audio_format(
+        block.source.media_type
+    )
+    data = block.source.data if block.source.type == "base64" else None
+    accepted = ctx.faithful or audio_format in _ACCEPTED_AUDIO
+    if data is None or audio_format is None or not accepted:
+        drop(block, path, "OpenAI Chat takes audio only as base64 wav or mp3", ctx)
+        return None
+    inner = NAMESPACE.put({"data": data, "format": audio_format}, block.extra, "inner")
+    return NAMESPACE.put({"type": "input_audio", "input_audio": inner}, block.extra)
+
+
+def _render_document(block: DocumentBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
+    source = block.source
+    file: dict[str, Any] = {}
+    uri = media_uri(source, block.extra) if source.type == "base64" else None
+    if uri is not None:
+        file["file_data"] = uri
+    if source.file_id is not None and source.type in ("base64", "file"):
+        file["file_id"] = source.file_id
+    if not file:
+        return _document_as_text(block, path, ctx)
+    filename = block.filename if ctx.faithful else _filename(block, path, ctx, uri is not None)
+    if filename is not None:
+        file["filename"] = filename
+    NAMESPACE.put(file, block.extra, "inner")
+    return NAMESPACE.put({"type": "file", "file": file}, block.extra)
+
+
+def _filename(block: DocumentBlock, path: str, ctx: RenderContext, has_data: bool) -> str | None:
+    # OpenAI wants a filename with file_data; a title is the next best thing to one.
+    filename = block.filename or block.title
+    if block.title is not None and block.title != filename:
+        ctx.drift.add(
+            "content-dropped",
+            "OpenAI Chat files have a filename but no title",
+            field=at(path, "title"),
+            original=block.title,
+            severity="info",
+        )
+    if filename is None and has_data:
+        extension = mimetypes.guess_extension(block.source.media_type or "") or ".bin"
+        filename = f"document{extension}"
+        ctx.drift.add(
+            "parameter-defaulted",
+            "OpenAI Chat wants a filename with file data",
+            field=at(path, "filename"),
+            transformed=filename,
+            severity="info",
+        )
+    return filename
+
+
+def _document_as_text(block: DocumentBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
+    # OpenAI's file part takes only bytes or a file id: plain text and URLs become text.
+    text = block.source.data if block.source.type == "text" else block.source.url
+    if text is None:
+        drop(block, path, "OpenAI Chat takes documents only as base64 data or a file id", ctx)
+        return None
+    ctx.drift.add(
+        "content-type-unsupported",
+        f"OpenAI Chat files take no {block.source.type} source; sent as a text part",
+        field=path,
+        original=describe(block),
+        transformed="text",
+    )
+    return {"type": "text", "text": text}

@@ -22,9 +22,7 @@ NOT_YET_MOVED = frozenset(
     {
         "appam",
         "art",
-        "chatgpt_export",
         "chatml",
-        "claude_export",
         "cohere",
         "forge",
         "matey_ir",
@@ -33,8 +31,6 @@ NOT_YET_MOVED = frozenset(
         "openai_chat",
         "openai_finetune",
         "openai_responses",
-        "otel_genai",
-        "sharegpt",
     }
 )
 

@@ -7,7 +7,6 @@ when it is parsed, which may be long after it was yielded.
 
 from __future__ import annotations
 
-import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
@@ -19,6 +18,7 @@ from django.conf import settings
 from conversations import strict_json
 from conversations.records import content_hash
 from providers import formats
+from providers.formats._archive import sniff
 
 SAMPLE_BYTES = 4 * 1024 * 1024
 
@@ -117,11 +117,12 @@ def _sample(stream: IO[bytes], filename: str) -> object:
     """A small piece of the file that shows its format: the first conversation of a JSON
     array or of a zip export (see :func:`_zip_sample`), the first line of JSONL, or the
     whole of a small file."""
-    if zipfile.is_zipfile(stream):
+    sniffed = sniff(stream)
+    if sniffed.kind == "zip":
         return _zip_sample(stream)
     stream.seek(0)
     head = stream.read(SAMPLE_BYTES)
-    if filename.lower().endswith(".jsonl") or (head[:1] == b"{" and b"\n{" in head):
+    if filename.lower().endswith(".jsonl") or sniffed.more_lines:
         return head.split(b"\n", 1)[0].decode("utf-8", errors="replace") + "\n"
     if len(head) < SAMPLE_BYTES:
         # Only to tell the format: the entries are read (and judged) one by one later.

@@ -28,7 +28,7 @@ import tempfile
 import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import BinaryIO, Literal
+from typing import IO, BinaryIO, Literal
 
 import orjson
 
@@ -103,20 +103,23 @@ Kind = Literal["empty", "zip", "broken-zip", "lines", "array", "object", "other"
 
 @dataclass(frozen=True)
 class Sniffed:
-    """What a file is: ``kind`` (``lines`` when its first line is a whole JSON object,
-    ``object`` when one spreads over several lines, ``broken-zip`` when it starts like a
-    zip and is not one), whether its first bytes are UTF-8 ``text`` (a character cut by
-    their end forgiven), and whether another line than the first starts an object
-    (``more_lines``: JSON Lines, not a one-line document)."""
+    """What a file is: its ``kind`` (``lines`` when its first line is a whole JSON object,
+    ``object`` when one does not end there, ``broken-zip`` when it starts like a zip and is
+    not one, ``other`` for anything but a zip, an array or an object); whether its first
+    bytes are UTF-8 ``text`` (a character cut by their end forgiven); and, for a file that
+    starts with an object, whether a later line starts one too (``more_lines``: JSON
+    Lines, not one document)."""
 
     kind: Kind
     text: bool
     more_lines: bool = False
 
 
-def sniff(stream: BinaryIO, limits: Limits = LIMITS) -> Sniffed:
-    """What the file is, from its first bytes (and its first line, read up to an entry's
-    size). Leaves the stream where it was."""
+def sniff(stream: IO[bytes], limits: Limits = LIMITS, *, line_bytes: int | None = None) -> Sniffed:
+    """What the file is, from its first bytes and, when it starts with an object, its first
+    line (read up to ``line_bytes``, by default an entry's size: a longer one is taken as
+    no whole object). The one place that tells what an upload is, for this reader and for
+    the importers. Leaves the stream where it was."""
     start = stream.tell()
     try:
         head = stream.read(SNIFF_BYTES)
@@ -127,17 +130,18 @@ def sniff(stream: BinaryIO, limits: Limits = LIMITS) -> Sniffed:
             return Sniffed("zip" if zipfile.is_zipfile(stream) else "broken-zip", text=False)
         text = _is_text(head)
         stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+        if not stripped.startswith((b"[", b"{")):
+            return Sniffed("other", text)
         if stripped.startswith(b"["):
             return Sniffed("array", text)
-        if not stripped.startswith(b"{"):
-            return Sniffed("other", text)
         stream.seek(start)
-        first = stream.readline(limits.max_entry_bytes + 1)
+        first = stream.readline((limits.max_entry_bytes if line_bytes is None else line_bytes) + 1)
+        more_lines = head[:1] == b"{" and b"\n{" in first + stream.read(SNIFF_BYTES)
         try:
             orjson.loads(first.lstrip(b"\xef\xbb\xbf"))
         except orjson.JSONDecodeError:
-            return Sniffed("object", text)  # one object spread over several lines
-        return Sniffed("lines", text, more_lines=head[:1] == b"{" and b"\n{" in head)
+            return Sniffed("object", text, more_lines)
+        return Sniffed("lines", text, more_lines)
     finally:
         stream.seek(start)
 

@@ -1,13 +1,16 @@
 """Values the archive formats read and write alike: export times (epoch seconds, ISO 8601),
-their text kept while it still names the same instant, items put back at their places, and
-text blocks flattened into one string."""
+their text kept while it still names the same instant, items put back at their places,
+text blocks flattened into one string, and tool definitions as ``{name, description,
+parameters}`` objects."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
 
-from providers.umf import JSON
+from providers.formats._kit.extra import Namespace
+from providers.formats._kit.fields import unknown_fields
+from providers.umf import JSON, Tool
 
 
 def epoch_time(value: JSON) -> datetime | None:
@@ -70,3 +73,31 @@ def join_texts(texts: list[str]) -> str:
             out += "" if text[0] in ",.;:!?)]}" else "\n\n"
         out += text
     return out
+
+
+def read_tool(raw: dict[str, Any], name: str, ns: Namespace, path: str) -> Tool:
+    """A ``{name, description, parameters}`` tool definition (``name`` already read); a
+    description that is not a string or parameters that are not an object stay verbatim
+    with the other fields, in ``ns``'s corner of the tool's extra."""
+    description, parameters = raw.get("description"), raw.get("parameters")
+    mapped = ["name"]
+    mapped += ["description"] if isinstance(description, str) else []
+    mapped += ["parameters"] if isinstance(parameters, dict) else []
+    return Tool(
+        name=name,
+        description=description if "description" in mapped else None,
+        parameters=parameters if "parameters" in mapped else None,
+        extra=ns.extra(unknown_fields(raw, mapped, path=path)),
+    )
+
+
+def tool_object(tool: Tool, ns: Namespace, out: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A tool definition as ``{name, description, parameters}`` (after ``out``'s fields),
+    with the fields ``ns`` kept."""
+    out = {} if out is None else out
+    out["name"] = tool.name
+    if tool.description is not None:
+        out["description"] = tool.description
+    if tool.parameters is not None:
+        out["parameters"] = tool.parameters
+    return {**out, **ns.fields(tool.extra)}

@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 
 from providers.formats._archive import check_depth
+from providers.formats._archive.values import read_tool
 from providers.formats._archive.wiring import Assets
 from providers.formats._kit.fields import (
     refuse_kept_name,
@@ -258,19 +259,7 @@ def _tools(raw: JSON, path: str) -> list[Tool]:
     for index, item in enumerate(require_list(raw, path)):
         tool = require_mapping(item, f"{path}[{index}]")
         name = require_str(tool.get("name"), f"{path}[{index}].name")
-        description = tool.get("description")
-        parameters = tool.get("parameters")
-        mapped = ["name"]
-        mapped += ["description"] if isinstance(description, str) else []
-        mapped += ["parameters"] if isinstance(parameters, dict) else []
-        tools.append(
-            Tool(
-                name=name,
-                description=description if "description" in mapped else None,
-                parameters=parameters if "parameters" in mapped else None,
-                extra=NS.extra(unknown_fields(tool, mapped, path=f"{path}[{index}]")),
-            )
-        )
+        tools.append(read_tool(tool, name, NS, f"{path}[{index}]"))
     return tools
 
 

@@ -16,11 +16,12 @@ from typing import Any
 import orjson
 
 from providers.formats._archive.foreign import report_developer, report_request
+from providers.formats._archive.values import tool_object
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import report_message_metadata
 from providers.formats._kit.wire import wire_finish_reason
 from providers.formats.base import Rendered
-from providers.umf import Conversation, Message
+from providers.umf import Conversation, Message, Tool
 
 from ._constants import (
     ENCODED,
@@ -134,16 +135,10 @@ def _message(message: Message, index: int, ctx: Context, *, output: bool) -> dic
     return {**out, **{k: v for k, v in NS.fields(message.extra).items() if k != UNMAPPED}}
 
 
-def _tool(tool: Any, index: int, ctx: Context) -> dict[str, Any]:
-    out: dict[str, Any] = {} if ctx.faithful else {"type": "function"}
-    out["name"] = tool.name
-    if tool.description is not None:
-        out["description"] = tool.description
-    if tool.parameters is not None:
-        out["parameters"] = tool.parameters
+def _tool(tool: Tool, index: int, ctx: Context) -> dict[str, Any]:
     if not ctx.faithful:
         WORDS.foreign(tool.extra, f"tools[{index}]", ctx.drift)
-    return {**out, **NS.fields(tool.extra)}
+    return tool_object(tool, NS, {} if ctx.faithful else {"type": "function"})
 
 
 def _request(conversation: Conversation, out: dict[str, Any], ctx: Context) -> None:

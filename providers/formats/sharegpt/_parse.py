@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from providers.formats._archive.values import read_tool
 from providers.formats._archive.wiring import Assets
 from providers.formats._kit.fields import (
     has_reserved_name,
@@ -232,22 +233,6 @@ def _tools(raw: JSON, path: str) -> tuple[list[Tool], str | None]:
             return [], None
     if not isinstance(value, list) or not all(_is_call(tool) for tool in value):
         return [], None
-    tools = [_tool(tool) for tool in value]
+    # No ``$`` names (see _is_call): the fields kept are the rest, verbatim.
+    tools = [read_tool(tool, tool["name"], NS, path) for tool in value]
     return tools, raw if isinstance(raw, str) else "list"
-
-
-def _tool(raw: dict[str, Any]) -> Tool:
-    description = raw.get("description")
-    parameters = raw.get("parameters")
-    mapped = ["name"]
-    if isinstance(description, str):
-        mapped.append("description")
-    if isinstance(parameters, dict):
-        mapped.append("parameters")
-    rest = {k: v for k, v in raw.items() if k not in mapped}  # no ``$`` names: see _is_call
-    return Tool(
-        name=raw["name"],
-        description=description if "description" in mapped else None,
-        parameters=parameters if "parameters" in mapped else None,
-        extra=NS.extra(rest),
-    )

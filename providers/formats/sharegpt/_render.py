@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._archive.foreign import one_thread, report_request
+from providers.formats._archive.values import tool_object
 from providers.formats._kit.drift import report_message_metadata
 from providers.formats.base import Drift, Rendered
 from providers.umf import Conversation, Tool
@@ -84,12 +85,4 @@ def tools_field(conversation: Conversation, ctx: Context) -> Any:
 
 def tools_value(tools: list[Tool]) -> list[dict[str, Any]]:
     """The tool definitions as this format's ``tools`` list holds them."""
-    out = []
-    for tool in tools:
-        entry: dict[str, Any] = {"name": tool.name}
-        if tool.description is not None:
-            entry["description"] = tool.description
-        if tool.parameters is not None:
-            entry["parameters"] = tool.parameters
-        out.append({**entry, **NS.fields(tool.extra)})
-    return out
+    return [tool_object(tool, NS) for tool in tools]

@@ -38,6 +38,9 @@ class Limits:
     max_zip_total_ratio: int = 100
     # One image or other asset read out of a zip into a conversation.
     max_asset_bytes: int = 32 * 1024 * 1024
+    # One number token: no real number is longer, and the streaming parser would take
+    # time quadratic in its length (issue 21).
+    max_number_chars: int = 1024
 
 
 LIMITS = Limits()

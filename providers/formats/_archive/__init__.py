@@ -49,6 +49,7 @@ __all__ = [
     "conversations_member",
     "epoch_time",
     "iso_time",
+    "json_entries",
     "loads_entry",
     "read_entries",
     "sniff",

@@ -17,7 +17,7 @@ from providers.formats._kit.fields import require_list
 from providers.formats.base import Drift, FormatError, ParseResult, Rendered
 from providers.umf import JSON, Conversation
 
-from . import read_entries
+from . import conversations_member, read_entries
 from ._common import Entry, check_depth
 
 T = TypeVar("T")
@@ -148,6 +148,46 @@ class Archive:
                 read_entry=self.read_entry,
             )
         return hooks
+
+
+def own_or_foreign(
+    format_id: str,
+    own_shape: str,
+    write_own: Callable[[Conversation], Any],
+    write_foreign: Callable[[Conversation], Rendered],
+) -> Callable[[Conversation], Rendered]:
+    """An entry's writer for the exports that write back exactly what they read (a
+    conversation whose ``$shape`` hint is ``own_shape``: ``write_own`` gives its entry),
+    and build one for any other conversation (``write_foreign``, with its warnings)."""
+
+    def render_entry(conversation: Conversation) -> Rendered:
+        if hint(conversation.extra, format_id, "shape") == own_shape:
+            return Rendered(write_own(conversation))
+        return write_foreign(conversation)
+
+    return render_entry
+
+
+def data_export(
+    format_id: str,
+    read: Read,
+    write_own: Callable[[Conversation], Any],
+    write_foreign: Callable[[Conversation], Rendered],
+    id_keys: tuple[str, ...],
+) -> Archive:
+    """A provider's data export: ``conversations.json`` (a list of conversations, each read
+    and written back exactly, keyed by the first of ``id_keys`` it has) or the export's
+    zip, whose conversations may be split over ``conversations-000.json``... shards."""
+    return Archive(
+        format_id,
+        read=read,
+        render_entry=own_or_foreign(format_id, "conversation", write_own, write_foreign),
+        key=lambda entry: key_of(entry, *id_keys),
+        id_keys=id_keys,
+        own_shape="conversation",
+        members=conversations_member,
+        lines="never",
+    )
 
 
 def key_of(entry: JSON, first: str, *others: str) -> str | None:

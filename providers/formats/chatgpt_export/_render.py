@@ -12,7 +12,6 @@ from typing import Any
 
 from providers.formats._archive.values import kept_epoch, put_back
 from providers.formats._kit.wire import arguments_string
-from providers.formats.base import Rendered
 from providers.umf import (
     AudioBlock,
     Block,
@@ -26,15 +25,7 @@ from providers.umf import (
 
 from ._constants import FORMAT_ID, NS, UNMAPPED_PARTS
 from ._parse import written_parent
-from ._render_foreign import render_foreign
 from ._rules import children_from
-
-
-def render_entry(conversation: Conversation) -> Rendered:
-    """One entry of ``conversations.json``."""
-    if NS.hint(conversation.extra, "shape") == "conversation":
-        return Rendered(render_conversation(conversation))
-    return render_foreign(conversation)
 
 
 def render_conversation(conversation: Conversation) -> dict[str, Any]:

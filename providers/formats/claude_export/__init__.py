@@ -39,27 +39,18 @@ about; trees are kept.
 from __future__ import annotations
 
 from providers.formats import register
-from providers.formats._archive import conversations_member
-from providers.formats._archive.wiring import Archive, key_of
+from providers.formats._archive.wiring import data_export
 from providers.formats.base import Capabilities, Format
 
 from ._constants import FORMAT_ID
 from ._detect import detect
 from ._parse import parse_conversation
-from ._render import render_entry
+from ._render import render_conversation
+from ._render_foreign import render_foreign
 
 __all__ = ["ARCHIVE", "FORMAT", "FORMAT_ID", "detect", "parse", "render"]
 
-ARCHIVE = Archive(
-    FORMAT_ID,
-    read=parse_conversation,
-    render_entry=render_entry,
-    key=lambda entry: key_of(entry, "uuid"),
-    id_keys=("uuid",),
-    own_shape="conversation",
-    members=conversations_member,
-    lines="never",
-)
+ARCHIVE = data_export(FORMAT_ID, parse_conversation, render_conversation, render_foreign, ("uuid",))
 parse, render = ARCHIVE.parse, ARCHIVE.render
 
 FORMAT = register(

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._archive.values import kept_iso, put_back
-from providers.formats.base import Rendered
 from providers.umf import (
     JSON,
     Block,
@@ -20,15 +19,7 @@ from providers.umf import (
 )
 
 from ._constants import FORMAT_ID, KNOWLEDGE_SOURCE, NS, SENDER_OF, UNMAPPED, UPLOADS
-from ._render_foreign import render_foreign
 from ._rules import default_text, written_parent
-
-
-def render_entry(conversation: Conversation) -> Rendered:
-    """One entry of ``conversations.json``."""
-    if NS.hint(conversation.extra, "shape") == "conversation":
-        return Rendered(render_conversation(conversation))
-    return render_foreign(conversation)
 
 
 def render_conversation(conversation: Conversation) -> dict[str, Any]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-import zipfile
 from typing import Any
 
 from django.conf import settings
@@ -21,11 +20,9 @@ from conversations.api.throttles import WriteRateThrottle
 from conversations.api.upload_handler import DatabaseUploadHandler, StoredUploadFile
 from conversations.api.views import current_user
 from conversations.services import import_jobs, uploads
+from providers.formats._archive import SNIFF_BYTES, sniff
 
 MAX_LISTED_ITEMS = 1000
-
-
-SNIFF_BYTES = 64 * 1024
 
 
 def _unreadable_reason(upload: Any) -> str | None:
@@ -35,23 +32,16 @@ def _unreadable_reason(upload: Any) -> str | None:
     archive is a 422 now rather than a failed job later. Leaves the file at its start.
     """
     try:
-        head = upload.read(SNIFF_BYTES)
-        if not head:
-            return "the file is empty"
-        if head.startswith(b"PK"):
-            upload.seek(0)
-            return (
-                None if zipfile.is_zipfile(upload) else "the file starts like a zip but is not one"
-            )
-        try:
-            head.decode("utf-8")
-        except UnicodeDecodeError as error:
-            # A multi-byte character cut by the sample's end is not an error.
-            if len(head) < SNIFF_BYTES or error.start < len(head) - 3:
-                return "the file is not a zip, JSON or UTF-8 text file"
-        return None
+        sniffed = sniff(upload, line_bytes=SNIFF_BYTES)
     finally:
         upload.seek(0)
+    if sniffed.kind == "empty":
+        return "the file is empty"
+    if sniffed.kind == "broken-zip":
+        return "the file starts like a zip but is not one"
+    if sniffed.kind != "zip" and not sniffed.text:
+        return "the file is not a zip, JSON or UTF-8 text file"
+    return None
 
 
 @extend_schema_field({"type": "string", "format": "binary", "minLength": 1})

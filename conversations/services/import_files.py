@@ -7,18 +7,17 @@ when it is parsed, which may be long after it was yielded.
 
 from __future__ import annotations
 
-import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
-import ijson
 import orjson
 from django.conf import settings
 
 from conversations import strict_json
 from conversations.records import content_hash
 from providers import formats
+from providers.formats._archive import LIMITS, json_entries, sniff
 
 SAMPLE_BYTES = 4 * 1024 * 1024
 
@@ -117,11 +116,12 @@ def _sample(stream: IO[bytes], filename: str) -> object:
     """A small piece of the file that shows its format: the first conversation of a JSON
     array or of a zip export (see :func:`_zip_sample`), the first line of JSONL, or the
     whole of a small file."""
-    if zipfile.is_zipfile(stream):
+    sniffed = sniff(stream)
+    if sniffed.kind == "zip":
         return _zip_sample(stream)
     stream.seek(0)
     head = stream.read(SAMPLE_BYTES)
-    if filename.lower().endswith(".jsonl") or (head[:1] == b"{" and b"\n{" in head):
+    if filename.lower().endswith(".jsonl") or sniffed.more_lines:
         return head.split(b"\n", 1)[0].decode("utf-8", errors="replace") + "\n"
     if len(head) < SAMPLE_BYTES:
         # Only to tell the format: the entries are read (and judged) one by one later.
@@ -154,10 +154,18 @@ def _zip_sample(stream: IO[bytes]) -> object:
 
 
 def _first_items(stream: IO[bytes]) -> object:
-    try:
-        first = next(ijson.items(stream, "item", use_float=True), None)
-    except ijson.JSONError as error:
-        raise formats.FormatError(f"the file is not valid JSON: {error}", field="file") from None
-    if first is None:
+    """The first readable element of a JSON array, read by the archive's streaming reader
+    (linear, whatever the tokens: issue 21); elements that cannot be read are passed over,
+    and when none can, the last reason is the error."""
+    error = None
+    for entry in json_entries(stream, "", LIMITS):  # type: ignore[arg-type]
+        if entry.error is not None:
+            error = entry.error
+        elif entry.position != "file":  # an element, not the file's one value
+            return [entry.value]
+    if error is None:
         raise formats.FormatError("the file holds no conversation", field="file")
-    return [first]
+    message = error.message
+    if message.startswith("not valid JSON"):
+        message = f"the file is {message}"
+    raise formats.FormatError(message, field=error.field or "file")

@@ -60,13 +60,13 @@ def conversation(conversation_id: str, turns: int) -> dict[str, Any]:
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The conversation ids the ChatGPT reader reads."""
     seen: list[str] = []
-    read = chatgpt_export.parse_conversation  # type: ignore[attr-defined]
+    read = chatgpt_export.ARCHIVE.read
 
     def counting(entry: Any, *args: Any) -> Any:
         seen.append(entry["conversation_id"])
         return read(entry, *args)
 
-    monkeypatch.setattr(chatgpt_export, "parse_conversation", counting)
+    monkeypatch.setattr(chatgpt_export.ARCHIVE, "read", counting)
     return seen
 
 

@@ -22,7 +22,7 @@ from rest_framework.test import APIClient
 
 from conversations import models
 from tests.conftest import load_fixture
-from tests.providers.formats.test_claude_export_2026 import EMPTY, INJECTED
+from tests.providers.formats.claude_export.test_exports_2026 import EMPTY, INJECTED
 
 pytestmark = pytest.mark.django_db
 

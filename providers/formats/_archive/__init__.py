@@ -11,6 +11,12 @@ bomb, a path-traversal name, broken JSON outside any entry) is one error and the
 
 The limits (:data:`LIMITS`) bound memory whatever the input: the depth and size of one
 entry, the entries, total size and compression ratio of a zip, the size of one asset.
+:func:`sniff` says what a file is from its first bytes, for this reader and for the
+importers that decide what to do with an upload.
+
+The family's other modules: :mod:`.wiring` (an archive format's parse, render and file
+hooks, from its reader, writer and words), :mod:`.foreign` (what the formats say alike when
+they write another format's conversation), :mod:`.values` (export times, flattened text).
 """
 
 from __future__ import annotations
@@ -19,40 +25,34 @@ import posixpath
 import re
 import shutil
 import tempfile
+import zipfile
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
-from typing import Any, BinaryIO, Literal, TypeVar
+from dataclasses import dataclass
+from typing import IO, BinaryIO, Literal
 
 import orjson
-from pydantic import ValidationError
 
-from providers.formats._common import report_foreign_fields
 from providers.formats.base import FormatError
-from providers.umf import JSON
 
 from ._common import LIMITS, Bounded, Entry, Limits, check_depth, loads_entry
 from ._json import json_entries, line_entries
 from ._zip import SafeZip, zip_entries
-
-T = TypeVar("T")
+from .values import epoch_time, iso_time
 
 __all__ = [
     "LIMITS",
     "Entry",
     "Limits",
     "SafeZip",
+    "Sniffed",
     "check_depth",
-    "checked",
     "conversations_member",
-    "entry_error",
     "epoch_time",
     "iso_time",
-    "join_texts",
+    "json_entries",
     "loads_entry",
-    "put_back",
     "read_entries",
-    "report_foreign_fields",
-    "same_time",
+    "sniff",
 ]
 
 
@@ -71,11 +71,13 @@ def read_entries(
     limits = limits or LIMITS
     try:
         stream = _seekable(binary, limits)
-        kind = _sniff(stream, limits)
+        kind = sniff(stream, limits).kind
+        if kind == "empty":
+            raise FormatError("the file is empty", field="file")
     except FormatError as error:
         yield Entry("file", error=error)
         return
-    if kind == "zip":
+    if kind in ("zip", "broken-zip"):
         if members is None:
             yield Entry("file", error=FormatError("zip archives are not read by this format"))
             return
@@ -96,25 +98,62 @@ def _seekable(binary: BinaryIO, limits: Limits) -> BinaryIO:
     return spool  # type: ignore[return-value]
 
 
-def _sniff(stream: BinaryIO, limits: Limits) -> str:
-    """``zip``, ``lines`` (the first line is a whole JSON object) or ``json``."""
+SNIFF_BYTES = 64 * 1024
+Kind = Literal["empty", "zip", "broken-zip", "lines", "array", "object", "other"]
+
+
+@dataclass(frozen=True)
+class Sniffed:
+    """What a file is: its ``kind`` (``lines`` when its first line is a whole JSON object,
+    ``object`` when one does not end there, ``broken-zip`` when it starts like a zip and is
+    not one, ``other`` for anything but a zip, an array or an object); whether its first
+    bytes are UTF-8 ``text`` (a character cut by their end forgiven); and, for a file that
+    starts with an object, whether a later line starts one too (``more_lines``: JSON
+    Lines, not one document)."""
+
+    kind: Kind
+    text: bool
+    more_lines: bool = False
+
+
+def sniff(stream: IO[bytes], limits: Limits = LIMITS, *, line_bytes: int | None = None) -> Sniffed:
+    """What the file is, from its first bytes and, when it starts with an object, its first
+    line (read up to ``line_bytes``, by default an entry's size: a longer one is taken as
+    no whole object). The one place that tells what an upload is, for this reader and for
+    the importers. Leaves the stream where it was."""
     start = stream.tell()
-    head = stream.read(64 * 1024)
-    stream.seek(start)
-    if head.startswith(b"PK"):
-        return "zip"
-    stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if not head:
-        raise FormatError("the file is empty", field="file")
-    if not stripped.startswith(b"{"):
-        return "json"
-    first = stream.readline(limits.max_entry_bytes + 1)
-    stream.seek(start)
     try:
-        orjson.loads(first.lstrip(b"\xef\xbb\xbf"))
-    except orjson.JSONDecodeError:
-        return "json"  # one object spread over several lines
-    return "lines"
+        head = stream.read(SNIFF_BYTES)
+        if not head:
+            return Sniffed("empty", text=False)
+        if head.startswith(b"PK"):
+            stream.seek(start)
+            return Sniffed("zip" if zipfile.is_zipfile(stream) else "broken-zip", text=False)
+        text = _is_text(head)
+        stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+        if not stripped.startswith((b"[", b"{")):
+            return Sniffed("other", text)
+        if stripped.startswith(b"["):
+            return Sniffed("array", text)
+        stream.seek(start)
+        first = stream.readline((limits.max_entry_bytes if line_bytes is None else line_bytes) + 1)
+        more_lines = head[:1] == b"{" and b"\n{" in first + stream.read(SNIFF_BYTES)
+        try:
+            orjson.loads(first.lstrip(b"\xef\xbb\xbf"))
+        except orjson.JSONDecodeError:
+            return Sniffed("object", text, more_lines)
+        return Sniffed("lines", text, more_lines)
+    finally:
+        stream.seek(start)
+
+
+def _is_text(head: bytes) -> bool:
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as error:
+        # A multi-byte character cut by the sample's end is not an error.
+        return len(head) == SNIFF_BYTES and error.start >= len(head) - 3
+    return True
 
 
 _CONVERSATIONS_MEMBER = re.compile(r"conversations(-\d+)?\.json")
@@ -124,75 +163,3 @@ def conversations_member(name: str) -> bool:
     """Whether a zip member holds an export's conversations: ``conversations.json``, or one
     of the shards a large account's export is split into (``conversations-000.json``...)."""
     return _CONVERSATIONS_MEMBER.fullmatch(posixpath.basename(name)) is not None
-
-
-def epoch_time(value: JSON) -> datetime | None:
-    """The UTC datetime of epoch seconds (int or float), or None when it is not one."""
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        return None
-    try:
-        return datetime.fromtimestamp(value, tz=UTC)
-    except (OverflowError, OSError, ValueError):
-        return None
-
-
-def iso_time(value: JSON) -> datetime | None:
-    """The datetime an ISO 8601 string names, or None when it is not one."""
-    if not isinstance(value, str):
-        return None
-    try:
-        return datetime.fromisoformat(value)
-    except ValueError:
-        return None
-
-
-def same_time(a: datetime | None, b: datetime | None) -> bool:
-    """Whether two datetimes name the same instant (naive ones taken as UTC)."""
-    if a is None or b is None:
-        return a is b
-    a = a if a.tzinfo else a.replace(tzinfo=UTC)
-    b = b if b.tzinfo else b.replace(tzinfo=UTC)
-    return a == b
-
-
-def put_back(items: list[Any], kept: JSON) -> list[Any]:
-    """``items`` with the ``[position, value]`` pairs of ``kept`` back at their places."""
-    if not isinstance(kept, list):
-        return items
-    out = list(items)
-    for pair in sorted(kept, key=lambda pair: pair[0]):
-        out.insert(min(pair[0], len(out)), pair[1])
-    return out
-
-
-def join_texts(texts: list[str]) -> str:
-    """Text blocks written as one string: glued where they already meet at a space or
-    punctuation (text split around citations), else separated by a blank line."""
-    out = ""
-    for text in texts:
-        if out and text and not (out[-1].isspace() or text[0].isspace()):
-            out += "" if text[0] in ",.;:!?)]}" else "\n\n"
-        out += text
-    return out
-
-
-def entry_error(error: FormatError, value: JSON, *id_keys: str) -> FormatError:
-    """``error`` naming the conversation it spoils by its own id (the first of ``id_keys``
-    the entry has), so that a report of a file of many says which one was skipped."""
-    if isinstance(value, dict):
-        for key in id_keys:
-            if isinstance(value.get(key), str | int) and not isinstance(value.get(key), bool):
-                return FormatError(f"conversation {value[key]}: {error.message}", field=error.field)
-    return error
-
-
-def checked(read: Callable[[], T], path: str) -> T:
-    """``read()``, with a value UMF's own types refuse (which the readers' checks let
-    through) reported as a :class:`FormatError` at ``path``, as any bad input is."""
-    try:
-        return read()
-    except ValidationError as error:
-        first = error.errors()[0]
-        location = ".".join(str(part) for part in first["loc"])
-        field = ".".join(part for part in (path, location) if part) or "payload"
-        raise FormatError(first["msg"], field=field) from None

@@ -26,13 +26,21 @@ class Limits:
     # A whole non-zip file; a zip member we stream is bounded by its declared size instead.
     max_file_bytes: int = 8 * 1024 * 1024 * 1024
     max_zip_entries: int = 50_000
-    max_zip_total_bytes: int = 8 * 1024 * 1024 * 1024
+    # What all members expand to: a real export's JSON and images stay far below.
+    max_zip_total_bytes: int = 4 * 1024 * 1024 * 1024
     # Uncompressed / compressed, for members over ``ratio_floor`` bytes (tiny members may
     # compress absurdly well without harm). Exports of JSON compress ~10:1.
     max_zip_ratio: int = 200
     ratio_floor: int = 1024 * 1024
+    # The same for the whole archive (when it expands past ``ratio_floor``): a bomb split
+    # into members under the floor passes each member's check, not this one. An export's
+    # JSON (~10:1) beside its images (~1:1) stays well under.
+    max_zip_total_ratio: int = 100
     # One image or other asset read out of a zip into a conversation.
     max_asset_bytes: int = 32 * 1024 * 1024
+    # One number token: no real number is longer, and the streaming parser would take
+    # time quadratic in its length (issue 21).
+    max_number_chars: int = 1024
 
 
 LIMITS = Limits()

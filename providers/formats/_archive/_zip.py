@@ -44,7 +44,7 @@ class SafeZip:
         limits = self.limits
         if len(infos) > limits.max_zip_entries:
             raise FormatError(f"zip holds more than {limits.max_zip_entries} entries", field="file")
-        total = 0
+        total = packed = 0
         for info in infos:
             name = info.filename
             parts = name.replace("\\", "/").split("/")
@@ -53,6 +53,7 @@ class SafeZip:
             if info.flag_bits & 0x1:
                 raise FormatError("encrypted zip entries are not read", field=f"zip:{name}")
             total += info.file_size
+            packed += info.compress_size
             ratio = info.file_size / max(info.compress_size, 1)
             if info.file_size > limits.ratio_floor and ratio > limits.max_zip_ratio:
                 raise FormatError(
@@ -62,6 +63,13 @@ class SafeZip:
         if total > limits.max_zip_total_bytes:
             raise FormatError(
                 f"zip expands to more than {limits.max_zip_total_bytes} bytes", field="file"
+            )
+        ratio = total / max(packed, 1)
+        if total > limits.ratio_floor and ratio > limits.max_zip_total_ratio:
+            raise FormatError(
+                f"zip expands {ratio:.0f}:1 in all ({total} bytes from {packed}), more than "
+                f"{limits.max_zip_total_ratio}:1",
+                field="file",
             )
 
     def open(self, info: zipfile.ZipInfo) -> BinaryIO:

@@ -20,38 +20,33 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._archive import epoch_time
-from providers.formats._common import (
-    parse_arguments,
-    refuse_kept_name,
-    require_mapping,
-    unknown_fields,
-)
+from providers.formats._archive.values import epoch_time
+from providers.formats._archive.wiring import Assets
+from providers.formats._kit.fields import refuse_kept_name, require_mapping, unknown_fields
+from providers.formats._kit.paths import at
+from providers.formats._kit.wire import parse_arguments
 from providers.formats.base import Drift, FormatError
 from providers.umf import (
     JSON,
     Block,
     Conversation,
-    FinishReason,
     Message,
     TextBlock,
     ToolResultBlock,
     ToolUseBlock,
 )
 
-from ._attachments import attachment_blocks
-from ._content import UNMAPPED_PARTS, Assets, parse_content, require_content
-from ._shared import FORMAT_ID, hints
-from ._tree import children_from, latest_leaf, node_order, parent_of
-
-ROLES = ("system", "user", "assistant", "tool")
-HIDDEN_CONTENT = ("user_editable_context", "model_editable_context")
-FINISH_REASONS: dict[str, FinishReason] = {
-    "stop": "stop",
-    "max_tokens": "length",
-    "interrupted": "cancelled",
-}
-NODE_KEYS = ("id", "message", "parent", "children")
+from ._constants import (
+    FINISH_REASONS,
+    FORMAT_ID,
+    HIDDEN_CONTENT,
+    NODE_KEYS,
+    NS,
+    ROLES,
+    UNMAPPED_PARTS,
+)
+from ._parse_content import attachment_blocks, parse_content, require_content
+from ._rules import children_from, latest_leaf, node_order, parent_of
 
 
 @dataclass
@@ -64,12 +59,9 @@ class _Reader:
     open_calls: dict[str, str | None] = field(default_factory=dict)
 
 
-def at(path: str, key: str) -> str:
-    """The path of ``key`` inside the value at ``path``."""
-    return f"{path}.{key}" if path else key
-
-
-def parse_conversation(raw: JSON, path: str, drift: Drift, assets: Assets | None) -> Conversation:
+def parse_conversation(
+    raw: JSON, path: str, drift: Drift, assets: Assets | None = None
+) -> Conversation:
     """One conversation of ``conversations.json``; ``assets`` finds files of the zip."""
     entry = require_mapping(raw, path or "payload")
     mapping = require_mapping(entry.get("mapping"), at(path, "mapping"))
@@ -290,9 +282,9 @@ def _call(
             name=recipient,
             input=decoded,
             raw_arguments=text,
-            extra=hints({}, call="json"),
+            extra=NS.extra({}, call="json"),
         )
     field_name = "code" if kind == "code" else "text"
     return ToolUseBlock(
-        id=call_id, name=recipient, input={field_name: text}, extra=hints({}, call=field_name)
+        id=call_id, name=recipient, input={field_name: text}, extra=NS.extra({}, call=field_name)
     )

@@ -1,4 +1,5 @@
-"""Writing a conversation read from this format back as its ``conversations.json`` entry.
+"""Writing a conversation as a ``conversations.json`` entry: one read from this format back
+as it was (another format's is written by ``_render_foreign``).
 
 Everything comes from the conversation itself and the hints ``_parse`` left: the node
 order, parents and children lists, the root, null messages, the content objects and the
@@ -9,14 +10,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._archive import epoch_time, same_time
-from providers.formats._common import arguments_string
-from providers.umf import Block, Conversation, Message, TextBlock, ToolResultBlock, ToolUseBlock
+from providers.formats._archive.values import kept_epoch, put_back
+from providers.formats._kit.wire import arguments_string
+from providers.umf import (
+    AudioBlock,
+    Block,
+    Conversation,
+    ImageBlock,
+    Message,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
 
-from ._content import UNMAPPED_PARTS, render_content
+from ._constants import FORMAT_ID, NS, UNMAPPED_PARTS
 from ._parse import written_parent
-from ._shared import FORMAT_ID, fields_of, get_hint, hints
-from ._tree import children_from
+from ._rules import children_from
 
 
 def render_conversation(conversation: Conversation) -> dict[str, Any]:
@@ -36,16 +45,11 @@ def render_conversation(conversation: Conversation) -> dict[str, Any]:
     if conversation.metadata.title is not None:
         out["title"] = conversation.metadata.title
     if conversation.metadata.timestamp is not None:
-        out["create_time"] = time_value(conversation.metadata.timestamp, own.get("$create_time"))
+        out["create_time"] = kept_epoch(conversation.metadata.timestamp, own.get("$create_time"))
     out["mapping"] = mapping
     if conversation.parameters.model is not None:
         out["default_model_slug"] = conversation.parameters.model
     return {**out, **{k: v for k, v in own.items() if not k.startswith("$")}}
-
-
-def time_value(timestamp: Any, raw: Any) -> Any:
-    """The raw epoch number while it still names ``timestamp``, else the timestamp's."""
-    return raw if same_time(epoch_time(raw), timestamp) else timestamp.timestamp()
 
 
 def _with_children(
@@ -78,10 +82,12 @@ def render_message(message: Message) -> dict[str, Any]:
     if not own.get("$no_id"):
         out["id"] = message.id
     if message.timestamp is not None:
-        out["create_time"] = time_value(message.timestamp, own.get("$create_time"))
-    blocks = [block for block in _blocks(message) if get_hint(block, "attachment") is None]
+        out["create_time"] = kept_epoch(message.timestamp, own.get("$create_time"))
+    blocks = [block for block in _blocks(message) if NS.hint(block.extra, "attachment") is None]
     out["content"] = own["content"] if "content" in own else render_content(blocks, own)
-    fields = fields_of(message, "content", UNMAPPED_PARTS)  # both are the content's
+    fields = NS.fields(message.extra)
+    fields.pop("content", None)  # both are the content's
+    fields.pop(UNMAPPED_PARTS, None)
     metadata = fields.get("metadata")
     if isinstance(metadata, dict) and message.model is not None:
         fields["metadata"] = {**metadata, "model_slug": message.model}
@@ -96,10 +102,42 @@ def _blocks(message: Message) -> list[Block]:
         return [TextBlock(text=inner)] if isinstance(inner, str) else list(inner)
     if len(content) == 1 and isinstance(content[0], ToolUseBlock):
         call = content[0]
-        kind = get_hint(call, "call")
+        kind = NS.hint(call.extra, "call")
         if kind == "json":
             text = arguments_string(call.input, call.raw_arguments)
         else:
             text = str(call.input.get(kind, "")) if isinstance(call.input, dict) else ""
-        return [TextBlock(text=text, extra=hints({}, key="text"))]
+        return [TextBlock(text=text, extra=NS.extra({}, key="text"))]
     return content
+
+
+def render_content(blocks: list[Block], extra: dict[str, Any]) -> dict[str, Any]:
+    """The content object of blocks read from this format (``extra`` is the message's
+    own namespace: its ``$content_type``, ``$content`` and unmapped parts)."""
+    kind = extra["$content_type"]
+    out: dict[str, Any] = {"content_type": kind, **(extra.get("$content") or {})}
+    if kind in ("text", "multimodal_text"):
+        parts = [_render_part(block) for block in blocks]
+        out["parts"] = put_back(parts, extra.get(UNMAPPED_PARTS))
+    elif kind == "thoughts":
+        out["thoughts"] = [_render_thought(block) for block in blocks]
+    else:
+        for block in blocks:
+            out[NS.hint(block.extra, "key")] = getattr(block, "text", "")
+    return out
+
+
+def _render_part(block: Block) -> Any:
+    part = NS.hint(block.extra, "part")
+    if isinstance(block, ImageBlock | AudioBlock):
+        return part
+    if isinstance(block, TextBlock) and part is not None:
+        return {**part, "text": block.text}
+    return block.text if isinstance(block, TextBlock) else ""
+
+
+def _render_thought(block: Block) -> Any:
+    own = block.extra.get(FORMAT_ID, {})
+    if "$thought" in own:
+        return own["$thought"]
+    return {**NS.fields(block.extra), "content": getattr(block, "text", "")}

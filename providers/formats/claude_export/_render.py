@@ -1,287 +1,140 @@
-"""A conversation from another format as a Claude.ai export conversation.
-
-Messages keep their tree (``parent_message_uuid``; a linear conversation is a chain) and
-get deterministic uuids when they have no id. Claude.ai keeps a tool's result in the
-assistant message that called it, so results move there (see the package docstring for
-every warning).
-"""
+"""Writing a conversation as a Claude.ai export entry: one read from this format back as it
+was (another format's is written by ``_render_foreign``)."""
 
 from __future__ import annotations
 
-import hashlib
-import uuid
-from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._archive import join_texts, report_foreign_fields
-from providers.formats._common import report_message_metadata, report_message_name
-from providers.formats.base import Drift, Rendered
+from providers.formats._archive.values import kept_iso, put_back
 from providers.umf import (
+    JSON,
     Block,
     Conversation,
     DocumentBlock,
     Message,
-    RefusalBlock,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
 )
 
-from ._blocks import FORMAT_ID
-from ._parse import ROOT, SENDER_OF
-
-DEFAULT_FILE_NAME = "document.txt"
-_NO_MESSAGE_METADATA = (
-    "a Claude.ai export has no per-message models, finish reasons, usage or metadata; left out"
-)
+from ._constants import FORMAT_ID, KNOWLEDGE_SOURCE, NS, SENDER_OF, UNMAPPED, UPLOADS
+from ._rules import default_text, written_parent
 
 
-@dataclass
-class _Context:
-    drift: Drift
-    seed: str
-    chat: list[dict[str, Any]] = field(default_factory=list)
-    placed: dict[str, str] = field(default_factory=dict)
-    owners: dict[str, dict[str, Any]] = field(default_factory=dict)
-
-    def uuid(self, key: str) -> str:
-        """A uuid made from the conversation and ``key``, the same every time."""
-        digest = hashlib.sha256(f"{self.seed}/{key}".encode()).digest()
-        return str(uuid.UUID(bytes=digest[:16], version=4))
+def render_conversation(conversation: Conversation) -> dict[str, Any]:
+    """The entry a conversation read from this format was read from."""
+    out: dict[str, Any] = {}
+    if conversation.metadata.title is not None:
+        out["name"] = conversation.metadata.title
+    created = conversation.metadata.timestamp
+    if created is not None:
+        out["created_at"] = kept_iso(created, NS.hint(conversation.extra, "created_at"))
+    out["chat_messages"] = [render_message(message) for message in conversation.messages]
+    return {**out, **NS.fields(conversation.extra)}
 
 
-def render_foreign(conversation: Conversation) -> Rendered:
-    """An export conversation for a conversation read from another format."""
-    seed = hashlib.sha256(conversation.model_dump_json().encode()).hexdigest()
-    ctx = _Context(Drift(FORMAT_ID), seed)
-    _report_request(conversation, ctx.drift)
-    report_message_metadata(
-        enumerate(conversation.messages),
-        ctx.drift,
-        _NO_MESSAGE_METADATA,
-        held=("id", "timestamp"),
-    )
-    for index, message in enumerate(conversation.messages):
-        report_foreign_fields(
-            message.extra, f"messages[{index}]", ctx.drift, FORMAT_ID, "Claude", with_empty=True
-        )
-        report_message_name(message, f"messages[{index}]", ctx.drift, "a Claude.ai export message")
-        parent = _parent(message, ctx)
-        _place(message, index, parent, ctx)
-    out: dict[str, Any] = {"uuid": ctx.uuid("conversation")}
-    out["name"] = conversation.metadata.title or ""
-    if conversation.metadata.timestamp is not None:
-        out["created_at"] = out["updated_at"] = conversation.metadata.timestamp.isoformat()
-    out["chat_messages"] = ctx.chat
-    return Rendered(out, ctx.drift.warnings)
-
-
-def _report_request(conversation: Conversation, drift: Drift) -> None:
-    report_foreign_fields(conversation.extra, "", drift, FORMAT_ID, "Claude", with_empty=True)
-    for key, value in conversation.parameters.model_dump(exclude_defaults=True).items():
-        drift.add(
-            "parameter-unsupported",
-            "a Claude.ai export has no request parameters",
-            field=f"parameters.{key}",
-            original=value,
-        )
-    if conversation.tool_choice is not None:
-        drift.add(
-            "parameter-unsupported",
-            "a Claude.ai export has no tool_choice",
-            field="tool_choice",
-            original=conversation.tool_choice.model_dump(
-                mode="json", exclude_defaults=True, exclude={"extra"}
-            ),
-        )
-    for index, tool in enumerate(conversation.tools):
-        drift.add(
-            "tool-unsupported",
-            "a Claude.ai export has no tool definitions",
-            field=f"tools[{index}]",
-            original=tool.name,
-        )
-
-
-def _parent(message: Message, ctx: _Context) -> str:
-    # A message naming no parent follows the one before it, as storage reads a tree.
-    if message.parent_id:
-        return ctx.placed.get(message.parent_id, ROOT)
-    return ctx.chat[-1]["uuid"] if ctx.chat else ROOT
-
-
-def _place(message: Message, index: int, parent: str, ctx: _Context) -> None:
-    path = f"messages[{index}]"
-    blocks = list(message.content)
-    loose = not any(isinstance(b, ToolResultBlock) for b in blocks)
-    if message.role == "tool" and loose and message.tool_call_id is not None:
-        # A tool message holding its result as plain blocks (UMF's InternalMessage shape).
-        blocks = [ToolResultBlock(tool_use_id=message.tool_call_id, content=blocks)]
-    results = [(i, b) for i, b in enumerate(blocks) if isinstance(b, ToolResultBlock)]
-    rest: list[tuple[int, Block]] = [
-        (i, b) for i, b in enumerate(blocks) if not isinstance(b, ToolResultBlock)
-    ]
-    owner = None
-    for position, block in results:
-        owner = _move_result(block, f"{path}.content[{position}]", bool(rest), ctx) or owner
-    if results and not rest and owner is not None:
-        ctx.placed[message.id or path] = owner["uuid"]
-        ctx.drift.add(
-            "role-merged",
-            "Claude.ai keeps tool results in the assistant message that made the call",
-            field=path,
-            original=message.role,
-            transformed="assistant",
-        )
-        return
-    chat = _chat_message(message, index, parent, rest, ctx)
-    ctx.placed[message.id or path] = chat["uuid"]
-    ctx.chat.append(chat)
-
-
-def _move_result(
-    block: ToolResultBlock, path: str, keeps_others: bool, ctx: _Context
-) -> dict[str, Any] | None:
-    owner = ctx.owners.get(block.tool_use_id)
-    if owner is None:
-        ctx.drift.add("content-dropped", "a result answering no call", field=path)
-        return None
-    owner["content"].append(_result(block, path, ctx))
-    if keeps_others:
-        ctx.drift.add(
-            "message-reordered",
-            "Claude.ai keeps tool results in the assistant message that made the call",
-            field=path,
-            original=block.tool_use_id,
-        )
-    return owner
-
-
-def _chat_message(
-    message: Message, index: int, parent: str, blocks: list[tuple[int, Block]], ctx: _Context
-) -> dict[str, Any]:
-    path = f"messages[{index}]"
-    sender = SENDER_OF.get(message.role)
-    if sender is None:
-        sender = "human"
-        ctx.drift.add(
-            "system-message-transformed",
-            "a Claude.ai export has no system prompt; written as a human message",
-            field=path,
-            original=message.role,
-            transformed="human",
-        )
-    out: dict[str, Any] = {"uuid": message.id or ctx.uuid(path), "text": "", "content": []}
-    out.update(sender=sender, attachments=[], files=[])
-    for position, block in blocks:
-        _block(block, f"{path}.content[{position}]", sender, out, ctx)
-    out["text"] = join_texts([b["text"] for b in out["content"] if b["type"] == "text"])
+def render_message(message: Message) -> dict[str, Any]:
+    """One chat message read from this format."""
+    uploads: dict[str, list[Any]] = {key: [] for key in UPLOADS}
+    content: list[Block] = []
+    for block in message.content:
+        kind = NS.hint(block.extra, "field")
+        if isinstance(block, DocumentBlock) and kind in UPLOADS:
+            uploads[kind].append(_render_upload(block))
+        else:
+            content.append(block)
+    out: dict[str, Any] = {"uuid": message.id, "sender": SENDER_OF[message.role]}
+    if not NS.hint(message.extra, "no_text"):
+        out["text"] = NS.hint(message.extra, "text", default_text(content))
+    if NS.hint(message.extra, "content") != "absent":
+        out["content"] = render_blocks(content, message.extra.get(FORMAT_ID, {}).get(UNMAPPED))
+    absent = NS.hint(message.extra, "absent", [])
+    out.update({key: items for key, items in uploads.items() if key not in absent})
     if message.timestamp is not None:
-        out["created_at"] = out["updated_at"] = message.timestamp.isoformat()
-    out["parent_message_uuid"] = parent
-    return out
+        out["created_at"] = kept_iso(message.timestamp, NS.hint(message.extra, "created_at"))
+    named, parent = written_parent(message)
+    if named:
+        out["parent_message_uuid"] = parent
+    return {**out, **_fields(message, UNMAPPED)}
 
 
-def _block(block: Block, path: str, sender: str, out: dict[str, Any], ctx: _Context) -> None:
-    if isinstance(block, ToolUseBlock):
-        if sender != "assistant":
-            ctx.drift.add("content-dropped", "only assistants call tools", field=path)
-            return
-        call = {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
-        ctx.owners[block.id] = out
-        out["content"].append(call)
-    elif isinstance(block, DocumentBlock) and block.source.type == "text":
-        out["attachments"].append(_attachment(block, path, ctx))
-    elif isinstance(block, ThinkingBlock):
-        thinking = _thinking(block, path, ctx)
-        if thinking is not None:
-            out["content"].append(thinking)
-    else:
-        text = _text(block, path, ctx)
-        if text is not None:
-            out["content"].append({"type": "text", "text": text})
+def _render_upload(block: DocumentBlock) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if block.filename is not None:
+        out["file_name"] = block.filename
+    if NS.hint(block.extra, "data") != "absent":
+        out["extracted_content"] = block.source.data or ""
+    return {**out, **NS.fields(block.extra)}
 
 
-def _text(block: Block, path: str, ctx: _Context) -> str | None:
+def render_blocks(blocks: list[Block], unmapped: JSON) -> list[Any]:
+    """The content blocks of blocks read from this format, unmapped ones put back."""
+    return put_back([render_block(block) for block in blocks], unmapped)
+
+
+def render_block(block: Block) -> dict[str, Any]:
+    """One content block of a block read from this format (or fitted to it)."""
     if isinstance(block, TextBlock):
-        if block.citations:
-            ctx.drift.add(
-                "content-dropped",
-                "Claude.ai export citations have their own shape",
-                field=f"{path}.citations",
-                original=block.citations,
-            )
-        return block.text
-    if isinstance(block, RefusalBlock):
-        ctx.drift.add(
-            "content-type-unsupported",
-            "a refusal is written as text",
-            field=path,
-            original="refusal",
-            transformed="text",
-        )
-        return block.text
-    ctx.drift.add(
-        "content-dropped",
-        f"a Claude.ai export keeps no {block.type} content (uploads are kept as names only)",
-        field=path,
-        original=block.type,
-    )
-    return None
-
-
-def _thinking(block: ThinkingBlock, path: str, ctx: _Context) -> dict[str, Any] | None:
-    if not block.text:
-        ctx.drift.add(
-            "reasoning-dropped",
-            "redacted reasoning has no text to write",
-            field=path,
-            details={"redacted": block.redacted},
-        )
-        return None
-    if block.signature or block.data:
-        ctx.drift.add(
-            "signature-stripped",
-            "Claude.ai thinking is display-only; the signature is not kept",
-            field=path,
-            original=block.provider,
-        )
-    return {"type": "thinking", "thinking": block.text}
-
-
-def _attachment(block: DocumentBlock, path: str, ctx: _Context) -> dict[str, Any]:
-    name = block.filename or block.title
-    if name is None:
-        name = DEFAULT_FILE_NAME
-        ctx.drift.add(
-            "parameter-defaulted",
-            "an attachment needs a file name",
-            field=f"{path}.filename",
-            transformed=name,
-            severity="info",
-        )
-    data = block.source.data or ""
-    return {
-        "file_name": name,
-        "file_type": "txt",
-        "file_size": len(data.encode()),
-        "extracted_content": data,
-    }
-
-
-def _result(block: ToolResultBlock, path: str, ctx: _Context) -> dict[str, Any]:
-    content: list[dict[str, Any]] = []
-    if isinstance(block.content, str):
-        content.append({"type": "text", "text": block.content})
-    else:
-        for position, inner in enumerate(block.content):
-            text = _text(inner, f"{path}.content[{position}]", ctx)
-            if text is not None:
-                content.append({"type": "text", "text": text})
-    out: dict[str, Any] = {"type": "tool_result", "tool_use_id": block.tool_use_id}
-    if block.name is not None:
+        out: dict[str, Any] = {"type": "text", "text": block.text}
+        if block.citations is not None:
+            out["citations"] = block.citations
+    elif isinstance(block, ThinkingBlock):
+        out = {"type": "thinking", "thinking": block.text}
+        if block.signature is not None and block.provider == FORMAT_ID:
+            out["signature"] = block.signature
+    elif isinstance(block, ToolUseBlock):
+        out = {"type": "tool_use"}
+        if NS.hint(block.extra, "id") is None:
+            out["id"] = block.id
+        elif NS.hint(block.extra, "id") == "null":
+            out["id"] = None
         out["name"] = block.name
-    out["content"] = content
-    out["is_error"] = bool(block.is_error)
+        if NS.hint(block.extra, "input") != "absent":
+            out["input"] = block.input
+    elif isinstance(block, ToolResultBlock):
+        out = _render_result(block)
+    elif isinstance(block, DocumentBlock) and NS.hint(block.extra, "knowledge"):
+        out = _render_knowledge(block)
+    else:
+        raise ValueError(f"no Claude export block for {block.type}")
+    # Only a tool result keeps unmapped blocks (its content's): another block's field of
+    # that name is its own.
+    skip = (UNMAPPED,) if isinstance(block, ToolResultBlock) else ()
+    return {**out, **_fields(block, *skip)}
+
+
+def _render_knowledge(block: DocumentBlock) -> dict[str, Any]:
+    text, url = block.source.data or "", block.source.url
+    out: dict[str, Any] = {"type": "knowledge"}
+    if block.title is not None:
+        out["title"] = block.title
+    if url is not None:
+        out["url"] = url
+        text = text.removesuffix(f"{KNOWLEDGE_SOURCE}{url}")
+    out["text"] = text
     return out
+
+
+def _render_result(block: ToolResultBlock) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "tool_result"}
+    id_hint = NS.hint(block.extra, "id")
+    if id_hint is None:
+        out["tool_use_id"] = block.tool_use_id
+    elif id_hint == "null":
+        out["tool_use_id"] = None
+    if block.name is not None and NS.hint(block.extra, "name") != "absent":
+        out["name"] = block.name
+    if isinstance(block.content, list):
+        out["content"] = render_blocks(block.content, block.extra.get(FORMAT_ID, {}).get(UNMAPPED))
+    elif NS.hint(block.extra, "content") != "absent":
+        out["content"] = block.content
+    if block.is_error is not None:
+        out["is_error"] = block.is_error
+    elif NS.hint(block.extra, "is_error") == "null":
+        out["is_error"] = None
+    return out
+
+
+def _fields(value: Block | Message, *skip: str) -> dict[str, Any]:
+    return {k: v for k, v in NS.fields(value.extra).items() if k not in skip}

@@ -17,19 +17,21 @@ from typing import Any
 import orjson
 
 from providers.formats._archive import check_depth
-from providers.formats._common import (
+from providers.formats._archive.values import read_tool
+from providers.formats._archive.wiring import Assets
+from providers.formats._kit.fields import (
     refuse_kept_name,
     require_list,
     require_mapping,
     require_str,
     unknown_fields,
 )
+from providers.formats._kit.paths import at
 from providers.formats.base import Drift, FormatError
 from providers.umf import (
     JSON,
     Block,
     Conversation,
-    FinishReason,
     Message,
     Parameters,
     Tool,
@@ -38,40 +40,22 @@ from providers.umf import (
     Usage,
 )
 
-from ._parts import FORMAT_ID, hints, parse_part, require_part
-
-SYSTEM = "gen_ai.system_instructions"
-INPUT = "gen_ai.input.messages"
-OUTPUT = "gen_ai.output.messages"
-TOOLS = "gen_ai.tool.definitions"
-ENCODED = (SYSTEM, INPUT, OUTPUT, TOOLS)
-FLOAT_PARAMETERS = {
-    "gen_ai.request.temperature": "temperature",
-    "gen_ai.request.top_p": "top_p",
-    "gen_ai.request.frequency_penalty": "frequency_penalty",
-    "gen_ai.request.presence_penalty": "presence_penalty",
-}
-INT_PARAMETERS = {
-    "gen_ai.request.max_tokens": "max_tokens",
-    "gen_ai.request.seed": "seed",
-    "gen_ai.request.top_k": "top_k",
-}
-USAGE = {
-    "gen_ai.usage.input_tokens": "prompt_tokens",
-    "gen_ai.usage.output_tokens": "completion_tokens",
-    "gen_ai.usage.cache_read.input_tokens": "cached_tokens",
-    "gen_ai.usage.cache_creation.input_tokens": "cache_write_tokens",
-    "gen_ai.usage.reasoning.output_tokens": "reasoning_tokens",
-}
-ROLES = ("system", "developer", "user", "assistant", "tool")
-FINISH_REASONS: dict[str, FinishReason] = {
-    "stop": "stop",
-    "length": "length",
-    "content_filter": "content_filter",
-    "tool_call": "tool_calls",
-    "error": "error",
-}
-UNMAPPED = "unmapped_parts"
+from ._constants import (
+    ENCODED,
+    FINISH_REASONS,
+    FLOAT_PARAMETERS,
+    FORMAT_ID,
+    INPUT,
+    INT_PARAMETERS,
+    NS,
+    OUTPUT,
+    ROLES,
+    SYSTEM,
+    TOOLS,
+    UNMAPPED,
+    USAGE,
+)
+from ._parse_parts import parse_part, require_part
 
 
 @dataclass
@@ -88,6 +72,41 @@ def is_gen_ai(value: JSON) -> bool:
     return isinstance(value, dict) and any(key in value for key in (SYSTEM, INPUT, OUTPUT))
 
 
+def read(value: JSON, path: str, drift: Drift, assets: Assets | None = None) -> Conversation:
+    """The conversation of one span, attributes object or message list (``path`` names it
+    in errors; ``assets``: spans come in no zip, unused)."""
+    if isinstance(value, list):
+        messages = parse_messages(value, path or "payload", State(drift), output=False)
+        extra = NS.extra({}, shape="messages", keys=[INPUT])
+        return Conversation(messages=messages, extra=extra)
+    span = require_mapping(value, path or "payload")
+    shape, source = "attributes", span
+    if not is_gen_ai(span) and isinstance(span.get("attributes"), dict):
+        shape, source = "span", span["attributes"]
+    if not is_gen_ai(source):
+        raise FormatError(
+            "not GenAI span attributes: expected gen_ai.input.messages, "
+            "gen_ai.output.messages or gen_ai.system_instructions",
+            field=at(path, INPUT),
+        )
+    attributes_path = at(path, "attributes") if shape == "span" else path
+    conversation = parse_attributes(source, attributes_path, drift)
+    own = conversation.extra.setdefault(FORMAT_ID, {})
+    own["$shape"] = shape
+    if shape == "span":
+        own["$span"] = unknown_fields(span, ("attributes",), path=path)
+    return conversation
+
+
+def key(value: JSON) -> str | None:
+    """The ``gen_ai.conversation.id`` of a span or attributes object, if any."""
+    if not isinstance(value, dict):
+        return None
+    source = value if is_gen_ai(value) else value.get("attributes")
+    found = source.get("gen_ai.conversation.id") if isinstance(source, dict) else None
+    return found if isinstance(found, str) else None
+
+
 def parse_attributes(attributes: dict[str, Any], path: str, drift: Drift) -> Conversation:
     """The conversation of one span's attributes (``path`` names them in errors)."""
     state = State(drift)
@@ -95,25 +114,21 @@ def parse_attributes(attributes: dict[str, Any], path: str, drift: Drift) -> Con
     values = {key: _decoded(attributes, key, path, raw) for key in ENCODED if key in attributes}
     messages: list[Message] = []
     if SYSTEM in values:
-        messages.append(_system(values[SYSTEM], _at(path, SYSTEM), state))
+        messages.append(_system(values[SYSTEM], at(path, SYSTEM), state))
     if INPUT in values:
-        messages += parse_messages(values[INPUT], _at(path, INPUT), state, output=False)
+        messages += parse_messages(values[INPUT], at(path, INPUT), state, output=False)
     outputs: list[Message] = []
     if OUTPUT in values:
-        outputs = parse_messages(values[OUTPUT], _at(path, OUTPUT), state, output=True)
+        outputs = parse_messages(values[OUTPUT], at(path, OUTPUT), state, output=True)
     conversation = Conversation(messages=messages + outputs)
     if TOOLS in values:
-        conversation.tools = _tools(values[TOOLS], _at(path, TOOLS))
+        conversation.tools = _tools(values[TOOLS], at(path, TOOLS))
     rest = unknown_fields(attributes, ENCODED, path=path)
     _parameters(conversation, rest)
     _response(conversation, outputs, rest)
     keys = [key for key in ENCODED if key in attributes]
-    conversation.extra = hints(rest, raw=raw or None, keys=keys)
+    conversation.extra = NS.extra(rest, raw=raw or None, keys=keys)
     return conversation
-
-
-def _at(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
 
 
 def _decoded(attributes: dict[str, Any], key: str, path: str, raw: dict[str, str]) -> JSON:
@@ -123,8 +138,8 @@ def _decoded(attributes: dict[str, Any], key: str, path: str, raw: dict[str, str
     try:
         decoded = orjson.loads(value)
     except orjson.JSONDecodeError:
-        raise FormatError("not valid JSON", field=_at(path, key)) from None
-    check_depth(decoded, _at(path, key))
+        raise FormatError("not valid JSON", field=at(path, key)) from None
+    check_depth(decoded, at(path, key))
     raw[key] = value
     return decoded
 
@@ -164,7 +179,7 @@ def _message(raw: JSON, path: str, state: State, output: bool) -> Message:
 def _message_extra(rest: dict[str, Any], unmapped: list[Any], field: str | None) -> Any:
     if unmapped:
         rest[UNMAPPED] = unmapped
-    return hints(rest, field=field)
+    return NS.extra(rest, field=field)
 
 
 def _name_and_finish(message: Message, source: dict[str, Any], path: str) -> None:
@@ -244,19 +259,7 @@ def _tools(raw: JSON, path: str) -> list[Tool]:
     for index, item in enumerate(require_list(raw, path)):
         tool = require_mapping(item, f"{path}[{index}]")
         name = require_str(tool.get("name"), f"{path}[{index}].name")
-        description = tool.get("description")
-        parameters = tool.get("parameters")
-        mapped = ["name"]
-        mapped += ["description"] if isinstance(description, str) else []
-        mapped += ["parameters"] if isinstance(parameters, dict) else []
-        tools.append(
-            Tool(
-                name=name,
-                description=description if "description" in mapped else None,
-                parameters=parameters if "parameters" in mapped else None,
-                extra=hints(unknown_fields(tool, mapped, path=f"{path}[{index}]")),
-            )
-        )
+        tools.append(read_tool(tool, name, NS, f"{path}[{index}]"))
     return tools
 
 

@@ -17,17 +17,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import (
-    extra_of,
+from providers.formats._archive.values import read_tool
+from providers.formats._archive.wiring import Assets
+from providers.formats._kit.fields import (
     has_reserved_name,
-    parse_arguments,
-    parse_data_uri,
     require_list,
     require_mapping,
     require_str,
     unknown_fields,
-    with_hints,
 )
+from providers.formats._kit.paths import at
+from providers.formats._kit.wire import parse_data_uri
 from providers.formats.base import Drift, FormatError
 from providers.umf import (
     JSON,
@@ -43,24 +43,7 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-FORMAT_ID = "sharegpt"
-ROLE_OF = {
-    "human": "user",
-    "user": "user",
-    "gpt": "assistant",
-    "assistant": "assistant",
-    "chatgpt": "assistant",
-    "bing": "assistant",
-    "bard": "assistant",
-    "model": "assistant",
-    "system": "system",
-    "function_call": "assistant",
-    "observation": "tool",
-    "tool": "tool",
-}
-# The media lists whose items ``<image>`` / ``<audio>`` placeholders stand for.
-MEDIA = {"images": "<image>", "audios": "<audio>"}
-ENTRY_KEYS = ("conversations", "system", "tools", *MEDIA)
+from ._constants import ENTRY_KEYS, MEDIA, NS, ROLE_OF
 
 
 @dataclass
@@ -70,18 +53,18 @@ class _State:
     pending: list[tuple[str, str]] = field(default_factory=list)
 
 
-def parse_entry(raw: JSON, path: str, drift: Drift) -> Conversation:
-    """One entry (``path`` names it in errors)."""
+def parse_entry(raw: JSON, path: str, drift: Drift, assets: Assets | None = None) -> Conversation:
+    """One entry (``path`` names it in errors; ``assets``: a dataset is no zip, unused)."""
     entry = require_mapping(raw, path or "payload")
-    turns = require_list(entry.get("conversations"), _at(path, "conversations"))
+    turns = require_list(entry.get("conversations"), at(path, "conversations"))
     state = _State(drift, _media_lists(entry, path))
     hints: dict[str, Any] = {}
     messages = _system_field(entry, path)
     for index, turn in enumerate(turns):
-        messages.append(_turn(turn, f"{_at(path, 'conversations')}[{index}]", index, state))
+        messages.append(_turn(turn, f"{at(path, 'conversations')}[{index}]", index, state))
     conversation = Conversation(messages=messages)
     if "tools" in entry:
-        conversation.tools, hints["tools"] = _tools(entry["tools"], _at(path, "tools"))
+        conversation.tools, hints["tools"] = _tools(entry["tools"], at(path, "tools"))
     rest = unknown_fields(entry, ENTRY_KEYS, path=path)
     for key in MEDIA:
         if key in entry and key not in state.media:
@@ -91,12 +74,8 @@ def parse_entry(raw: JSON, path: str, drift: Drift) -> Conversation:
             hints[f"empty_{key}"] = True if not entry[key] else None
     if "tools" in entry and hints["tools"] is None:
         rest["tools"] = entry["tools"]  # not tool definitions we can read: kept as they were
-    conversation.extra = extra_of(FORMAT_ID, with_hints(rest, shape="entry", **hints))
+    conversation.extra = NS.extra(rest, shape="entry", **hints)
     return conversation
-
-
-def _at(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
 
 
 def _media_lists(entry: dict[str, Any], path: str) -> dict[str, list[str]]:
@@ -111,12 +90,10 @@ def _media_lists(entry: dict[str, Any], path: str) -> dict[str, list[str]]:
 def _system_field(entry: dict[str, Any], path: str) -> list[Message]:
     if "system" not in entry:
         return []
-    text = require_str(entry["system"], _at(path, "system"))
-    return [Message(role="system", content=[TextBlock(text=text)], extra=_hints(field="system"))]
-
-
-def _hints(**hints: Any) -> dict[str, dict[str, Any]]:
-    return extra_of(FORMAT_ID, with_hints({}, **hints))
+    text = require_str(entry["system"], at(path, "system"))
+    return [
+        Message(role="system", content=[TextBlock(text=text)], extra=NS.extra({}, field="system"))
+    ]
 
 
 def _turn(raw: JSON, path: str, index: int, state: _State) -> Message:
@@ -131,16 +108,12 @@ def _turn(raw: JSON, path: str, index: int, state: _State) -> Message:
     if name == "function_call":
         calls = _calls(value, path, index, state)
         if calls is not None:
-            return Message(role="assistant", content=calls, extra=_extra(rest, value=None))
+            return Message(role="assistant", content=calls, extra=NS.extra(rest, value=None))
         from_hint = name  # not a call we can read: kept as text
     elif role == "tool" and state.pending:
         return _observation(value, rest, from_hint, state)
     content = [TextBlock(text=value)] if role == "tool" else _with_media(value, state)
-    return Message(role=role, content=content, extra=_extra(rest, **{"from": from_hint}))  # type: ignore[arg-type]
-
-
-def _extra(rest: dict[str, Any], **hints: Any) -> dict[str, dict[str, Any]]:
-    return extra_of(FORMAT_ID, with_hints(rest, **hints))
+    return Message(role=role, content=content, extra=NS.extra(rest, **{"from": from_hint}))  # type: ignore[arg-type]
 
 
 def _calls(value: str, path: str, index: int, state: _State) -> list[Block] | None:
@@ -165,43 +138,8 @@ def _calls(value: str, path: str, index: int, state: _State) -> list[Block] | No
     state.pending = [(block.id, block.name) for block in blocks if isinstance(block, ToolUseBlock)]
     # The text is kept: storage may reorder the keys of the arguments, and JSON equality
     # (not the text) says whether it still holds the calls.
-    hints = with_hints({}, list=isinstance(decoded, list) or None, value=value)
-    blocks[0].extra.setdefault(FORMAT_ID, {}).update(hints)
+    NS.add_hints(blocks[0].extra, list=isinstance(decoded, list) or None, value=value)
     return blocks
-
-
-def calls_value(blocks: list[Block]) -> JSON:
-    """The JSON a ``function_call`` turn holds for these call blocks."""
-    calls = [_call_object(block) for block in blocks if isinstance(block, ToolUseBlock)]
-    first = blocks[0].extra.get(FORMAT_ID, {}) if blocks else {}
-    return calls if len(calls) != 1 or first.get("$list") else calls[0]
-
-
-def _call_object(block: ToolUseBlock) -> dict[str, Any]:
-    shape = block.extra.get(FORMAT_ID, {}).get("$arguments")
-    call: dict[str, Any] = {"name": block.name}
-    if shape == "string":
-        call["arguments"] = block.raw_arguments if block.raw_arguments is not None else "{}"
-    elif (
-        shape is None
-        and block.raw_arguments is not None
-        and not parse_arguments(block.raw_arguments)[1]
-    ):
-        call["arguments"] = block.raw_arguments  # not JSON: the string is all there is
-    elif shape != "absent":
-        call["arguments"] = block.input
-    call.update(own_fields(block.extra))
-    return call
-
-
-def own_fields(extra: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """This format's verbatim fields on a value (its ``$`` hints left out)."""
-    return {k: v for k, v in extra.get(FORMAT_ID, {}).items() if not k.startswith("$")}
-
-
-def dumps(value: JSON) -> str:
-    """How this format writes JSON inside a string (as LLaMA-Factory's tools do)."""
-    return json.dumps(value, ensure_ascii=False)
 
 
 def _is_call(item: JSON) -> bool:
@@ -230,7 +168,7 @@ def _call_block(call: dict[str, Any], call_id: str) -> ToolUseBlock:
         name=call["name"],
         input=arguments,
         raw_arguments=raw_arguments,
-        extra=extra_of(FORMAT_ID, with_hints(rest, **hints)),
+        extra=NS.extra(rest, **hints),
     )
 
 
@@ -241,7 +179,7 @@ def _observation(value: str, rest: dict[str, Any], from_hint: str | None, state:
         role="tool",
         tool_call_id=call_id,
         content=[block],
-        extra=_extra(rest, **{"from": from_hint}),
+        extra=NS.extra(rest, **{"from": from_hint}),
     )
 
 
@@ -268,7 +206,7 @@ def _with_media(value: str, state: _State) -> list[Block]:
 
 def _media_block(key: str, path: str) -> Block:
     source = media_source(path)
-    extra = _hints(path=path if source.type == "base64" else None)
+    extra = NS.extra({}, path=path if source.type == "base64" else None)
     if key == "audios":
         return AudioBlock(source=source, extra=extra)
     return ImageBlock(source=source, extra=extra)
@@ -295,46 +233,6 @@ def _tools(raw: JSON, path: str) -> tuple[list[Tool], str | None]:
             return [], None
     if not isinstance(value, list) or not all(_is_call(tool) for tool in value):
         return [], None
-    tools = [_tool(tool) for tool in value]
+    # No ``$`` names (see _is_call): the fields kept are the rest, verbatim.
+    tools = [read_tool(tool, tool["name"], NS, path) for tool in value]
     return tools, raw if isinstance(raw, str) else "list"
-
-
-def tools_value(tools: list[Tool]) -> list[dict[str, Any]]:
-    """The tool definitions as this format's ``tools`` list holds them."""
-    out = []
-    for tool in tools:
-        entry: dict[str, Any] = {"name": tool.name}
-        if tool.description is not None:
-            entry["description"] = tool.description
-        if tool.parameters is not None:
-            entry["parameters"] = tool.parameters
-        out.append({**entry, **own_fields(tool.extra)})
-    return out
-
-
-def _tool(raw: dict[str, Any]) -> Tool:
-    description = raw.get("description")
-    parameters = raw.get("parameters")
-    mapped = ["name"]
-    if isinstance(description, str):
-        mapped.append("description")
-    if isinstance(parameters, dict):
-        mapped.append("parameters")
-    rest = {k: v for k, v in raw.items() if k not in mapped}  # no ``$`` names: see _is_call
-    return Tool(
-        name=raw["name"],
-        description=description if "description" in mapped else None,
-        parameters=parameters if "parameters" in mapped else None,
-        extra=extra_of(FORMAT_ID, rest),
-    )
-
-
-def require_entries(payload: JSON) -> list[Any]:
-    """The entries of a payload: a list of them, or one entry on its own; an empty list is
-    refused, as the other formats of many conversations refuse it."""
-    if isinstance(payload, dict):
-        return [payload]
-    entries = require_list(payload, "payload")
-    if not entries:
-        raise FormatError("no conversations", field="payload")
-    return entries

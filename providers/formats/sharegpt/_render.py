@@ -1,379 +1,73 @@
-"""Writing a UMF conversation as one ShareGPT entry.
-
-Each message gives its turns in block order: text (with ``<image>`` / ``<audio>``
-placeholders for media, whose paths go to ``images`` / ``audios``) a ``human`` or ``gpt``
-turn, tool calls a ``function_call`` turn, tool results ``observation`` turns. A
-conversation read from this format comes back as it was; one from another format is then
-fitted to LLaMA-Factory's rules (one ``system`` field, turns alternating user-side and
-assistant-side), with a warning for each change (see the package docstring).
-"""
+"""Writing a UMF conversation as one ShareGPT entry: its turns (``_render_turns``), fitted to
+LLaMA-Factory's rules when it comes from another format (``_rules``), and the entry's
+``system``, ``tools``, ``images`` and ``audios`` fields."""
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._archive import join_texts, report_foreign_fields
-from providers.formats._common import data_uri, hint
-from providers.formats.base import Drift
-from providers.umf import (
-    AudioBlock,
-    Block,
-    Conversation,
-    DocumentBlock,
-    ImageBlock,
-    Message,
-    RefusalBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-    main_path,
+from providers.formats._archive.foreign import one_thread, report_request
+from providers.formats._archive.values import tool_object
+from providers.formats._kit.drift import report_message_metadata
+from providers.formats.base import Drift, Rendered
+from providers.umf import Conversation, Tool
+
+from ._constants import FORMAT_ID, NS, WORDS
+from ._render_turns import Context, Turn, dumps, finish, message_turns, same_json
+from ._rules import alternate
+
+_NO_MESSAGE_METADATA = (
+    "a ShareGPT turn has no ids, timestamps, models, finish reasons, usage or metadata; left out"
 )
 
-from ._parse import FORMAT_ID, MEDIA, calls_value, dumps, own_fields, tools_value
 
-_CANONICAL = {"user": "human", "assistant": "gpt", "tool": "observation"}
-
-
-@dataclass
-class Turn:
-    """One turn being written: its kind (human, gpt, function_call, observation), the
-    UMF message it came from, and what it holds so far."""
-
-    kind: str
-    index: int
-    name: str
-    pieces: list[tuple[str, str]] = field(default_factory=list)  # (text | media, value)
-    calls: list[ToolUseBlock] = field(default_factory=list)
-    results: list[str] = field(default_factory=list)
-    fields: dict[str, Any] = field(default_factory=dict)
-    value: str | None = None
-
-    def text(self) -> str:
-        """The turn's value: its pieces joined (placeholders glued to their text)."""
-        if self.value is not None:
-            return self.value
-        out: list[str] = []
-        pieces: list[str] = []
-        for kind, piece in self.pieces:
-            if kind == "text":
-                pieces.append(piece)
-                continue
-            out.append(join_texts(pieces))
-            out.append(piece)
-            pieces = []
-        out.append(join_texts(pieces))
-        return "".join(out)
-
-
-@dataclass
-class Context:
-    """What one render carries along."""
-
-    drift: Drift
-    faithful: bool
-    system: list[str] = field(default_factory=list)
-    media: dict[str, list[str]] = field(default_factory=lambda: {key: [] for key in MEDIA})
-    started: bool = False
-
-
-def message_turns(message: Message, index: int, ctx: Context) -> list[Turn]:
-    """The turns of UMF message ``index`` (system text goes to ``ctx.system``)."""
-    path = f"messages[{index}]"
-    if message.role in ("system", "developer") and _to_system_field(message, ctx):
-        _system(message, path, ctx)
-        return []
-    ctx.started = True
-    turns: list[Turn] = []
-    calls = any(isinstance(block, ToolUseBlock) for block in message.content)
-    for position, block in enumerate(message.content):
-        block_path = f"{path}.content[{position}]"
-        if calls and not ctx.faithful and not isinstance(block, ToolUseBlock | ToolResultBlock):
-            _beside_calls(block, block_path, ctx)
-            continue
-        _place(block, message, block_path, index, turns, ctx)
-    if not turns:
-        turns.append(Turn(_kind_of(message), index, _kind_of(message)))
-    first = turns[0]
-    first.fields = own_fields(message.extra)
-    from_hint = hint(message.extra, FORMAT_ID, "from")
-    if isinstance(from_hint, str):
-        first.name = from_hint
-    return turns
-
-
-def _beside_calls(block: Block, path: str, ctx: Context) -> None:
-    # A function_call turn holds calls only: what the message says beside them is lost.
-    if isinstance(block, ThinkingBlock):
-        ctx.drift.add(
-            "reasoning-dropped",
-            "a function_call turn holds only calls; the reasoning beside them is dropped",
-            field=path,
-            original=block.text or None,
-            details={"redacted": block.redacted, "signed": bool(block.signature or block.data)},
-        )
-        return
-    text = block.text if isinstance(block, TextBlock | RefusalBlock) else block.type
-    ctx.drift.add(
-        "content-dropped",
-        "a function_call turn holds only calls; what the message says beside them is dropped",
-        field=path,
-        original=text,
-    )
-
-
-def _to_system_field(message: Message, ctx: Context) -> bool:
-    # A system turn read from this format stays a turn; any other goes to the field.
-    return not ctx.faithful or hint(message.extra, FORMAT_ID, "field") == "system"
-
-
-def _kind_of(message: Message) -> str:
-    if message.role in ("system", "developer"):
-        return "system"
-    return _CANONICAL[message.role]
-
-
-def _system(message: Message, path: str, ctx: Context) -> None:
-    texts = []
-    for position, block in enumerate(message.content):
-        if isinstance(block, TextBlock):
-            texts.append(block.text)
-        else:
-            _dropped(block, f"{path}.content[{position}]", "the system field holds text", ctx)
-    text = "\n\n".join(texts)
-    if not ctx.faithful and (ctx.started or ctx.system or message.role == "developer"):
-        ctx.drift.add(
-            "system-message-transformed",
-            "ShareGPT has one system field; this message was merged into it",
-            field=path,
-            original=message.role,
-            transformed="system",
-        )
-    ctx.system.append(text)
-
-
-def _turn(turns: list[Turn], kind: str, index: int) -> Turn:
-    if not turns or turns[-1].kind != kind or kind == "observation":
-        turns.append(Turn(kind, index, kind))
-    return turns[-1]
-
-
-def _place(
-    block: Block, message: Message, path: str, index: int, turns: list[Turn], ctx: Context
-) -> None:
-    text_kind = _kind_of(message) if message.role != "tool" else "observation"
-    if isinstance(block, ToolUseBlock):
-        if message.role != "assistant":
-            _dropped(block, path, f"a {message.role} message cannot make tool calls", ctx)
-            return
-        if not ctx.faithful:
-            _drop_id(block, path, ctx)
-        _turn(turns, "function_call", index).calls.append(block)
-    elif isinstance(block, ToolResultBlock):
-        _turn(turns, "observation", index).results.append(_result_text(block, path, ctx))
-    elif isinstance(block, ThinkingBlock):
-        _thinking(block, path, text_kind, index, turns, ctx)
-    elif isinstance(block, ImageBlock | AudioBlock):
-        _media(block, message, path, text_kind, index, turns, ctx)
-    else:
-        text = _text_of(block, path, ctx)
-        if text is not None:
-            _turn(turns, text_kind, index).pieces.append(("text", text))
-
-
-def _text_of(block: Block, path: str, ctx: Context) -> str | None:
-    if isinstance(block, TextBlock):
-        if block.citations:
-            ctx.drift.add(
-                "content-dropped",
-                "ShareGPT has no citations",
-                field=f"{path}.citations",
-                original=block.citations,
-            )
-        return block.text
-    if isinstance(block, RefusalBlock):
-        _as_text(block, path, "a refusal", ctx)
-        return block.text
-    if isinstance(block, DocumentBlock) and block.source.type == "text":
-        _as_text(block, path, "a plain-text document", ctx)
-        return block.source.data or ""
-    _dropped(block, path, f"ShareGPT cannot hold {block.type} content here", ctx)
-    return None
-
-
-def _as_text(block: Block, path: str, what: str, ctx: Context) -> None:
-    ctx.drift.add(
-        "content-type-unsupported",
-        f"ShareGPT has no {block.type} content; {what} is written as text",
-        field=path,
-        original=block.type,
-        transformed="text",
-    )
-
-
-def _dropped(block: Block, path: str, why: str, ctx: Context) -> None:
-    ctx.drift.add("content-dropped", why, field=path, original=block.type)
-
-
-def _drop_id(block: ToolUseBlock, path: str, ctx: Context) -> None:
-    ctx.drift.add(
-        "id-rewritten",
-        "ShareGPT calls have no ids; results follow their call in order",
-        field=f"{path}.id",
-        original=block.id,
-        transformed=None,
-        severity="info",
-    )
-
-
-def _thinking(
-    block: ThinkingBlock, path: str, kind: str, index: int, turns: list[Turn], ctx: Context
-) -> None:
-    if not block.text:
-        ctx.drift.add(
-            "reasoning-dropped",
-            "redacted reasoning has no text to write",
-            field=path,
-            details={"redacted": block.redacted},
-        )
-        return
-    if block.signature or block.data:
-        ctx.drift.add(
-            "signature-stripped",
-            "the reasoning is written as <think> text; its signature is not",
-            field=path,
-            original=block.provider,
-        )
-    else:
-        ctx.drift.add(
-            "content-type-unsupported",
-            "ShareGPT has no reasoning; it is written as <think> text",
-            field=path,
-            original="thinking",
-            transformed="text",
-        )
-    _turn(turns, kind, index).pieces.append(("text", f"<think>\n{block.text}\n</think>"))
-
-
-def _media(
-    block: ImageBlock | AudioBlock,
-    message: Message,
-    path: str,
-    kind: str,
-    index: int,
-    turns: list[Turn],
-    ctx: Context,
-) -> None:
-    if not ctx.faithful and message.role != "user":
-        _dropped(block, path, f"ShareGPT media belong to user turns, not {message.role}", ctx)
-        return
-    key = "images" if isinstance(block, ImageBlock) else "audios"
-    location = _media_path(block, path, ctx)
-    if location is None:
-        return
-    ctx.media[key].append(location)
-    _turn(turns, kind, index).pieces.append(("media", MEDIA[key]))
-
-
-def _media_path(block: ImageBlock | AudioBlock, path: str, ctx: Context) -> str | None:
-    source = block.source
-    kept = hint(block.extra, FORMAT_ID, "path")
-    location: str | None
-    if source.type == "base64" and source.data is not None:
-        location = kept if isinstance(kept, str) else data_uri(source.media_type, source.data)
-    else:
-        location = source.url if source.type == "url" else source.file_id
-    if location is None:
-        _dropped(block, path, "the media has no path, URL or data", ctx)
-        return None
+def render_entry(conversation: Conversation) -> Rendered:
+    """One entry for the conversation, and the warnings for what it could not carry."""
+    ctx = Context(Drift(FORMAT_ID), faithful=NS.hint(conversation.extra, "shape") == "entry")
     if not ctx.faithful:
-        ctx.drift.add(
-            "content-type-unsupported",
-            "ShareGPT media are paths beside the dataset; this one is written as "
-            + ("a data URI" if source.type == "base64" else "its URL or file id"),
-            field=path,
-            original=source.type,
-            transformed="path",
-            severity="warning" if source.type == "base64" else "info",
-        )
-    return location
+        _report_request(conversation, ctx)
+    turns: list[Turn] = []
+    written = one_thread(conversation, ctx.drift, "a ShareGPT entry holds one thread")
+    if not ctx.faithful:
+        report_message_metadata(written, ctx.drift, _NO_MESSAGE_METADATA)
+    for index, message in written:
+        if not ctx.faithful:
+            WORDS.report_message(message, f"messages[{index}]", ctx.drift)
+        turns.extend(message_turns(message, index, ctx))
+    if not ctx.faithful:
+        turns = alternate(turns, ctx)
+    entry: dict[str, Any] = {}
+    if ctx.system:
+        entry["system"] = "\n\n".join(ctx.system)
+    entry["conversations"] = [finish(turn) for turn in turns]
+    # A tools field read from this format (its hint) comes back even with no tool in it.
+    if conversation.tools or NS.hint(conversation.extra, "tools") is not None:
+        entry["tools"] = tools_field(conversation, ctx)
+    _media_fields(conversation, entry, ctx)
+    for key, value in NS.fields(conversation.extra).items():
+        entry.setdefault(key, value)
+    return Rendered(entry, ctx.drift.warnings)
 
 
-def _result_text(block: ToolResultBlock, path: str, ctx: Context) -> str:
-    if isinstance(block.content, str):
-        text = block.content
-    else:
-        texts = []
-        for position, inner in enumerate(block.content):
-            inner_text = _text_of(inner, f"{path}.content[{position}]", ctx)
-            if inner_text is not None:
-                texts.append(inner_text)
-        text = "\n".join(texts)
-    if block.is_error:
-        marked = f"Error: {text}" if text else "Error"
-        ctx.drift.add(
-            "capability-unsupported",
-            "ShareGPT observations have no error flag; the error is said in the text",
-            field=f"{path}.is_error",
-            original=True,
-            transformed=marked,
-        )
-        return marked
-    return text
+def _media_fields(conversation: Conversation, entry: dict[str, Any], ctx: Context) -> None:
+    for key, paths in ctx.media.items():
+        unplaced = NS.hint(conversation.extra, f"unplaced_{key}") or []
+        if paths or unplaced or NS.hint(conversation.extra, f"empty_{key}"):
+            entry[key] = paths + list(unplaced)
 
 
-def finish(turn: Turn) -> dict[str, Any]:
-    """The wire turn."""
-    if turn.value is not None:
-        text = turn.value
-    elif turn.kind == "function_call" and turn.calls:
-        value = calls_value(list(turn.calls))
-        kept = hint(turn.calls[0].extra, FORMAT_ID, "value")
-        text = kept if isinstance(kept, str) and _same(kept, value) else dumps(value)
-    elif turn.kind == "observation" and turn.results and not turn.pieces:
-        text = turn.results[0] if len(turn.results) == 1 else dumps(turn.results)
-    else:
-        text = turn.text()
-    return {**turn.fields, "from": turn.name, "value": text}
-
-
-def _same(raw: str, value: Any) -> bool:
-    try:
-        return bool(json.loads(raw) == value)
-    except ValueError:
-        return False
-
-
-def thread(conversation: Conversation, drift: Drift) -> list[tuple[int, Message]]:
-    """The messages to write with their indexes: one path of a tree."""
-    positions = {id(message): index for index, message in enumerate(conversation.messages)}
-    path = main_path(conversation)
-    kept = {id(message) for message in path}
-    for index, message in enumerate(conversation.messages):
-        if id(message) not in kept:
-            drift.add(
-                "content-dropped",
-                "a ShareGPT entry holds one thread; this message is on another branch",
-                field=f"messages[{index}]",
-                original=message.id,
-            )
-    return [(positions[id(message)], message) for message in path]
-
-
-def report_foreign(extra: dict[str, dict[str, Any]], path: str, drift: Drift) -> None:
-    """A ``field-unknown`` (info) warning for each other format's fields on a value."""
-    report_foreign_fields(extra, path, drift, FORMAT_ID, "ShareGPT", with_empty=True)
+def _report_request(conversation: Conversation, ctx: Context) -> None:
+    why = "a ShareGPT entry has no request parameters"
+    report_request(conversation, ctx.drift, WORDS, parameters_message=why, tools=False)
 
 
 def tools_field(conversation: Conversation, ctx: Context) -> Any:
     """The ``tools`` field as it was read, or a JSON string for other formats' tools."""
     value = tools_value(conversation.tools)
-    kept = hint(conversation.extra, FORMAT_ID, "tools")
+    kept = NS.hint(conversation.extra, "tools")
     if kept == "list":
         return value
-    if isinstance(kept, str) and _same(kept, value):
+    if isinstance(kept, str) and same_json(kept, value):
         return kept
     if not ctx.faithful:
         ctx.drift.add(
@@ -385,5 +79,10 @@ def tools_field(conversation: Conversation, ctx: Context) -> Any:
             severity="info",
         )
         for index, tool in enumerate(conversation.tools):
-            report_foreign(tool.extra, f"tools[{index}]", ctx.drift)
+            WORDS.foreign(tool.extra, f"tools[{index}]", ctx.drift)
     return dumps(value)
+
+
+def tools_value(tools: list[Tool]) -> list[dict[str, Any]]:
+    """The tool definitions as this format's ``tools`` list holds them."""
+    return [tool_object(tool, NS) for tool in tools]

@@ -20,15 +20,11 @@ FORMATS_DIR = Path(providers.formats.__file__).parent
 # The packages of families not yet moved (issue 18, item 5).
 NOT_YET_MOVED = frozenset(
     {
-        "chatgpt_export",
-        "claude_export",
         "cohere",
         "mistral",
         "ollama",
         "openai_finetune",
         "openai_responses",
-        "otel_genai",
-        "sharegpt",
     }
 )
 

@@ -1,4 +1,4 @@
-"""A ChatGPT message's ``content`` object and UMF blocks, both ways.
+"""A ChatGPT message's ``content`` object, and the files its metadata lists, as UMF blocks.
 
 ==========================  ==================================================================
 ``text``                    a text block per string part
@@ -17,46 +17,45 @@ anything else               no blocks: the whole content stays in the message's 
 The content's other fields (``language``, ``summary``...) are the ``$content`` hint of the
 message, ``content_type`` the ``$content_type`` hint; a part's fields the ``$part`` hint of
 its block.
+
+Files a message lists only in ``metadata.attachments`` (uploaded PDFs and spreadsheets,
+since 2025) become a document block each (an image block for an image), with the bytes
+when the export zip holds them, else naming the file by its id and name. Attachments the
+content already shows (an ``image_asset_pointer`` part of the same file) are not repeated.
+The blocks carry an ``$attachment`` hint: the attachment itself stays in the message's
+metadata, so the export is written back exactly as it came.
 """
 
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable
 from typing import Any
 
-from providers.formats._archive import put_back
-from providers.formats._common import require_mapping, require_str, unknown_fields
+from providers.formats._archive.wiring import Assets
+from providers.formats._kit.fields import require_mapping, require_str, unknown_fields
 from providers.umf import (
     AudioBlock,
     Block,
+    DocumentBlock,
     ImageBlock,
     MediaSource,
     TextBlock,
     ThinkingBlock,
 )
 
-from ._shared import FORMAT_ID, fields_of, get_hint, hints
-
-# Content types whose string fields are the text, in the order they are read.
-TEXT_FIELDS = {
-    "code": ("text",),
-    "execution_output": ("text",),
-    "tether_browsing_display": ("result",),
-    "tether_quote": ("text",),
-    "system_error": ("text",),
-    "sonic_webpage": ("text",),
-    "user_editable_context": ("user_profile", "user_instructions"),
-    "model_editable_context": ("model_set_context",),
-    "reasoning_recap": ("content",),
-}
-UNMAPPED_PARTS = "unmapped_parts"
-Assets = Callable[[str], tuple[str, bytes] | None]
+from ._constants import FORMAT_ID, NS, TEXT_FIELDS, UNMAPPED_PARTS
 
 
 def file_id_of(pointer: str) -> str:
     """``file-AbC`` of ``file-service://file-AbC`` (or ``sediment://file_00...``)."""
     return pointer.split("://", 1)[-1]
+
+
+def require_content(raw: Any, path: str) -> dict[str, Any]:
+    """The content object, with a string ``content_type``."""
+    content = require_mapping(raw, path)
+    require_str(content.get("content_type"), f"{path}.content_type")
+    return content
 
 
 def parse_content(
@@ -75,7 +74,7 @@ def parse_content(
     elif kind in TEXT_FIELDS:
         names = [name for name in TEXT_FIELDS[kind] if isinstance(content.get(name), str)]
         make = ThinkingBlock if kind == "reasoning_recap" else TextBlock
-        blocks = [make(text=content[name], extra=hints({}, key=name)) for name in names]
+        blocks = [make(text=content[name], extra=NS.extra({}, key=name)) for name in names]
         extra, rest = {}, unknown_fields(content, ("content_type", *names), path=path)
     else:
         return [], {"content": content}
@@ -102,23 +101,24 @@ def _part(part: Any, path: str, assets: Assets | None) -> Block | None:
     kind = part.get("content_type")
     pointer = part.get("asset_pointer")
     if kind == "image_asset_pointer" and isinstance(pointer, str):
-        return ImageBlock(source=_source(pointer, assets), extra=hints({}, part=part))
+        return ImageBlock(source=_source(pointer, assets), extra=NS.extra({}, part=part))
     if kind == "audio_asset_pointer" and isinstance(pointer, str):
-        return AudioBlock(source=_source(pointer, assets), extra=hints({}, part=part))
+        return AudioBlock(source=_source(pointer, assets), extra=NS.extra({}, part=part))
     if kind == "audio_transcription" and isinstance(part.get("text"), str):
-        return TextBlock(
-            text=part["text"], extra=hints({}, part=unknown_fields(part, ("text",), path=path))
-        )
+        fields = unknown_fields(part, ("text",), path=path)
+        return TextBlock(text=part["text"], extra=NS.extra({}, part=fields))
     return None
 
 
-def _source(pointer: str, assets: Assets | None) -> MediaSource:
+def _source(pointer: str, assets: Assets | None, media_type: str | None = None) -> MediaSource:
+    """The zip's bytes of the file (``media_type``, when the export says it, before the
+    zip's guess), else the file named by its id."""
     file_id = file_id_of(pointer)
     found = assets(file_id) if assets is not None else None
     if found is None:
-        return MediaSource(type="file", file_id=file_id)
-    media_type, data = found
-    return MediaSource(type="base64", media_type=media_type, data=base64.b64encode(data).decode())
+        return MediaSource(type="file", file_id=file_id, media_type=media_type)
+    data = base64.b64encode(found[1]).decode()
+    return MediaSource(type="base64", media_type=media_type or found[0], data=data)
 
 
 def _thoughts(thoughts: list[Any], path: str) -> list[Block]:
@@ -126,50 +126,39 @@ def _thoughts(thoughts: list[Any], path: str) -> list[Block]:
     for index, thought in enumerate(thoughts):
         if isinstance(thought, dict) and isinstance(thought.get("content"), str):
             rest = unknown_fields(thought, ("content",), path=f"{path}[{index}]")
-            blocks.append(ThinkingBlock(text=thought["content"], extra=hints(rest)))
+            blocks.append(ThinkingBlock(text=thought["content"], extra=NS.extra(rest)))
         else:
-            # Kept whole, a null too (hints() would leave a None hint out).
+            # Kept whole, a null too (NS.extra would leave a None hint out).
             blocks.append(ThinkingBlock(text="", extra={FORMAT_ID: {"$thought": thought}}))
     return blocks
 
 
-def require_content(raw: Any, path: str) -> dict[str, Any]:
-    """The content object, with a string ``content_type``."""
-    content = require_mapping(raw, path)
-    require_str(content.get("content_type"), f"{path}.content_type")
-    return content
+def attachment_blocks(metadata: Any, content: dict[str, Any], assets: Assets | None) -> list[Block]:
+    """The blocks of the attachments that ``metadata`` lists and ``content`` does not show."""
+    listed = metadata.get("attachments") if isinstance(metadata, dict) else None
+    if not isinstance(listed, list):
+        return []
+    parts = content.get("parts")
+    shown = {
+        file_id_of(part["asset_pointer"])
+        for part in (parts if isinstance(parts, list) else [])
+        if isinstance(part, dict) and isinstance(part.get("asset_pointer"), str)
+    }
+    blocks: list[Block] = []
+    for index, attachment in enumerate(listed):
+        file_id = attachment.get("id") if isinstance(attachment, dict) else None
+        if isinstance(file_id, str) and file_id_of(file_id) not in shown:
+            blocks.append(_attachment(attachment, file_id, index, assets))
+    return blocks
 
 
-# --------------------------------------------------------------------------- render
-
-
-def render_content(blocks: list[Block], extra: dict[str, Any]) -> dict[str, Any]:
-    """The content object of blocks read from this format (``extra`` is the message's
-    own namespace: its ``$content_type``, ``$content`` and unmapped parts)."""
-    kind = extra["$content_type"]
-    out: dict[str, Any] = {"content_type": kind, **(extra.get("$content") or {})}
-    if kind in ("text", "multimodal_text"):
-        parts = [_render_part(block) for block in blocks]
-        out["parts"] = put_back(parts, extra.get(UNMAPPED_PARTS))
-    elif kind == "thoughts":
-        out["thoughts"] = [_render_thought(block) for block in blocks]
-    else:
-        for block in blocks:
-            out[get_hint(block, "key")] = getattr(block, "text", "")
-    return out
-
-
-def _render_part(block: Block) -> Any:
-    part = get_hint(block, "part")
-    if isinstance(block, ImageBlock | AudioBlock):
-        return part
-    if isinstance(block, TextBlock) and part is not None:
-        return {**part, "text": block.text}
-    return block.text if isinstance(block, TextBlock) else ""
-
-
-def _render_thought(block: Block) -> Any:
-    own = block.extra.get(FORMAT_ID, {})
-    if "$thought" in own:
-        return own["$thought"]
-    return {**fields_of(block), "content": getattr(block, "text", "")}
+def _attachment(
+    attachment: dict[str, Any], file_id: str, index: int, assets: Assets | None
+) -> Block:
+    name = attachment.get("name") if isinstance(attachment.get("name"), str) else None
+    declared = attachment.get("mime_type")
+    source = _source(file_id, assets, declared if isinstance(declared, str) else None)
+    extra = NS.extra({}, attachment=index)
+    if (source.media_type or "").startswith("image/"):
+        return ImageBlock(source=source, extra=extra)
+    return DocumentBlock(source=source, filename=name, extra=extra)

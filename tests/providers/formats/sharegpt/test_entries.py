@@ -25,6 +25,7 @@ from providers.umf import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from tests.providers.formats.archive import _helpers as archive_helpers
 from tests.providers.sdk.archive import (
     FIXTURES,
     assert_mutations_fail_cleanly,
@@ -276,17 +277,12 @@ def test_one_huge_string_stops_the_file_without_being_read_whole(
 # --------------------------------------------------------------------------- other formats
 
 
-def convert(format_id: str, name: str) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
-    conversation = formats.get(format_id).parse(load(FIXTURES / format_id / name))[0].conversation
-    rendered = FORMAT.render(stored(conversation))
-    [entry] = rendered.payload
-    check_sharegpt_entry(entry)
-    assert all(w.source == "sharegpt" for w in rendered.warnings)
-    return entry, summary(rendered.warnings)
+def assert_converts(format_id: str, name: str) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
+    return archive_helpers.assert_converts(FORMAT, format_id, name, check_sharegpt_entry)
 
 
 def test_an_openai_chat_tool_loop_becomes_alternating_turns() -> None:
-    entry, warnings = convert("openai-chat", "tool_loop_parallel.json")
+    entry, warnings = assert_converts("openai-chat", "tool_loop_parallel.json")
     assert [turn["from"] for turn in entry["conversations"]] == [
         "human",
         "function_call",
@@ -329,7 +325,7 @@ def test_an_openai_chat_tool_loop_becomes_alternating_turns() -> None:
 
 
 def test_an_anthropic_thinking_loop_loses_its_reasoning_beside_the_call() -> None:
-    entry, warnings = convert("anthropic", "thinking_tool_loop.json")
+    entry, warnings = assert_converts("anthropic", "thinking_tool_loop.json")
     source = load(FIXTURES / "anthropic" / "thinking_tool_loop.json")
     assert entry["conversations"][1] == {
         "from": "function_call",

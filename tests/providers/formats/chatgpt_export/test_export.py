@@ -1,7 +1,7 @@
 """The ``chatgpt-export`` format: ChatGPT export conversations read with every branch and
 written back exactly, and streamed from ``conversations.json`` or the (split) export zip
 with its images (other formats' conversations as export entries are in
-test_chatgpt_export_convert.py)."""
+test_convert.py)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from providers.umf import (
     ToolUseBlock,
     main_path,
 )
+from tests.providers.formats.archive._helpers import parse_fixture
 from tests.providers.sdk.archive import (
     FIXTURES,
     PNG,
@@ -52,8 +53,7 @@ GENERATED = "file_00000000a1b2c3d4e5f6a7b8c9d0e1f2"
 
 
 def parse_one(name: str) -> Conversation:
-    [item] = FORMAT.parse(load(FIXTURES / "chatgpt-export" / name))
-    return item.conversation
+    return parse_fixture(FORMAT, name)
 
 
 def export_zip(**extra: bytes) -> bytes:

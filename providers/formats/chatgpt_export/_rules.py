@@ -1,4 +1,4 @@
-"""The ``mapping`` of a ChatGPT conversation as an ordered tree.
+"""The structural rules of a ChatGPT conversation: its ``mapping`` as an ordered tree.
 
 UMF keeps a tree as a list in which every parent comes before its children, and reads the
 last message as the end of the main path. :func:`node_order` walks the mapping depth first

@@ -15,7 +15,8 @@ from providers.umf import (
     Message,
     TextBlock,
 )
-from tests.providers.formats.test_claude_export import parse_one
+from tests.providers.formats.archive import _helpers as archive_helpers
+from tests.providers.formats.claude_export.test_export import parse_one
 from tests.providers.sdk.archive import (
     FIXTURES,
     assert_nothing_dropped_silently,
@@ -23,7 +24,6 @@ from tests.providers.sdk.archive import (
     fixtures,
     load,
     stored,
-    summary,
 )
 from tests.providers.sdk.claude_export import check_claude_conversation
 
@@ -31,17 +31,12 @@ FORMAT = formats.get("claude-export")
 FIXTURE_PATHS = fixtures("claude-export")
 
 
-def convert(format_id: str, name: str) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
-    conversation = formats.get(format_id).parse(load(FIXTURES / format_id / name))[0].conversation
-    rendered = FORMAT.render(stored(conversation))
-    [entry] = rendered.payload
-    check_claude_conversation(entry)
-    assert all(w.source == "claude-export" for w in rendered.warnings)
-    return entry, summary(rendered.warnings)
+def assert_converts(format_id: str, name: str) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
+    return archive_helpers.assert_converts(FORMAT, format_id, name, check_claude_conversation)
 
 
 def test_an_anthropic_tool_loop_keeps_results_in_the_calling_message() -> None:
-    entry, warnings = convert("anthropic", "thinking_tool_loop.json")
+    entry, warnings = assert_converts("anthropic", "thinking_tool_loop.json")
     source = load(FIXTURES / "anthropic" / "thinking_tool_loop.json")
     messages = entry["chat_messages"]
     assert [m["sender"] for m in messages] == ["human", "assistant", "assistant", "human"]
@@ -80,7 +75,7 @@ def test_an_anthropic_tool_loop_keeps_results_in_the_calling_message() -> None:
 
 
 def test_an_openai_chat_tool_loop_merges_tool_messages_and_moves_the_system_prompt() -> None:
-    entry, warnings = convert("openai-chat", "tool_loop_parallel.json")
+    entry, warnings = assert_converts("openai-chat", "tool_loop_parallel.json")
     messages = entry["chat_messages"]
     assert messages[0]["sender"] == "human"
     assert [b["type"] for b in messages[2]["content"]] == ["tool_use"] * 3 + ["tool_result"] * 3
@@ -107,7 +102,7 @@ def test_an_openai_chat_tool_loop_merges_tool_messages_and_moves_the_system_prom
 
 
 def test_media_without_bytes_in_the_export_are_reported_and_text_documents_attached() -> None:
-    entry, warnings = convert("anthropic", "multimodal_documents.json")
+    entry, warnings = assert_converts("anthropic", "multimodal_documents.json")
     first = entry["chat_messages"][0]
     assert [a["file_name"] for a in first["attachments"]] == ["Species notes", "Field log"]
     assert entry["chat_messages"][1]["text"] == (

@@ -21,6 +21,7 @@ from providers.umf import (
     ToolUseBlock,
     main_path,
 )
+from tests.providers.formats.archive import _helpers as archive_helpers
 from tests.providers.sdk.archive import (
     FIXTURES,
     assert_nothing_dropped_silently,
@@ -35,13 +36,8 @@ from tests.providers.sdk.chatgpt_export import check_chatgpt_conversation
 FORMAT = formats.get("chatgpt-export")
 
 
-def convert(format_id: str, name: str) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
-    conversation = formats.get(format_id).parse(load(FIXTURES / format_id / name))[0].conversation
-    rendered = FORMAT.render(stored(conversation))
-    [entry] = rendered.payload
-    check_chatgpt_conversation(entry)
-    assert all(w.source == "chatgpt-export" for w in rendered.warnings)
-    return entry, summary(rendered.warnings)
+def assert_converts(format_id: str, name: str) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
+    return archive_helpers.assert_converts(FORMAT, format_id, name, check_chatgpt_conversation)
 
 
 def thread(entry: dict[str, Any]) -> list[dict[str, Any]]:
@@ -55,7 +51,7 @@ def thread(entry: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def test_an_openai_chat_tool_loop_becomes_a_chain_of_nodes() -> None:
-    entry, warnings = convert("openai-chat", "tool_loop_parallel.json")
+    entry, warnings = assert_converts("openai-chat", "tool_loop_parallel.json")
     messages = thread(entry)
     assert [(m["author"]["role"], m["recipient"]) for m in messages[:6]] == [
         ("system", "all"),
@@ -92,7 +88,7 @@ def test_an_openai_chat_tool_loop_becomes_a_chain_of_nodes() -> None:
 
 
 def test_an_anthropic_thinking_loop_becomes_thoughts_a_call_and_its_result() -> None:
-    entry, warnings = convert("anthropic", "thinking_tool_loop.json")
+    entry, warnings = assert_converts("anthropic", "thinking_tool_loop.json")
     source = load(FIXTURES / "anthropic" / "thinking_tool_loop.json")
     messages = thread(entry)
     assert [m["content"]["content_type"] for m in messages] == [
@@ -126,7 +122,7 @@ def test_an_anthropic_thinking_loop_becomes_thoughts_a_call_and_its_result() -> 
 
 
 def test_a_converted_export_reads_back_with_its_calls_paired() -> None:
-    entry, _ = convert("anthropic", "thinking_tool_loop.json")
+    entry, _ = assert_converts("anthropic", "thinking_tool_loop.json")
     [item] = FORMAT.parse([entry])
     result = next(m for m in item.conversation.messages if m.role == "tool").content[0]
     call = next(

@@ -1,4 +1,4 @@
-"""OpenTelemetry GenAI message parts and UMF blocks, both ways.
+"""OpenTelemetry GenAI message parts read as UMF blocks (written back by ``_render_parts``).
 
 ``text`` text, ``reasoning`` thinking, ``tool_call`` tool use, ``tool_call_response`` tool
 result (``response`` any JSON; a string stays a string, anything else is carried as its
@@ -16,15 +16,8 @@ from typing import Any
 
 import orjson
 
-from providers.formats._common import (
-    extra_of,
-    own_extra,
-    parse_arguments,
-    require_mapping,
-    require_str,
-    unknown_fields,
-    with_hints,
-)
+from providers.formats._kit.fields import require_mapping, require_str, unknown_fields
+from providers.formats._kit.wire import parse_arguments
 from providers.formats.base import FormatError
 from providers.umf import (
     JSON,
@@ -39,32 +32,14 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-FORMAT_ID = "otel-genai"
-MEDIA_PARTS = {"blob": "content", "uri": "uri", "file": "file_id"}
-_SOURCE_KIND = {"blob": "base64", "uri": "url", "file": "file"}
-_DOCUMENT_TYPES = ("application/pdf", "text/")
-
-
-def hints(fields: dict[str, Any], **values: Any) -> dict[str, dict[str, Any]]:
-    """``extra`` holding this format's ``fields`` and ``$`` hints."""
-    return extra_of(FORMAT_ID, with_hints(fields, **values))
-
-
-def get_hint(block: Any, key: str) -> Any:
-    """A ``$key`` hint this format left on a value."""
-    return block.extra.get(FORMAT_ID, {}).get(f"${key}")
-
-
-def fields_of(value: Any) -> dict[str, Any]:
-    """This format's verbatim properties on a value."""
-    return own_extra(value.extra, FORMAT_ID)
+from ._constants import DOCUMENT_TYPES, MEDIA_PARTS, NS, SOURCE_KIND
 
 
 def parse_part(part: dict[str, Any], kind: str, path: str) -> Block | None:
     """The block for one part, or None when UMF has no block for it."""
     if kind in ("text", "reasoning"):
         text = require_str(part.get("content"), f"{path}.content")
-        rest = hints(unknown_fields(part, ("type", "content"), path=path))
+        rest = NS.extra(unknown_fields(part, ("type", "content"), path=path))
         if kind == "text":
             return TextBlock(text=text, extra=rest)
         return ThinkingBlock(text=text, extra=rest)
@@ -95,7 +70,7 @@ def _parse_call(part: dict[str, Any], path: str) -> ToolUseBlock:
         name=name,
         input=arguments,
         raw_arguments=raw,
-        extra=hints(
+        extra=NS.extra(
             unknown_fields(part, ("type", "name", "id", "arguments"), path=path), arguments=shape
         ),
     )
@@ -118,7 +93,7 @@ def _parse_response(part: dict[str, Any], path: str) -> ToolResultBlock:
         tool_use_id=call_id or "",
         content=content,
         is_error=is_error if isinstance(is_error, bool) else None,
-        extra=hints(
+        extra=NS.extra(
             rest,
             key="result" if key == "result" else None,
             response=None if isinstance(response, str) else "json",
@@ -134,79 +109,20 @@ def _parse_media(part: dict[str, Any], kind: str, path: str) -> Block | None:
         require_str(mime, f"{path}.mime_type")
     location = {"blob": "data", "uri": "url", "file": "file_id"}[kind]
     source = MediaSource.model_validate(
-        {"type": _SOURCE_KIND[kind], "media_type": mime, location: value}
+        {"type": SOURCE_KIND[kind], "media_type": mime, location: value}
     )
     # A null mime_type is no media type: it stays verbatim with the other fields.
     mapped = ("type", "modality", MEDIA_PARTS[kind], *(("mime_type",) if mime is not None else ()))
     rest = unknown_fields(part, mapped, path=path)
     if modality == "image":
-        return ImageBlock(source=source, extra=hints(rest))
+        return ImageBlock(source=source, extra=NS.extra(rest))
     if modality == "audio":
-        return AudioBlock(source=source, extra=hints(rest))
-    if modality == "document" or (mime or "").startswith(_DOCUMENT_TYPES):
+        return AudioBlock(source=source, extra=NS.extra(rest))
+    if modality == "document" or (mime or "").startswith(DOCUMENT_TYPES):
         names = {k: rest.pop(k) for k in ("title", "filename") if isinstance(rest.get(k), str)}
         hint_modality = None if modality == "document" else modality
-        return DocumentBlock(source=source, **names, extra=hints(rest, modality=hint_modality))
+        return DocumentBlock(source=source, **names, extra=NS.extra(rest, modality=hint_modality))
     return None  # video and other modalities: kept verbatim
-
-
-# --------------------------------------------------------------------------- render
-
-
-def render_call(block: ToolUseBlock) -> dict[str, Any]:
-    """A ``tool_call`` part."""
-    part: dict[str, Any] = {"type": "tool_call"}
-    if get_hint(block, "id") is None:
-        part["id"] = block.id
-    part["name"] = block.name
-    shape = get_hint(block, "arguments")
-    if shape == "string" or (shape is None and _invalid(block.raw_arguments)):
-        part["arguments"] = block.raw_arguments
-    elif shape != "absent":
-        part["arguments"] = block.input
-    return {**part, **fields_of(block)}
-
-
-def _invalid(raw: str | None) -> bool:
-    return raw is not None and not parse_arguments(raw)[1]
-
-
-def render_response(block: ToolResultBlock, response: JSON) -> dict[str, Any]:
-    """A ``tool_call_response`` part holding ``response``."""
-    part: dict[str, Any] = {"type": "tool_call_response"}
-    if get_hint(block, "id") is None:
-        part["id"] = block.tool_use_id
-    part[get_hint(block, "key") or "response"] = response
-    if block.is_error is not None:
-        part["is_error"] = block.is_error
-    return {**part, **fields_of(block)}
-
-
-def response_value(block: ToolResultBlock) -> JSON:
-    """The ``response`` a result read from this format held (its JSON text decoded)."""
-    if isinstance(block.content, str) and get_hint(block, "response") == "json":
-        return orjson.loads(block.content)
-    return block.content
-
-
-def render_media(block: ImageBlock | AudioBlock | DocumentBlock) -> dict[str, Any] | None:
-    """A ``blob``, ``uri`` or ``file`` part, or None when the source has no value."""
-    source = block.source
-    kind = {"base64": "blob", "url": "uri", "file": "file"}.get(source.type)
-    value = {"blob": source.data, "uri": source.url, "file": source.file_id}.get(kind or "")
-    if kind is None or value is None:
-        return None
-    modality = get_hint(block, "modality")  # "" is a modality too
-    if modality is None:
-        modality = {"image": "image", "audio": "audio"}.get(block.type, "document")
-    part: dict[str, Any] = {"type": kind, "modality": modality}
-    if source.media_type is not None:
-        part["mime_type"] = source.media_type
-    part[MEDIA_PARTS[kind]] = value
-    if isinstance(block, DocumentBlock):
-        names = (("title", block.title), ("filename", block.filename))
-        part.update({key: name for key, name in names if name is not None})  # "" too
-    return {**part, **fields_of(block)}
 
 
 def require_part(raw: JSON, path: str) -> tuple[dict[str, Any], str]:

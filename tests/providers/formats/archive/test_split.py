@@ -114,7 +114,7 @@ def test_nesting_past_the_limit_is_refused_when_the_entry_is_read() -> None:
     assert entry.error is None and entry.depth_checked is False
     from providers.formats import claude_export
 
-    error = claude_export.read_entry(entry)
+    error = claude_export.ARCHIVE.read_entry(entry)
     assert isinstance(error, FormatError) and "nested deeper" in error.message
 
 

@@ -12,7 +12,8 @@ import pytest
 
 from providers import formats
 from providers.umf import Conversation, Message, TextBlock, ToolUseBlock, Usage
-from tests.providers.formats.test_otel_genai import validate
+from tests.providers.formats.archive import _helpers as archive_helpers
+from tests.providers.formats.otel_genai.test_spans import assert_valid_otel
 from tests.providers.sdk.archive import (
     FIXTURES,
     assert_nothing_dropped_silently,
@@ -29,16 +30,14 @@ FORMAT = formats.get("otel-genai")
 USER_HI = {"role": "user", "content": "Hi"}
 
 
-def convert(format_id: str, name: str) -> tuple[Any, list[tuple[Any, ...]]]:
-    conversation = formats.get(format_id).parse(load(FIXTURES / format_id / name))[0].conversation
-    rendered = FORMAT.render(stored(conversation))
-    validate(rendered.payload)
-    assert all(w.source == "otel-genai" for w in rendered.warnings)
-    return rendered.payload, summary(rendered.warnings)
+def assert_converts(format_id: str, name: str) -> tuple[Any, list[tuple[Any, ...]]]:
+    return archive_helpers.assert_converts(
+        FORMAT, format_id, name, assert_valid_otel, file_of_one=False
+    )
 
 
 def test_an_openai_chat_exchange_becomes_input_output_and_usage() -> None:
-    payload, warnings = convert("openai-chat", "exchange_usage.json")
+    payload, warnings = assert_converts("openai-chat", "exchange_usage.json")
     exchange = load(FIXTURES / "openai-chat" / "exchange_usage.json")
     usage = exchange["response"]["usage"]
     assert payload["gen_ai.output.messages"] == [
@@ -80,7 +79,7 @@ def test_an_openai_chat_exchange_becomes_input_output_and_usage() -> None:
 
 
 def test_an_anthropic_thinking_loop_keeps_the_text_of_its_reasoning() -> None:
-    payload, warnings = convert("anthropic", "thinking_tool_loop.json")
+    payload, warnings = assert_converts("anthropic", "thinking_tool_loop.json")
     source = load(FIXTURES / "anthropic" / "thinking_tool_loop.json")
     assistant = payload["gen_ai.input.messages"][1]
     assert assistant == {
@@ -112,7 +111,7 @@ def test_an_anthropic_thinking_loop_keeps_the_text_of_its_reasoning() -> None:
 def test_an_anthropic_answer_gets_the_conventions_finish_reason_and_its_response_id() -> None:
     # Anthropic's end_turn is no GenAI finish reason: it goes out as the stop it means, and
     # the answer's own id (the response's, msg_...) as gen_ai.response.id.
-    payload, warnings = convert("anthropic", "exchange_cache_usage.json")
+    payload, warnings = assert_converts("anthropic", "exchange_cache_usage.json")
     response = load(FIXTURES / "anthropic" / "exchange_cache_usage.json")["response"]
     [answer] = payload["gen_ai.output.messages"]
     assert answer["finish_reason"] == "stop"
@@ -123,7 +122,7 @@ def test_an_anthropic_answer_gets_the_conventions_finish_reason_and_its_response
 
 
 def test_documents_become_document_parts_and_citations_are_reported() -> None:
-    payload, warnings = convert("anthropic", "multimodal_documents.json")
+    payload, warnings = assert_converts("anthropic", "multimodal_documents.json")
     parts = payload["gen_ai.input.messages"][0]["parts"]
     assert [(p["type"], p.get("modality")) for p in parts[:5]] == [
         ("blob", "image"),

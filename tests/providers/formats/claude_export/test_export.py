@@ -1,6 +1,6 @@
 """The ``claude-export`` format: Claude.ai export conversations read as trees and written
 back exactly, streamed from ``conversations.json`` or the export zip (hostile archives
-refused). Other formats' conversations as export entries: test_claude_export_convert.py."""
+refused). Other formats' conversations as export entries: test_convert.py."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from providers.umf import (
     ToolUseBlock,
     main_path,
 )
+from tests.providers.formats.archive._helpers import parse_fixture
 from tests.providers.sdk.archive import (
     FIXTURES,
     assert_mutations_fail_cleanly,
@@ -46,8 +47,7 @@ FILES = FIXTURES / "claude-export" / "files"
 
 
 def parse_one(name: str) -> Conversation:
-    [item] = FORMAT.parse(load(FIXTURES / "claude-export" / name))
-    return item.conversation
+    return parse_fixture(FORMAT, name)
 
 
 def export_zip(**extra: bytes) -> bytes:

@@ -1,6 +1,6 @@
 """The ``otel-genai`` format: GenAI span attributes (and spans, and message lists) read and
 written back exactly, and streamed span files (other formats' conversations as spans are in
-test_otel_genai_convert.py)."""
+test_convert.py)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from providers.umf import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from tests.providers.formats.archive._helpers import parse_fixture
 from tests.providers.sdk.archive import (
     FIXTURES,
     assert_mutations_fail_cleanly,
@@ -44,11 +45,10 @@ SPANS_FILE = FIXTURES / "otel-genai" / "files" / "spans.jsonl"
 
 
 def parse_one(name: str) -> Conversation:
-    [item] = FORMAT.parse(load(FIXTURES / "otel-genai" / name))
-    return item.conversation
+    return parse_fixture(FORMAT, name)
 
 
-def validate(payload: Any) -> None:
+def assert_valid_otel(payload: Any) -> None:
     if isinstance(payload, list) and payload and "parts" in payload[0]:
         validate_otel_messages(payload)
         return
@@ -70,7 +70,7 @@ def test_fixture_round_trips_exactly(path: Path) -> None:
 
 @pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
 def test_fixture_follows_the_semantic_conventions(path: Path) -> None:
-    validate(load(path))
+    assert_valid_otel(load(path))
 
 
 @pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)

@@ -1,4 +1,4 @@
-"""Claude.ai export content blocks and UMF blocks, both ways.
+"""Claude.ai export content blocks read as UMF blocks (written back by ``_render``).
 
 ``text`` (its ``citations`` as the block's citations), ``thinking`` (display-only: a
 ``signature``, when one is there, stays with this format), ``tool_use`` and
@@ -14,16 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._archive import put_back
-from providers.formats._common import (
-    extra_of,
-    own_extra,
+from providers.formats._kit.fields import (
     refuse_kept_name,
     require_list,
     require_mapping,
     require_str,
     unknown_fields,
-    with_hints,
 )
 from providers.formats.base import Drift, FormatError
 from providers.umf import (
@@ -37,25 +33,7 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-FORMAT_ID = "claude-export"
-UNMAPPED = "unmapped_blocks"
-# How a knowledge result's URL ends its text (see _knowledge).
-_SOURCE = "\n\nSource: "
-
-
-def hints(fields: dict[str, Any], **values: Any) -> dict[str, dict[str, Any]]:
-    """``extra`` holding this format's ``fields`` and ``$`` hints (None hints left out)."""
-    return extra_of(FORMAT_ID, with_hints(fields, **values))
-
-
-def get_hint(value: Any, key: str, default: Any = None) -> Any:
-    """A ``$key`` hint this format left on a value."""
-    return value.extra.get(FORMAT_ID, {}).get(f"${key}", default)
-
-
-def fields_of(value: Any, *skip: str) -> dict[str, Any]:
-    """This format's verbatim fields on a value (its hints, and ``skip``, left out)."""
-    return {k: v for k, v in own_extra(value.extra, FORMAT_ID).items() if k not in skip}
+from ._constants import FORMAT_ID, KNOWLEDGE_SOURCE, NS, UNMAPPED
 
 
 class BlockReader:
@@ -92,7 +70,7 @@ class BlockReader:
             return TextBlock(
                 text=text,
                 citations=citations if cited else None,
-                extra=hints(unknown_fields(source, mapped, path=path)),
+                extra=NS.extra(unknown_fields(source, mapped, path=path)),
             )
         if kind == "thinking":
             return _thinking(source, path)
@@ -114,7 +92,7 @@ class BlockReader:
             id=call_id,
             name=name,
             input=arguments,
-            extra=hints(
+            extra=NS.extra(
                 unknown_fields(source, ("type", "id", "name", "input"), path=path),
                 id=id_hint,
                 input="absent" if "input" not in source else None,
@@ -168,7 +146,7 @@ class BlockReader:
             content=content,
             is_error=is_error if isinstance(is_error, bool) else None,
             name=name if isinstance(name, str) else names.get(call_id),
-            extra=hints(
+            extra=NS.extra(
                 rest,
                 id=id_hint,
                 content=content_hint,
@@ -199,7 +177,7 @@ def _knowledge(source: dict[str, Any], path: str) -> DocumentBlock:
     text = source["text"]
     if isinstance(url, str):
         # Said in the text too: formats whose documents have no URL still carry it.
-        text += f"{_SOURCE}{url}"
+        text += f"{KNOWLEDGE_SOURCE}{url}"
     return DocumentBlock(
         source=MediaSource(
             type="text",
@@ -208,7 +186,7 @@ def _knowledge(source: dict[str, Any], path: str) -> DocumentBlock:
             url=url if isinstance(url, str) else None,
         ),
         title=title if isinstance(title, str) else None,
-        extra=hints(unknown_fields(source, mapped, path=path), knowledge=True),
+        extra=NS.extra(unknown_fields(source, mapped, path=path), knowledge=True),
     )
 
 
@@ -222,76 +200,5 @@ def _thinking(source: dict[str, Any], path: str) -> ThinkingBlock:
         text=text,
         signature=signature if isinstance(signature, str) else None,
         provider=FORMAT_ID if isinstance(signature, str) else None,
-        extra=hints(unknown_fields(source, mapped, path=path)),
+        extra=NS.extra(unknown_fields(source, mapped, path=path)),
     )
-
-
-# --------------------------------------------------------------------------- render
-
-
-def render_blocks(blocks: list[Block], unmapped: JSON) -> list[Any]:
-    """The content blocks of blocks read from this format, unmapped ones put back."""
-    return put_back([render_block(block) for block in blocks], unmapped)
-
-
-def render_block(block: Block) -> dict[str, Any]:
-    """One content block of a block read from this format (or fitted to it)."""
-    if isinstance(block, TextBlock):
-        out: dict[str, Any] = {"type": "text", "text": block.text}
-        if block.citations is not None:
-            out["citations"] = block.citations
-    elif isinstance(block, ThinkingBlock):
-        out = {"type": "thinking", "thinking": block.text}
-        if block.signature is not None and block.provider == FORMAT_ID:
-            out["signature"] = block.signature
-    elif isinstance(block, ToolUseBlock):
-        out = {"type": "tool_use"}
-        if get_hint(block, "id") is None:
-            out["id"] = block.id
-        elif get_hint(block, "id") == "null":
-            out["id"] = None
-        out["name"] = block.name
-        if get_hint(block, "input") != "absent":
-            out["input"] = block.input
-    elif isinstance(block, ToolResultBlock):
-        out = _render_result(block)
-    elif isinstance(block, DocumentBlock) and get_hint(block, "knowledge"):
-        out = _render_knowledge(block)
-    else:
-        raise ValueError(f"no Claude export block for {block.type}")
-    # Only a tool result keeps unmapped blocks (its content's): another block's field of
-    # that name is its own.
-    skip = (UNMAPPED,) if isinstance(block, ToolResultBlock) else ()
-    return {**out, **fields_of(block, *skip)}
-
-
-def _render_knowledge(block: DocumentBlock) -> dict[str, Any]:
-    text, url = block.source.data or "", block.source.url
-    out: dict[str, Any] = {"type": "knowledge"}
-    if block.title is not None:
-        out["title"] = block.title
-    if url is not None:
-        out["url"] = url
-        text = text.removesuffix(f"{_SOURCE}{url}")
-    out["text"] = text
-    return out
-
-
-def _render_result(block: ToolResultBlock) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "tool_result"}
-    id_hint = get_hint(block, "id")
-    if id_hint is None:
-        out["tool_use_id"] = block.tool_use_id
-    elif id_hint == "null":
-        out["tool_use_id"] = None
-    if block.name is not None and get_hint(block, "name") != "absent":
-        out["name"] = block.name
-    if isinstance(block.content, list):
-        out["content"] = render_blocks(block.content, block.extra.get(FORMAT_ID, {}).get(UNMAPPED))
-    elif get_hint(block, "content") != "absent":
-        out["content"] = block.content
-    if block.is_error is not None:
-        out["is_error"] = block.is_error
-    elif get_hint(block, "is_error") == "null":
-        out["is_error"] = None
-    return out

@@ -13,17 +13,22 @@ package docstring for the warnings.
 
 from __future__ import annotations
 
-import hashlib
-import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._archive import report_foreign_fields
-from providers.formats._common import (
-    arguments_string,
-    report_message_metadata,
-    report_message_name,
+from providers.formats._archive.foreign import (
+    StableIds,
+    cited_text,
+    report_as_text,
+    report_call_dropped,
+    report_call_id_dropped,
+    report_developer,
+    report_request,
+    result_text,
+    thinking_text,
 )
+from providers.formats._kit.drift import report_message_metadata
+from providers.formats._kit.wire import arguments_string
 from providers.formats.base import Drift, Rendered
 from providers.umf import (
     Block,
@@ -38,17 +43,15 @@ from providers.umf import (
     main_path,
 )
 
-from ._shared import FORMAT_ID
+from ._constants import ROOT_ID, WIRE_FINISH, WORDS
 
-ROOT_ID = "client-created-root"
-_WIRE_FINISH = {"stop": "stop", "length": "max_tokens", "cancelled": "interrupted"}
 _NO_MESSAGE_METADATA = "a ChatGPT export has no per-message usage or metadata; left out"
 
 
 @dataclass
 class _Context:
     drift: Drift
-    seed: str
+    ids: StableIds
     mapping: dict[str, Any] = field(default_factory=dict)
     last_node: dict[str, str] = field(default_factory=dict)
     # ChatGPT pairs a tool message with the call just before it, so a result is written
@@ -56,11 +59,6 @@ class _Context:
     # message's next result goes under (its last node, then its last result's).
     call_owner: dict[str, str] = field(default_factory=dict)
     chain_end: dict[str, str] = field(default_factory=dict)
-
-    def uuid(self, key: str) -> str:
-        """A uuid made from the conversation and ``key``, the same every time."""
-        digest = hashlib.sha256(f"{self.seed}/{key}".encode()).digest()
-        return str(uuid.UUID(bytes=digest[:16], version=4))
 
     def add(self, node_id: str, parent: str, message: dict[str, Any] | None) -> str:
         """Add a node under ``parent``; its id."""
@@ -86,10 +84,17 @@ class _Context:
 
 def render_foreign(conversation: Conversation) -> Rendered:
     """An export conversation for a conversation read from another format."""
-    seed = hashlib.sha256(conversation.model_dump_json().encode()).hexdigest()
-    ctx = _Context(Drift(FORMAT_ID), seed)
+    ctx = _Context(Drift(WORDS.format_id), StableIds.of(conversation))
     ctx.mapping[ROOT_ID] = {"id": ROOT_ID, "message": None, "parent": None, "children": []}
-    _report_request(conversation, ctx.drift)
+    unsupported = conversation.parameters.model_dump(exclude_defaults=True)
+    unsupported.pop("model", None)
+    report_request(
+        conversation,
+        ctx.drift,
+        WORDS,
+        parameters=unsupported,
+        parameters_message="a ChatGPT export has no request parameters",
+    )
     report_message_metadata(
         enumerate(conversation.messages),
         ctx.drift,
@@ -98,10 +103,7 @@ def render_foreign(conversation: Conversation) -> Rendered:
     )
     previous = ROOT_ID
     for index, message in enumerate(conversation.messages):
-        report_foreign_fields(
-            message.extra, f"messages[{index}]", ctx.drift, FORMAT_ID, "ChatGPT", with_empty=True
-        )
-        report_message_name(message, f"messages[{index}]", ctx.drift, "a ChatGPT export message")
+        WORDS.report_message(message, f"messages[{index}]", ctx.drift)
         # A message naming no parent follows the one before it, as storage reads a tree.
         parent = ctx.last_node.get(message.parent_id, ROOT_ID) if message.parent_id else previous
         parent = _after_calls(message, index, parent, ctx)
@@ -112,7 +114,7 @@ def render_foreign(conversation: Conversation) -> Rendered:
     current = (
         ctx.last_node.get(path[-1].id or f"#{len(conversation.messages) - 1}") if path else None
     )
-    conversation_id = ctx.uuid("conversation")
+    conversation_id = ctx.ids.uuid("conversation")
     created = (
         conversation.metadata.timestamp.timestamp() if conversation.metadata.timestamp else None
     )
@@ -128,35 +130,6 @@ def render_foreign(conversation: Conversation) -> Rendered:
         "id": conversation_id,
     }
     return Rendered(out, ctx.drift.warnings)
-
-
-def _report_request(conversation: Conversation, drift: Drift) -> None:
-    report_foreign_fields(conversation.extra, "", drift, FORMAT_ID, "ChatGPT", with_empty=True)
-    parameters = conversation.parameters.model_dump(exclude_defaults=True)
-    for key, value in parameters.items():
-        if key != "model":
-            drift.add(
-                "parameter-unsupported",
-                "a ChatGPT export has no request parameters",
-                field=f"parameters.{key}",
-                original=value,
-            )
-    if conversation.tool_choice is not None:
-        drift.add(
-            "parameter-unsupported",
-            "a ChatGPT export has no tool_choice",
-            field="tool_choice",
-            original=conversation.tool_choice.model_dump(
-                mode="json", exclude_defaults=True, exclude={"extra"}
-            ),
-        )
-    for index, tool in enumerate(conversation.tools):
-        drift.add(
-            "tool-unsupported",
-            "a ChatGPT export has no tool definitions",
-            field=f"tools[{index}]",
-            original=tool.name,
-        )
 
 
 def _after_calls(message: Message, index: int, parent: str, ctx: _Context) -> str:
@@ -200,18 +173,12 @@ def _place(message: Message, index: int, parent: str, ctx: _Context) -> str:
     path = f"messages[{index}]"
     role = message.role
     if role == "developer":
-        ctx.drift.add(
-            "system-message-transformed",
-            "ChatGPT has no developer role; written as system",
-            field=path,
-            original="developer",
-            transformed="system",
-        )
+        report_developer(path, ctx.drift, "ChatGPT has no developer role; written as system")
         role = "system"
     groups = _groups(message, path, role, parent, ctx)
     if not groups:
         groups = [({"content_type": "text", "parts": []}, role, "all", None)]
-    base = message.id or ctx.uuid(path)
+    base = message.id or ctx.ids.uuid(path)
     node = parent
     for number, (content, author_role, recipient, name) in enumerate(groups):
         node_id = base if number == 0 else f"{base}-{number}"
@@ -232,7 +199,7 @@ def _message(
     if message.model is not None:
         metadata["model_slug"] = message.model
     if message.finish_reason is not None or message.provider_finish_reason is not None:
-        reason = _WIRE_FINISH.get(message.finish_reason or "", message.provider_finish_reason)
+        reason = WIRE_FINISH.get(message.finish_reason or "", message.provider_finish_reason)
         metadata["finish_details"] = {"type": reason}
     if message.hidden:
         metadata["is_visually_hidden_from_conversation"] = True
@@ -302,19 +269,23 @@ def _unanswered(block: ToolResultBlock, path: str, role: str, ctx: _Context) -> 
     return _result_text(block, path, ctx)
 
 
+def _result_text(block: ToolResultBlock, path: str, ctx: _Context) -> str:
+    return result_text(
+        block,
+        path,
+        ctx.drift,
+        lambda inner, inner_path: _text(inner, inner_path, ctx),
+        "ChatGPT tool messages have no error flag; the error is said in the text",
+    )
+
+
 def _special(block: Block, path: str, message: Message, ctx: _Context) -> Group | None:
     if isinstance(block, ToolUseBlock):
         if message.role != "assistant":
-            ctx.drift.add("content-dropped", "only assistants call tools", field=path)
+            report_call_dropped(path, ctx.drift)
             return None
-        ctx.drift.add(
-            "id-rewritten",
-            "ChatGPT tool calls have no ids; the result follows its call",
-            field=f"{path}.id",
-            original=block.id,
-            transformed=None,
-            severity="info",
-        )
+        why = "ChatGPT tool calls have no ids; the result follows its call"
+        report_call_id_dropped(block, path, ctx.drift, why)
         text = arguments_string(block.input, block.raw_arguments)
         return ({"content_type": "text", "parts": [text]}, "assistant", block.name, None)
     if isinstance(block, ToolResultBlock):
@@ -325,64 +296,20 @@ def _special(block: Block, path: str, message: Message, ctx: _Context) -> Group 
             block.name,
         )
     assert isinstance(block, ThinkingBlock)
-    if not block.text:
-        ctx.drift.add(
-            "reasoning-dropped",
-            "redacted reasoning has no text to write",
-            field=path,
-            details={"redacted": block.redacted},
-        )
+    thinking = thinking_text(block, path, ctx.drift, "ChatGPT thoughts carry no signature")
+    if thinking is None:
         return None
-    if block.signature or block.data:
-        ctx.drift.add(
-            "signature-stripped",
-            "ChatGPT thoughts carry no signature",
-            field=path,
-            original=block.provider,
-        )
-    thought = {"summary": "", "content": block.text, "chunks": [], "finished": True}
+    thought = {"summary": "", "content": thinking, "chunks": [], "finished": True}
     return ({"content_type": "thoughts", "thoughts": [thought]}, "assistant", "all", None)
-
-
-def _result_text(block: ToolResultBlock, path: str, ctx: _Context) -> str:
-    if isinstance(block.content, str):
-        text = block.content
-    else:
-        texts = [_text(inner, f"{path}.content[{i}]", ctx) for i, inner in enumerate(block.content)]
-        text = "\n".join(t for t in texts if t is not None)
-    if block.is_error:
-        marked = f"Error: {text}" if text else "Error"
-        ctx.drift.add(
-            "capability-unsupported",
-            "ChatGPT tool messages have no error flag; the error is said in the text",
-            field=f"{path}.is_error",
-            original=True,
-            transformed=marked,
-        )
-        return marked
-    return text
 
 
 def _text(block: Block, path: str, ctx: _Context) -> str | None:
     if isinstance(block, TextBlock):
-        if block.citations:
-            ctx.drift.add(
-                "content-dropped",
-                "ChatGPT export citations have their own shape",
-                field=f"{path}.citations",
-                original=block.citations,
-            )
-        return block.text
+        return cited_text(block, path, ctx.drift, "ChatGPT export citations have their own shape")
     if isinstance(block, RefusalBlock) or (
         isinstance(block, DocumentBlock) and block.source.type == "text"
     ):
-        ctx.drift.add(
-            "content-type-unsupported",
-            f"a {block.type} is written as text",
-            field=path,
-            original=block.type,
-            transformed="text",
-        )
+        report_as_text(block, path, ctx.drift, f"a {block.type} is written as text")
         return block.text if isinstance(block, RefusalBlock) else block.source.data or ""
     ctx.drift.add(
         "content-dropped",

@@ -1,0 +1,211 @@
+"""What the archive formats say alike when they write a conversation read from another
+format: the request fields a file of conversations has no place for, the facts and fields of
+each message, reasoning written as plain text, a tool result's error flag said in its text,
+citations, blocks written as text, the one thread a flat file holds, and ids made up the
+same way every time. Each format gives its own words (its ``label`` in field notes, what
+holds the conversation in the others)."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from providers.formats._kit.drift import report_foreign_fields, report_message_name
+from providers.formats.base import Drift
+from providers.umf import (
+    Block,
+    Conversation,
+    Message,
+    Severity,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    main_path,
+)
+
+
+@dataclass(frozen=True)
+class Words:
+    """How one archive format names itself in warnings: ``format_id`` and ``label`` (the
+    provider, for other formats' fields: "ChatGPT"), ``holder`` what holds a conversation
+    and has no place for a request's fields ("a ChatGPT export has"), ``message`` one
+    message ("a ChatGPT export message")."""
+
+    format_id: str
+    label: str
+    holder: str
+    message: str
+
+    def foreign(self, extra: dict[str, dict[str, Any]], path: str, drift: Drift) -> None:
+        """A ``field-unknown`` (info) note for each other format's fields on a value."""
+        report_foreign_fields(extra, path, drift, self.format_id, self.label, with_empty=True)
+
+    def report_message(self, message: Message, path: str, drift: Drift) -> None:
+        """Other formats' fields on a message, and its author name (not a tool's)."""
+        self.foreign(message.extra, path, drift)
+        report_message_name(message, path, drift, self.message)
+
+
+def report_request(
+    conversation: Conversation,
+    drift: Drift,
+    words: Words,
+    *,
+    parameters: dict[str, Any] | None = None,
+    parameters_message: str | None = None,
+    tools: bool = True,
+) -> None:
+    """Warn for what a file of conversations has no place for: the conversation's other
+    formats' fields, its ``parameters`` (by default every one set; each named in its
+    warning unless ``parameters_message``), its tool choice and (``tools``) its tools."""
+    words.foreign(conversation.extra, "", drift)
+    if parameters is None:
+        parameters = conversation.parameters.model_dump(exclude_defaults=True)
+    for key, value in parameters.items():
+        drift.add(
+            "parameter-unsupported",
+            parameters_message or f"{words.holder} no {key}",
+            field=f"parameters.{key}",
+            original=value,
+        )
+    if conversation.tool_choice is not None:
+        drift.add(
+            "parameter-unsupported",
+            f"{words.holder} no tool_choice",
+            field="tool_choice",
+            original=conversation.tool_choice.model_dump(
+                mode="json", exclude_defaults=True, exclude={"extra"}
+            ),
+        )
+    for index, tool in enumerate(conversation.tools if tools else []):
+        drift.add(
+            "tool-unsupported",
+            f"{words.holder} no tool definitions",
+            field=f"tools[{index}]",
+            original=tool.name,
+        )
+
+
+def one_thread(conversation: Conversation, drift: Drift, why: str) -> list[tuple[int, Message]]:
+    """The messages of the main path with their indexes; every message on another branch
+    is dropped with a warning saying ``why`` ("a span holds one thread")."""
+    positions = {id(message): index for index, message in enumerate(conversation.messages)}
+    path = main_path(conversation)
+    kept = {id(message) for message in path}
+    for index, message in enumerate(conversation.messages):
+        if id(message) not in kept:
+            drift.add(
+                "content-dropped",
+                f"{why}; this message is on another branch",
+                field=f"messages[{index}]",
+                original=message.id,
+            )
+    return [(positions[id(message)], message) for message in path]
+
+
+def thinking_text(block: ThinkingBlock, path: str, drift: Drift, unsigned: str) -> str | None:
+    """The text a thinking block is written as (None, said, when it is redacted); a
+    signature or encrypted data is stripped, said with ``unsigned``."""
+    if not block.text:
+        drift.add(
+            "reasoning-dropped",
+            "redacted reasoning has no text to write",
+            field=path,
+            details={"redacted": block.redacted},
+        )
+        return None
+    if block.signature or block.data:
+        drift.add("signature-stripped", unsigned, field=path, original=block.provider)
+    return block.text
+
+
+def result_text(
+    block: ToolResultBlock,
+    path: str,
+    drift: Drift,
+    text_of: Callable[[Block, str], str | None],
+    no_flag: str,
+) -> str:
+    """A tool result as text (``text_of`` writes its inner blocks), its error flag said as
+    "Error: ..." where the file has no flag (``no_flag`` says so)."""
+    if isinstance(block.content, str):
+        text = block.content
+    else:
+        texts = [text_of(inner, f"{path}.content[{i}]") for i, inner in enumerate(block.content)]
+        text = "\n".join(t for t in texts if t is not None)
+    if block.is_error:
+        marked = f"Error: {text}" if text else "Error"
+        drift.add(
+            "capability-unsupported",
+            no_flag,
+            field=f"{path}.is_error",
+            original=True,
+            transformed=marked,
+        )
+        return marked
+    return text
+
+
+def cited_text(block: TextBlock, path: str, drift: Drift, why: str) -> str:
+    """A text block's text; its citations are dropped, said with ``why``."""
+    if block.citations:
+        drift.add("content-dropped", why, field=f"{path}.citations", original=block.citations)
+    return block.text
+
+
+def report_as_text(
+    block: Block, path: str, drift: Drift, why: str, severity: Severity = "warning"
+) -> None:
+    """The warning for a block (a refusal, a plain-text document) written as text."""
+    drift.add(
+        "content-type-unsupported",
+        why,
+        field=path,
+        original=block.type,
+        transformed="text",
+        severity=severity,
+    )
+
+
+def report_call_dropped(path: str, drift: Drift) -> None:
+    """The warning for a tool call made by another role than the assistant."""
+    drift.add("content-dropped", "only assistants call tools", field=path)
+
+
+def report_call_id_dropped(block: ToolUseBlock, path: str, drift: Drift, why: str) -> None:
+    """The note for a call written without its id (``why``: how results find it)."""
+    drift.add(
+        "id-rewritten",
+        why,
+        field=f"{path}.id",
+        original=block.id,
+        transformed=None,
+        severity="info",
+    )
+
+
+def report_developer(path: str, drift: Drift, why: str, *, to: str = "system") -> None:
+    """The warning for a developer (or system) message written with another role."""
+    drift.add("system-message-transformed", why, field=path, original="developer", transformed=to)
+
+
+@dataclass(frozen=True)
+class StableIds:
+    """Ids for what a conversation gives none (uuids made from the conversation and a key,
+    the same every time it is written)."""
+
+    seed: str
+
+    @classmethod
+    def of(cls, conversation: Conversation) -> StableIds:
+        """The ids of one conversation."""
+        return cls(hashlib.sha256(conversation.model_dump_json().encode()).hexdigest())
+
+    def uuid(self, key: str) -> str:
+        """A uuid made from the conversation and ``key``."""
+        digest = hashlib.sha256(f"{self.seed}/{key}".encode()).digest()
+        return str(uuid.UUID(bytes=digest[:16], version=4))

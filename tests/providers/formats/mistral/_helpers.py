@@ -10,7 +10,7 @@ from typing import Any
 
 from providers import formats
 from providers.formats.mistral import BRIDGE_TEXT
-from providers.formats.mistral._shared import make_tool_call_id
+from providers.formats.mistral._rules import make_tool_call_id
 from providers.umf import (
     Block,
     Conversation,

@@ -12,24 +12,29 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._chatlike import (
-    Context,
-    Located,
-    Turn,
+import orjson
+
+from providers.formats._chat_completions.blocks import (
+    decoded_text,
     drop,
     drop_reasoning,
     leave_out_empty,
-    locate,
-    mark_error,
+    media_uri,
     sendable,
-    write_content,
-    write_result_content,
 )
-from providers.formats._common import arguments_string, signature_portable
+from providers.formats._chat_completions.calls import write_call
+from providers.formats._chat_completions.content import write_content, write_result_content
+from providers.formats._chat_completions.turns import Located, Turn, locate, mark_error
+from providers.formats._kit.context import RenderContext as Context
+from providers.formats._kit.drift import describe
+from providers.formats._kit.paths import at
+from providers.formats._kit.wire import signature_portable
 from providers.umf import (
+    JSON,
     Block,
     DocumentBlock,
     ImageBlock,
+    MediaSource,
     RefusalBlock,
     TextBlock,
     ThinkingBlock,
@@ -37,8 +42,7 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._content import document_data, render_document_part, render_image, render_text
-from ._shared import NS
+from ._constants import IMAGE_DETAILS, JSON_TEXT, NS
 
 
 @dataclass
@@ -59,9 +63,13 @@ class TurnWriter:
         self.ctx = ctx
         self.documents: list[dict[str, Any]] = []
 
-    def write(self, turns: list[Turn]) -> list[dict[str, Any]]:
+    def messages(self, turns: list[Turn]) -> list[dict[str, Any]]:
         """The messages for ``turns`` (a turn left with nothing to send is left out)."""
         return [wire for turn in turns if (wire := self.turn(turn)) is not None]
+
+    def answer(self, turn: Turn) -> dict[str, Any]:
+        """The message of a response."""
+        return self.turn(turn) or {}
 
     def turn(self, turn: Turn) -> dict[str, Any] | None:
         """One message, or None when nothing of the turn can be sent."""
@@ -103,17 +111,9 @@ class TurnWriter:
         if isinstance(block, ThinkingBlock) and role == "assistant":
             self._thinking(block, path, pieces)
         elif isinstance(block, ToolUseBlock) and role == "assistant":
-            pieces.calls.append(self._call(block, turn.call_ids.get(path, block.id)))
+            pieces.calls.append(write_call(block, turn.call_ids.get(path, block.id), self.ctx))
         elif (part := self.part(block, path, role)) is not None:
             pieces.parts.append(part)
-
-    def _call(self, block: ToolUseBlock, call_id: str) -> dict[str, Any]:
-        arguments = arguments_string(block.input, block.raw_arguments)
-        function = NS.put({"name": block.name, "arguments": arguments}, block.extra, "inner")
-        call: dict[str, Any] = {"id": call_id, "type": "function", "function": function}
-        if NS.hint(block.extra, "type") == "absent" and self.ctx.faithful:
-            del call["type"]
-        return NS.put(call, block.extra)
 
     def _thinking(self, block: ThinkingBlock, path: str, pieces: _Pieces) -> None:
         if block.redacted or not (block.text or self.ctx.faithful):
@@ -181,3 +181,97 @@ class TurnWriter:
         extra = turn.message.extra if turn.message is not None else {}
         write_result_content(wire, content, NS.hint(extra, "content"))
         return NS.put(wire, extra)
+
+
+# --------------------------------------------------------------------------- parts
+
+
+def render_text(block: TextBlock, path: str, ctx: Context) -> dict[str, Any]:
+    """A text part; citations of other formats are ``content-dropped``."""
+    if block.citations and NS.hint(block.extra, "citations") is None:
+        ctx.drift.add(
+            "content-dropped",
+            "citations of another format cannot be sent to Cohere",
+            field=at(path, "citations"),
+            original=block.citations,
+        )
+    return NS.put({"type": "text", "text": block.text}, block.extra)
+
+
+def render_image(block: ImageBlock, path: str, ctx: Context) -> dict[str, Any] | None:
+    """An ``image_url`` part (a URL or a data URI), or None when the source cannot be sent."""
+    url = media_uri(block.source, block.extra, NS)
+    if url is None:
+        drop(block, path, "Cohere takes images only as a URL or base64 data", ctx)
+        return None
+    inner: dict[str, Any] = {"url": url}
+    if block.detail is not None and (ctx.faithful or block.detail in IMAGE_DETAILS):
+        inner["detail"] = block.detail
+    elif block.detail is not None:
+        ctx.drift.add(
+            "content-dropped",
+            f"Cohere image detail is one of {', '.join(IMAGE_DETAILS)}",
+            field=at(path, "detail"),
+            original=block.detail,
+            severity="info",
+        )
+    NS.put(inner, block.extra, "inner")
+    return NS.put({"type": "image_url", "image_url": inner}, block.extra)
+
+
+def document_data(block: DocumentBlock, path: str, ctx: Context, where: str) -> JSON | None:
+    """The ``data`` of a Cohere document for ``block``: as read when this format read it,
+    else text or a URL with the title (``content-type-unsupported``); None for bytes no
+    text can be read from (``content-dropped``)."""
+    source = block.source
+    native = _native_data(source)
+    if native is not None and ctx.faithful:
+        return native
+    data = _foreign_data(block)
+    if data is None:
+        drop(block, path, "Cohere takes documents as text; these bytes are not text", ctx)
+        return None
+    ctx.drift.add(
+        "content-type-unsupported",
+        "Cohere takes documents as data to read, not files; sent as document data",
+        field=path,
+        original=describe(block),
+        transformed=where,
+    )
+    return data
+
+
+def _native_data(source: MediaSource) -> JSON | None:
+    if source.type != "text" or source.data is None:
+        return None
+    if source.media_type == JSON_TEXT:
+        try:
+            value = orjson.loads(source.data)
+        except orjson.JSONDecodeError:
+            return None
+        return value if isinstance(value, dict) else None
+    return source.data if source.media_type == "text/plain" else None
+
+
+def _foreign_data(block: DocumentBlock) -> dict[str, Any] | None:
+    source = block.source
+    data: dict[str, Any] = {}
+    if block.title is not None or block.filename is not None:
+        data["title"] = block.title if block.title is not None else block.filename
+    if source.type == "text" and source.data is not None:
+        native = _native_data(source)
+        return native if isinstance(native, dict) else {**data, "text": source.data}
+    if source.type == "url" and source.url:
+        return {**data, "url": source.url}
+    text = decoded_text(source)
+    return {**data, "text": text} if text is not None else None
+
+
+def render_document_part(block: DocumentBlock, data: JSON) -> dict[str, Any]:
+    """A ``document`` content part holding ``data``, with the fields it was read with."""
+    inner: dict[str, Any] = {"data": data}
+    doc_id = NS.hint(block.extra, "id")
+    if doc_id is not None:
+        inner["id"] = doc_id
+    NS.put(inner, block.extra, "inner")
+    return NS.put({"type": "document", "document": inner}, block.extra)

@@ -6,17 +6,42 @@ assistant message and its tool results); same-role runs become one message
 right after a tool message gets a bridge assistant message before it
 (``message-reordered``: "Unexpected role 'user' after role 'tool'"); a final assistant
 message is marked ``prefix`` (the last message must be user or tool, or a prefix:
-``parameter-defaulted``, info).
+``parameter-defaulted``, info). Tool call ids are nine letters and digits.
 """
 
 from __future__ import annotations
 
+import re
+import string
 from typing import Any
 
-from providers.formats._chatlike import Context
+from providers.formats._chat_completions.render import Dialect
+from providers.formats._kit.context import RenderContext as Context
 
-from ._shared import BRIDGE_TEXT
-from ._turns import Written
+from ._constants import BRIDGE_TEXT, DEFAULT_MODEL, LABEL, NS, PARAMETERS
+from ._render_turns import Written
+
+# "Tool call id was ... but must be a-z, A-Z, 0-9, with a length of 9".
+_TOOL_CALL_ID = re.compile(r"[a-zA-Z0-9]{9}")
+_BASE62 = string.digits + string.ascii_letters
+
+
+def valid_tool_call_id(value: str) -> bool:
+    """Whether Mistral takes ``value`` as a tool call id."""
+    return _TOOL_CALL_ID.fullmatch(value) is not None
+
+
+def make_tool_call_id(digest: str) -> str:
+    """A 9-character base-62 tool call id built from a (hex) hash."""
+    number = int(digest, 16)
+    chars = []
+    for _ in range(9):
+        number, remainder = divmod(number, 62)
+        chars.append(_BASE62[remainder])
+    return "".join(chars)
+
+
+DIALECT = Dialect(NS, LABEL, DEFAULT_MODEL, PARAMETERS, valid_tool_call_id, make_tool_call_id)
 
 
 def order(written: list[Written], ctx: Context) -> list[dict[str, Any]]:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
-import string
 from typing import Final
 
-from providers.formats._chatlike import Context, Namespace, ParameterSpec
+from providers.formats._chat_completions.parameters import ParameterSpec
+from providers.formats._kit.extra import Namespace
 from providers.umf import FinishReason
 
 FORMAT_ID: Final = "mistral"
@@ -70,27 +69,3 @@ WIRE_FINISH_REASONS: Final[dict[str, str]] = {
     "tool_calls": "tool_calls",
     "error": "error",
 }
-
-# "Tool call id was ... but must be a-z, A-Z, 0-9, with a length of 9".
-_TOOL_CALL_ID = re.compile(r"[a-zA-Z0-9]{9}")
-_BASE62 = string.digits + string.ascii_letters
-
-
-def valid_tool_call_id(value: str) -> bool:
-    """Whether Mistral takes ``value`` as a tool call id."""
-    return _TOOL_CALL_ID.fullmatch(value) is not None
-
-
-def make_tool_call_id(digest: str) -> str:
-    """A 9-character base-62 tool call id built from a (hex) hash."""
-    number = int(digest, 16)
-    chars = []
-    for _ in range(9):
-        number, remainder = divmod(number, 62)
-        chars.append(_BASE62[remainder])
-    return "".join(chars)
-
-
-def new_context(*, faithful: bool) -> Context:
-    """A render context for this format."""
-    return Context.create(NS, LABEL, faithful=faithful)

@@ -1,4 +1,4 @@
-"""Turns -> Mistral messages, before the ordering rules of :mod:`._order` apply.
+"""Turns -> Mistral messages, before the ordering rules of :mod:`._rules` apply.
 
 What each role holds: system text (and thinking, when read so); user every chunk type;
 assistant text and thinking chunks, ``tool_calls`` and ``prefix``; tool messages
@@ -11,20 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._chatlike import (
-    Context,
-    Located,
-    Turn,
+from providers.formats._chat_completions.blocks import (
     drop,
     drop_reasoning,
     leave_out_empty,
-    locate,
-    mark_error,
     sendable,
-    write_content,
-    write_result_content,
 )
-from providers.formats._common import arguments_string
+from providers.formats._chat_completions.calls import write_call
+from providers.formats._chat_completions.content import write_content, write_result_content
+from providers.formats._chat_completions.turns import Located, Turn, locate, mark_error
+from providers.formats._kit.context import RenderContext as Context
 from providers.umf import (
     AudioBlock,
     Block,
@@ -38,14 +34,14 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._chunks import (
+from ._constants import NS, UNMAPPED_CHUNKS
+from ._render_chunks import (
     render_audio,
     render_document,
     render_image,
     render_text,
     render_thinking,
 )
-from ._shared import NS, UNMAPPED_CHUNKS
 
 _MEDIA = ("image_url", "document_url", "input_audio", "file")
 
@@ -86,7 +82,8 @@ class TurnWriter:
         calls: list[dict[str, Any]] = []
         for entry in turn.blocks:
             if isinstance(entry.block, ToolUseBlock) and turn.role == "assistant":
-                calls.append(self._call(entry.block, turn.call_ids.get(entry.path, entry.block.id)))
+                call_id = turn.call_ids.get(entry.path, entry.block.id)
+                calls.append(write_call(entry.block, call_id, self.ctx))
             elif (chunk := self.chunk(entry, turn.role)) is not None:
                 self._keep(chunk, entry, turn.role, chunks, written)
         extra = turn.message.extra if turn.message is not None else {}
@@ -152,16 +149,6 @@ class TurnWriter:
             return render_audio(block, path, self.ctx)
         drop(block, path, f"a {role} message cannot hold a {block.type} block", self.ctx)
         return None
-
-    def _call(self, block: ToolUseBlock, call_id: str) -> dict[str, Any]:
-        arguments: Any = arguments_string(block.input, block.raw_arguments)
-        if self.ctx.faithful and NS.hint(block.extra, "arguments") == "object":
-            arguments = block.input
-        function = NS.put({"name": block.name, "arguments": arguments}, block.extra, "inner")
-        call: dict[str, Any] = {"id": call_id, "type": "function", "function": function}
-        if self.ctx.faithful and NS.hint(block.extra, "type") == "absent":
-            del call["type"]
-        return NS.put(call, block.extra)
 
     def _tool(self, turn: Turn) -> Written:
         assert turn.result is not None

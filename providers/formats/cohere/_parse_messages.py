@@ -6,30 +6,38 @@
   content, its ``tool_calls`` tool-use blocks (``raw_arguments`` is the exact string), its
   ``citations`` the citations of its first content text block (marked ``$citations``).
 * ``tool`` messages become role ``tool`` with one tool-result block named after its call.
+* Parts: a part's own unknown fields stay on the block verbatim; the unknown fields of its
+  inner object (``image_url``, ``document``) under ``$inner``. ``$uri`` keeps a data URI the
+  block's source would not spell the same way; ``$id`` a document's id. A document's
+  ``data`` becomes a text source: JSON text (``application/json``) for an object, the
+  string itself (``text/plain``) when the API was sent a string.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._chatlike import ParseState, at, content_hint, item, read_content, split
-from providers.formats._common import (
-    parse_arguments,
-    require_list,
-    require_mapping,
-    require_str,
-)
+import orjson
+
+from providers.formats._chat_completions.blocks import ParseState, source_from_url
+from providers.formats._chat_completions.calls import read_call
+from providers.formats._chat_completions.content import content_hint, read_content
+from providers.formats._kit.fields import require_list, require_mapping, require_str, split
+from providers.formats._kit.paths import at, item, require
 from providers.formats.base import FormatError
-from providers.umf import JSON, Block, Message, TextBlock, ToolResultBlock, ToolUseBlock
+from providers.umf import (
+    JSON,
+    Block,
+    DocumentBlock,
+    ImageBlock,
+    MediaSource,
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+)
 
-from ._content import parse_part
-from ._shared import NS, ROLES
-
-
-def parse_messages(raw: JSON, path: str, state: ParseState) -> list[Message]:
-    """The messages of a ``messages`` array (``path`` is where the array is)."""
-    items = require_list(raw, path or "payload")
-    return [parse_message(message, item(path, i), state) for i, message in enumerate(items)]
+from ._constants import JSON_TEXT, NS, PART_TYPES, ROLES
 
 
 def parse_message(raw: JSON, path: str, state: ParseState) -> Message:
@@ -65,7 +73,7 @@ def _parse_assistant(source: dict[str, Any], path: str, state: ParseState) -> Me
         plan.append(TextBlock(text=text, extra=NS.extra({}, field="tool_plan")))
     calls_path = at(path, "tool_calls")
     raw_calls = require_list(fields["tool_calls"], calls_path) if "tool_calls" in fields else []
-    calls = [_parse_call(call, item(calls_path, i), state) for i, call in enumerate(raw_calls)]
+    calls = [read_call(call, item(calls_path, i), state, NS) for i, call in enumerate(raw_calls)]
     if "citations" in fields and not _attach_citations(blocks, fields["citations"]):
         rest["citations"] = fields["citations"]
     hint = content_hint(parts, "assistant", kind)
@@ -84,29 +92,6 @@ def _attach_citations(blocks: list[Block], citations: JSON) -> bool:
             NS.add_hints(block.extra, citations="message")
             return True
     return False
-
-
-def _parse_call(raw: JSON, path: str, state: ParseState) -> Block:
-    call = require_mapping(raw, path)
-    call_id = require_str(call.get("id"), at(path, "id"))
-    if call.get("type", "function") != "function":
-        raise FormatError("tool call type must be function", field=at(path, "type"))
-    function_path = at(path, "function")
-    function = require_mapping(call.get("function"), function_path)
-    name = require_str(function.get("name"), at(function_path, "name"))
-    raw_arguments = require_str(function.get("arguments"), at(function_path, "arguments"))
-    value, _ = parse_arguments(raw_arguments)
-    state.call_names[call_id] = name
-    _, inner = split(function, (), handled=("name", "arguments"), path=function_path)
-    _, outer = split(call, (), handled=("id", "type", "function"), path=path)
-    type_hint = "absent" if "type" not in call else None
-    return ToolUseBlock(
-        id=call_id,
-        name=name,
-        input=value,
-        raw_arguments=raw_arguments,
-        extra=NS.extra(outer, inner=inner or None, type=type_hint),
-    )
 
 
 def _parse_tool(source: dict[str, Any], path: str, state: ParseState) -> Message:
@@ -128,4 +113,68 @@ def _parse_tool(source: dict[str, Any], path: str, state: ParseState) -> Message
     )
     return Message(
         role="tool", content=[block], tool_call_id=call_id, extra=NS.extra(rest, content=kind)
+    )
+
+
+# --------------------------------------------------------------------------- parts
+
+
+def parse_part(raw: JSON, path: str, role: str) -> Block:
+    """One content part of a ``role`` message; :class:`FormatError` for anything else."""
+    part = require_mapping(raw, path)
+    kind = part.get("type")
+    allowed = PART_TYPES[role]
+    if kind not in allowed:
+        raise FormatError(
+            f"a {role} content part has type {', '.join(allowed)}", field=at(path, "type")
+        )
+    if kind == "image_url":
+        return _parse_image(part, path)
+    if kind == "document":
+        return _parse_document(part, path)
+    key = "thinking" if kind == "thinking" else "text"
+    text = require_str(part.get(key), at(path, key))
+    _, rest = split(part, (), handled=("type", key), path=path)
+    if kind == "thinking":
+        return ThinkingBlock(text=text, provider=NS.format_id, extra=NS.extra(rest))
+    return TextBlock(text=text, extra=NS.extra(rest))
+
+
+def _parse_image(part: dict[str, Any], path: str) -> Block:
+    inner_path = at(path, "image_url")
+    inner = require_mapping(part.get("image_url"), inner_path)
+    url = require_str(inner.get("url"), at(inner_path, "url"))
+    fields, rest = split(inner, ("detail",), handled=("url",), path=inner_path)
+    detail = require_str(fields["detail"], at(inner_path, "detail")) if fields else None
+    source, uri = source_from_url(url)
+    _, outer = split(part, (), handled=("type", "image_url"), path=path)
+    return ImageBlock(
+        source=source, detail=detail, extra=NS.extra(outer, inner=rest or None, uri=uri)
+    )
+
+
+def _parse_document(part: dict[str, Any], path: str) -> Block:
+    inner_path = at(path, "document")
+    inner = require_mapping(part.get("document"), inner_path)
+    source, title = document_source(inner.get("data"), at(inner_path, "data"))
+    fields, rest = split(inner, ("id",), handled=("data",), path=inner_path)
+    doc_id = require_str(fields["id"], at(inner_path, "id")) if fields else None
+    _, outer = split(part, (), handled=("type", "document"), path=path)
+    return DocumentBlock(
+        source=source, title=title, extra=NS.extra(outer, inner=rest or None, id=doc_id)
+    )
+
+
+def document_source(data: JSON, path: str) -> tuple[MediaSource, str | None]:
+    """A document's ``data`` (an object, or a string) as a text source, and its title."""
+    if isinstance(data, str):
+        return MediaSource(type="text", media_type="text/plain", data=data), None
+    mapping = require(data, lambda v: isinstance(v, dict), "an object or a string", path)
+    try:
+        text = orjson.dumps(mapping).decode()
+    except orjson.JSONEncodeError:
+        raise FormatError("document data holds a number too large", field=path) from None
+    title = mapping.get("title")
+    return MediaSource(type="text", media_type=JSON_TEXT, data=text), (
+        title if isinstance(title, str) else None
     )

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from typing import Final
 
-from providers.formats._chatlike import Context, Namespace, ParameterSpec
+from providers.formats._chat_completions.parameters import ParameterSpec
+from providers.formats._kit.extra import Namespace
 from providers.umf import FinishReason
 
 FORMAT_ID: Final = "cohere"
@@ -25,6 +25,8 @@ PART_TYPES: Final[dict[str, tuple[str, ...]]] = {
     "tool": ("text", "document"),
 }
 IMAGE_DETAILS: Final = ("auto", "low", "high")
+# The media type of a document whose ``data`` was an object (kept as JSON text).
+JSON_TEXT: Final = "application/json"
 
 # The documented request parameters UMF has names for, with the API's ranges.
 PARAMETERS: Final = (
@@ -55,21 +57,3 @@ WIRE_FINISH_REASONS: Final[dict[str, str]] = {
     "tool_calls": "TOOL_CALL",
     "error": "ERROR",
 }
-
-# Cohere takes any id without spaces; ids from elsewhere that are empty or odd are rewritten.
-_TOOL_CALL_ID = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
-
-
-def valid_tool_call_id(value: str) -> bool:
-    """Whether Cohere takes ``value`` as a tool call id."""
-    return _TOOL_CALL_ID.fullmatch(value) is not None
-
-
-def make_tool_call_id(digest: str) -> str:
-    """A tool call id built from a hash (``call_`` and 24 hex digits)."""
-    return f"call_{digest[:24]}"
-
-
-def new_context(*, faithful: bool) -> Context:
-    """A render context for this format."""
-    return Context.create(NS, LABEL, faithful=faithful)

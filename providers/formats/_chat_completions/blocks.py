@@ -7,6 +7,7 @@ import binascii
 from dataclasses import dataclass, field
 from typing import Any
 
+from providers.formats._chat_completions.turns import Turn
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import describe, report_foreign_extra
 from providers.formats._kit.extra import Namespace
@@ -24,8 +25,6 @@ from providers.umf import (
     Tool,
     main_path,
 )
-
-from ._turns import Turn
 
 _EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
 
@@ -58,9 +57,20 @@ def media_uri(source: MediaSource, extra: Extra, ns: Namespace) -> str | None:
     if source.type != "base64" or source.data is None:
         return None
     original = ns.hint(extra, "uri")
-    if isinstance(original, str) and parse_data_uri(original) == (source.media_type, source.data):
-        return original
+    if same_bytes(original, source):
+        return str(original)
     return data_uri(source.media_type, source.data)
+
+
+def same_bytes(original: Any, source: MediaSource) -> bool:
+    """Whether ``original`` (a kept ``$uri`` hint) still spells ``source``'s bytes: a data
+    URI of the same media type and data, or that bare base64 data itself."""
+    if not isinstance(original, str):
+        return False
+    parsed = parse_data_uri(original)
+    if parsed is None:
+        return original == source.data
+    return parsed == (source.media_type, source.data)
 
 
 def decoded_text(source: MediaSource) -> str | None:

@@ -1,5 +1,6 @@
 """Reading whole payloads: a request body, a bare message list, a logged exchange and a
-bare response (``V2ChatResponse``).
+bare response (``V2ChatResponse``), in the family's shapes
+(:mod:`providers.formats._chat_completions.shape`).
 
 The request's fields UMF has no name for (``documents``, ``citation_options``,
 ``response_format``, ``safety_mode``, ``strict_tools``, ``thinking``...) stay verbatim in
@@ -13,81 +14,51 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._chatlike import ParseState, at, item, read_parameters, read_tool, split
-from providers.formats._common import (
+from providers.formats._chat_completions.blocks import ParseState, read_tool
+from providers.formats._chat_completions.shape import (
+    Readers,
+    RequestReaders,
+    read_list,
+    read_request,
+    read_shape,
+)
+from providers.formats._kit.fields import (
     require_list,
     require_mapping,
     require_str,
-    unknown_fields,
+    split,
+    umf_checked,
 )
-from providers.formats.base import FormatError
+from providers.formats._kit.paths import at, item
+from providers.formats.base import FormatError, ParseResult
 from providers.umf import JSON, Conversation, Message, Tool, ToolChoice, Usage
 
-from ._messages import parse_message, parse_messages
-from ._shared import FINISH_REASONS, NS, PARAMETERS
+from ._constants import FINISH_REASONS, NS, PARAMETERS
+from ._parse_messages import parse_message
 
-SHAPES = ("request", "messages", "exchange", "response")
 _TOOL_CHOICES = {"REQUIRED": "required", "NONE": "none"}
 
 
-def parse_payload(payload: JSON) -> Conversation:
-    """One conversation from any accepted shape, with the shape as the ``$shape`` hint."""
-    state = ParseState()
-    if isinstance(payload, list):
-        conversation, shape = Conversation(messages=parse_messages(payload, "", state)), "messages"
-    else:
-        body = require_mapping(payload, "payload")
-        if "request" in body or "response" in body:
-            conversation, shape = _read_exchange(body, state), "exchange"
-        elif "messages" in body:
-            conversation, shape = read_request(body, "", state), "request"
-        elif "message" in body:
-            conversation, shape = (
-                Conversation(messages=[parse_response(body, "", state)]),
-                "response",
-            )
-        else:
-            raise FormatError(
-                "not a Cohere v2 chat payload: expected messages, a response message, "
-                "or a request and a response",
-                field="messages",
-            )
-    NS.add_hints(conversation.extra, shape=shape)
-    return conversation
+def parse(payload: JSON) -> list[ParseResult]:
+    """Read one Cohere payload (request, message list, exchange or response) as one
+    conversation. Raises :class:`FormatError` naming the field for anything that is not."""
+    with umf_checked():
+        return [ParseResult(read_shape(payload, _READERS, ParseState()))]
 
 
-def read_request(raw: JSON, base: str, state: ParseState) -> Conversation:
-    """A ``POST /v2/chat`` body."""
-    request = require_mapping(raw, base or "payload")
-    keys = ("messages", "tools", "tool_choice", *(spec.wire for spec in PARAMETERS))
-    fields, rest = split(request, keys, path=base)
-    if "messages" not in fields:
-        raise FormatError("a request needs messages", field=at(base, "messages"))
-    conversation = Conversation(
-        messages=parse_messages(fields["messages"], at(base, "messages"), state)
-    )
-    if fields.get("tools") == []:
-        rest["tools"] = fields.pop("tools")  # UMF has no "an empty list was sent"
-    if "tools" in fields:
-        tools_path = at(base, "tools")
-        tools = require_list(fields["tools"], tools_path)
-        conversation.tools = [
-            _parse_tool(tool, item(tools_path, i)) for i, tool in enumerate(tools)
-        ]
-    if "tool_choice" in fields:
-        conversation.tool_choice = _parse_tool_choice(
-            fields["tool_choice"], at(base, "tool_choice")
-        )
-    conversation.parameters, hints, kept = read_parameters(fields, PARAMETERS, base)
-    conversation.extra = NS.extra({**rest, **kept}, **hints)
-    return conversation
+def parse_messages(raw: JSON, path: str, state: ParseState) -> list[Message]:
+    """The messages of a ``messages`` array (``path`` is where the array is)."""
+    return read_list(raw, path, state, parse_message)
 
 
-def _parse_tool(raw: JSON, path: str) -> Tool:
-    tool = require_mapping(raw, path)
-    if tool.get("type", "function") != "function":
-        raise FormatError("tool type must be function", field=at(path, "type"))
-    return read_tool(tool, path, NS)
+def _parse_tools(raw: JSON, path: str) -> tuple[list[Tool], dict[str, Any]]:
+    tools = []
+    for index, entry in enumerate(require_list(raw, path)):
+        tool = require_mapping(entry, item(path, index))
+        if tool.get("type", "function") != "function":
+            raise FormatError("tool type must be function", field=at(item(path, index), "type"))
+        tools.append(read_tool(tool, item(path, index), NS))
+    return tools, {}
 
 
 def _parse_tool_choice(raw: JSON, path: str) -> ToolChoice:
@@ -96,15 +67,11 @@ def _parse_tool_choice(raw: JSON, path: str) -> ToolChoice:
     return ToolChoice(type=_TOOL_CHOICES[raw])  # type: ignore[arg-type]  # the table's values
 
 
-def _read_exchange(body: dict[str, Any], state: ParseState) -> Conversation:
-    conversation = read_request(body.get("request"), "request", state)
-    message = parse_response(body.get("response"), "response", state)
-    message.model = conversation.parameters.model
-    conversation.messages.append(message)
-    conversation.metadata.provider_response_id = message.id
-    envelope = unknown_fields(body, ("request", "response"), path="")
-    NS.add_hints(conversation.extra, exchange=envelope or None)
-    return conversation
+_REQUEST = RequestReaders(NS, PARAMETERS, parse_messages, _parse_tools, _parse_tool_choice)
+
+
+def _read_request(raw: JSON, base: str, state: ParseState) -> Conversation:
+    return read_request(raw, base, state, _REQUEST)
 
 
 def parse_response(raw: JSON, base: str, state: ParseState) -> Message:
@@ -128,6 +95,18 @@ def parse_response(raw: JSON, base: str, state: ParseState) -> Message:
         message.usage = parse_usage(fields["usage"], at(base, "usage"))
     NS.add_hints(message.extra, response=rest or None)
     return message
+
+
+_READERS = Readers(
+    NS,
+    parse_messages,
+    _read_request,
+    parse_response,
+    response_key="message",
+    refusal="not a Cohere v2 chat payload: expected messages, a response message, "
+    "or a request and a response",
+    answer_model=True,
+)
 
 
 def parse_usage(raw: JSON, path: str) -> Usage:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +16,7 @@ from providers.formats._kit.fields import require_mapping, require_str, split
 from providers.formats._kit.paths import at, item
 from providers.formats._kit.wire import data_uri, parse_data_uri
 from providers.umf import (
+    JSON,
     Block,
     Conversation,
     Extra,
@@ -175,9 +177,13 @@ def write_tool(tool: Tool, path: str, ctx: Context) -> dict[str, Any]:
 # --------------------------------------------------------------------------- shapes
 
 
-def thread(conversation: Conversation, ctx: Context) -> list[tuple[int, Message]]:
+def thread(
+    conversation: Conversation,
+    ctx: Context,
+    original: Callable[[Message], JSON] = lambda message: message.id,
+) -> list[tuple[int, Message]]:
     """The messages to write with their indexes: one path when the conversation is a
-    tree, the others ``content-dropped``."""
+    tree, the others ``content-dropped`` (``original`` says what a warning names)."""
     positions = {id(message): index for index, message in enumerate(conversation.messages)}
     path = main_path(conversation)
     kept = {id(message) for message in path}
@@ -187,7 +193,7 @@ def thread(conversation: Conversation, ctx: Context) -> list[tuple[int, Message]
                 "content-dropped",
                 f"{ctx.label} takes one thread; this message is on another branch",
                 field=item("messages", index),
-                original=message.id,
+                original=original(message),
             )
     return [(positions[id(message)], message) for message in path]
 

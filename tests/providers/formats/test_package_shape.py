@@ -27,7 +27,6 @@ NOT_YET_MOVED = frozenset(
         "claude_export",
         "forge",
         "matey_ir",
-        "ollama",
         "openai_chat",
         "openai_finetune",
         "openai_responses",

@@ -15,12 +15,18 @@ inferred`` on a tool message), and ``$content: absent`` marks a message sent wit
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import base64
+import binascii
 from typing import Any
 
-from providers.formats.base import Drift, FormatError
+from providers.formats._kit.fields import Fields
+from providers.formats._kit.paths import item
+from providers.formats._kit.wire import is_base64
+from providers.formats.base import FormatError
 from providers.umf import (
     Block,
+    ImageBlock,
+    MediaSource,
     Message,
     TextBlock,
     ThinkingBlock,
@@ -28,36 +34,8 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._media import parse_image
-from ._shared import FORMAT_ID, ROLES, Fields, item, make_extra
-
-
-@dataclass
-class ParseState:
-    """What reading one payload remembers across messages: the calls not yet answered
-    (``(id, name)`` in order) and the ids in use."""
-
-    drift: Drift
-    pending: list[tuple[str, str]] = field(default_factory=list)
-    used: set[str] = field(default_factory=set)
-    position: int = 0
-
-    def unique(self, candidate: str) -> str:
-        """``candidate``, suffixed if a real id already took it."""
-        new, salt = candidate, 0
-        while new in self.used:
-            salt += 1
-            new = f"{candidate}_{salt}"
-        self.used.add(new)
-        return new
-
-    def answer(self, name: str | None) -> tuple[str, str] | None:
-        """The earliest unanswered call named ``name`` (else the earliest unanswered call
-        at all), now answered; None when every call has its answer."""
-        for index, (_, call_name) in enumerate(self.pending):
-            if call_name == name:
-                return self.pending.pop(index)
-        return self.pending.pop(0) if self.pending else None
+from ._constants import FORMAT_ID, NS, ROLES
+from ._rules import ParseState, find_call
 
 
 def parse_message(raw: Any, path: str, state: ParseState) -> Message:
@@ -68,7 +46,7 @@ def parse_message(raw: Any, path: str, state: ParseState) -> Message:
         raise FormatError(
             f"unknown role {role!r}; expected one of {', '.join(ROLES)}", field=fields.at("role")
         )
-    hints: dict[str, Any] = {} if "content" in fields.present else {"content": "absent"}
+    hints: dict[str, Any] = {} if "content" in fields.rest else {"content": "absent"}
     content = fields.string("content")
     blocks: list[Block] = []
     thinking = _text_field(fields, "thinking")
@@ -90,21 +68,21 @@ def parse_message(raw: Any, path: str, state: ParseState) -> Message:
     )
     state.position += 1
     message.content = blocks
-    message.extra = make_extra(fields.rest, **hints)
+    message.extra = NS.extra(fields.rest, **hints)
     return message
 
 
 def _text_field(fields: Fields, key: str) -> str | None:
     value = fields.string(key)
     if value == "":
-        fields.keep(key, value)  # no block for nothing; the empty string comes back verbatim
+        fields.rest[key] = value  # no block for nothing; the empty string comes back verbatim
     return value
 
 
 def _list_field(fields: Fields, key: str) -> list[Any]:
     value = fields.array(key)
     if value == []:
-        fields.keep(key, value)
+        fields.rest[key] = value
     return value or []
 
 
@@ -129,7 +107,7 @@ def _parse_call(raw: Any, path: str, number: int, state: ParseState) -> ToolUseB
     else:
         state.used.add(call_id)
     state.pending.append((call_id, name))
-    extra = make_extra(
+    extra = NS.extra(
         call.rest,
         function=function.rest or None,
         id="synthesized" if synthesized else None,
@@ -146,10 +124,10 @@ def _tool_result(
     tool_name = fields.string("tool_name")
     given_id = fields.string("tool_call_id")
     message.name = tool_name
-    paired = _find_call(given_id, tool_name, fields.at("tool_call_id"), state)
+    paired = find_call(given_id, tool_name, fields.at("tool_call_id"), state)
     if paired is None:
         if given_id is not None:
-            fields.keep("tool_call_id", given_id)
+            fields.rest["tool_call_id"] = given_id
         hints["tool_call_id"] = "absent"
         state.drift.add(
             "content-type-unsupported",
@@ -170,18 +148,37 @@ def _tool_result(
     return [ToolResultBlock(tool_use_id=call_id, content=content, name=name)]
 
 
-def _find_call(
-    given_id: str | None, tool_name: str | None, path: str, state: ParseState
-) -> tuple[str, str | None] | None:
-    """``(call id, call name)`` of the call a result answers, or None when none did."""
-    if given_id is not None:
-        for entry in state.pending:
-            if entry[0] == given_id:
-                state.pending.remove(entry)
-                return entry
-        return (given_id, None) if given_id in state.used else None
-    paired = state.answer(tool_name)
-    if paired is not None:
-        why = f"the tool result names no call id; paired with the earliest open call {paired[1]!r}"
-        state.drift.add("id-synthesized", why, field=path, transformed=paired[0], severity="info")
-    return paired
+# --------------------------------------------------------------------------- images
+
+# Enough base64 characters to hold the 12 bytes the longest signature (WebP) needs.
+_PREFIX_CHARS = 16
+_SIGNATURES: tuple[tuple[bytes, int, str], ...] = (
+    (b"\x89PNG\r\n\x1a\n", 0, "image/png"),
+    (b"\xff\xd8\xff", 0, "image/jpeg"),
+    (b"GIF87a", 0, "image/gif"),
+    (b"GIF89a", 0, "image/gif"),
+    (b"WEBP", 8, "image/webp"),
+)
+
+
+def sniff_media_type(data: str) -> str | None:
+    """The image media type the base64 ``data`` starts with, or None when unknown."""
+    try:
+        head = base64.b64decode(data[:_PREFIX_CHARS], validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    for signature, offset, media_type in _SIGNATURES:
+        riff = media_type != "image/webp" or head.startswith(b"RIFF")
+        if head[offset : offset + len(signature)] == signature and riff:
+            return media_type
+    return None
+
+
+def parse_image(value: Any, path: str) -> ImageBlock:
+    """One entry of ``images``: a base64 string."""
+    if not isinstance(value, str) or not is_base64(value):
+        raise FormatError("an image is a base64 string", field=path)
+    media_type = sniff_media_type(value)
+    extra = {FORMAT_ID: {"$sniffed": True}} if media_type else {}
+    source = MediaSource(type="base64", media_type=media_type, data=value)
+    return ImageBlock(source=source, extra=extra)

@@ -25,19 +25,25 @@ SHAPES = ("request", "messages", "exchange", "response")
 State = TypeVar("State")
 
 
+def has_field(name: str) -> Callable[[dict[str, Any]], bool]:
+    """A test for a payload that holds field ``name`` (``choices``, ``message``)."""
+    return lambda body: name in body
+
+
 @dataclass(frozen=True)
 class Readers(Generic[State]):
-    """How one format reads the parts of its payloads. ``response_key`` is the field only a
-    response has (``choices``, ``message``); ``response_first`` checks it before
-    ``messages``; ``refusal`` is the error for a payload of no shape (``refusal_field``
-    names where)."""
+    """How one format reads the parts of its payloads. ``is_response`` tells a response
+    (:func:`has_field`), ``request_key`` names the field a request must hold;
+    ``response_first`` tests a response before a request; ``refusal`` is the error for a
+    payload of no shape (``refusal_field`` names where)."""
 
     ns: Namespace
     messages: Callable[[JSON, str, State], list[Message]]
     request: Callable[[JSON, str, State], Conversation]
     response: Callable[[JSON, str, State], Message]
-    response_key: str
+    is_response: Callable[[dict[str, Any]], bool]
     refusal: str
+    request_key: str = "messages"
     refusal_field: str = "messages"
     response_first: bool = False
     answer_model: bool = False  # the answer's model is the request's (no model in a response)
@@ -62,9 +68,9 @@ def _read_body(
         return _read_exchange(body, readers, state), "exchange"
     order = ("response", "request") if readers.response_first else ("request", "response")
     for shape in order:
-        if shape == "request" and "messages" in body:
+        if shape == "request" and readers.request_key in body:
             return readers.request(body, "", state), "request"
-        if shape == "response" and readers.response_key in body:
+        if shape == "response" and readers.is_response(body):
             return Conversation(messages=[readers.response(body, "", state)]), "response"
     raise FormatError(readers.refusal, field=readers.refusal_field)
 
@@ -143,14 +149,17 @@ def enveloped(
     return {**ns.hint(conversation.extra, "exchange", {}), "request": request, "response": response}
 
 
-def choice_without_tools(choice: ToolChoice, has_tools: bool, ctx: RenderContext) -> bool:
+def choice_without_tools(
+    choice: ToolChoice, has_tools: bool, ctx: RenderContext, provider: str | None = None
+) -> bool:
     """Whether a converted ``tool_choice`` is left out because no tools are offered
-    (``parameter-unsupported``: the API refuses one without the other)."""
+    (``parameter-unsupported``: the API refuses one without the other). ``provider`` names
+    who refuses it (the format's label unless given)."""
     if has_tools or ctx.faithful:
         return False
     ctx.drift.add(
         "parameter-unsupported",
-        f"{ctx.label} takes tool_choice only with tools",
+        f"{provider or ctx.label} takes tool_choice only with tools",
         field="tool_choice",
         original=choice.model_dump(mode="json", exclude_defaults=True),
     )

@@ -63,11 +63,22 @@ def hinted_extra(format_id: str, fields: Mapping[str, Any], **hints: Any) -> Ext
     return {format_id: merged} if merged else {}
 
 
+def put_fields(out: dict[str, Any], fields: Mapping[str, Any]) -> dict[str, Any]:
+    """``out`` plus fields kept verbatim; what UMF itself says wins over a field kept aside."""
+    for key, value in fields.items():
+        out.setdefault(key, value)
+    return out
+
+
 @dataclass(frozen=True)
 class Namespace:
-    """One format's corner of ``extra``: verbatim provider fields and ``$`` layout hints."""
+    """One format's corner of ``extra``: verbatim provider fields and ``$`` layout hints.
+    ``kept`` names the fields the format itself keeps there (what UMF has no place for,
+    such as items with their positions): they are not provider fields of the value, and
+    :meth:`fields` and :meth:`put` leave them out."""
 
     format_id: str
+    kept: tuple[str, ...] = ()
 
     def extra(self, fields: Mapping[str, Any], **hints: Any) -> Extra:
         """``extra`` holding ``fields`` and the hints that are not None."""
@@ -78,16 +89,16 @@ class Namespace:
         return hint(extra, self.format_id, key, default)
 
     def fields(self, extra: Extra) -> dict[str, Any]:
-        """This format's verbatim fields on a value (no hints)."""
-        return own_extra(extra, self.format_id)
+        """This format's verbatim fields on a value (no hints, none of :attr:`kept`)."""
+        fields = own_extra(extra, self.format_id)
+        for name in self.kept:
+            fields.pop(name, None)
+        return fields
 
     def put(self, out: dict[str, Any], extra: Extra, hint_key: str | None = None) -> dict[str, Any]:
         """``out`` plus the verbatim fields (or those kept under ``$hint_key``); what UMF
         itself says wins over a field kept aside."""
-        fields = self.hint(extra, hint_key, {}) if hint_key else self.fields(extra)
-        for key, value in fields.items():
-            out.setdefault(key, value)
-        return out
+        return put_fields(out, self.hint(extra, hint_key, {}) if hint_key else self.fields(extra))
 
     def add_hints(self, extra: Extra, **hints: Any) -> None:
         """Add hints (those not None) to ``extra`` in place."""

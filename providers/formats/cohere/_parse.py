@@ -18,6 +18,7 @@ from providers.formats._chat_completions.blocks import ParseState, read_tool
 from providers.formats._chat_completions.shape import (
     Readers,
     RequestReaders,
+    has_field,
     read_list,
     read_request,
     read_shape,
@@ -102,7 +103,7 @@ _READERS = Readers(
     parse_messages,
     _read_request,
     parse_response,
-    response_key="message",
+    has_field("message"),
     refusal="not a Cohere v2 chat payload: expected messages, a response message, "
     "or a request and a response",
     answer_model=True,

@@ -19,6 +19,7 @@ from providers.formats._chat_completions.completion import Completion, read_comp
 from providers.formats._chat_completions.shape import (
     Readers,
     RequestReaders,
+    has_field,
     read_list,
     read_request,
     read_shape,
@@ -102,7 +103,7 @@ _READERS = Readers(
     parse_messages,
     _read_request,
     parse_response,
-    response_key="choices",
+    has_field("choices"),
     refusal="not a Mistral chat payload: expected messages, choices, or a request and a response",
 )
 

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from providers.formats._chat_completions.shape import Readers, read_list, read_shape
+from providers.formats._chat_completions.shape import Readers, has_field, read_list, read_shape
 from providers.formats._kit.fields import Fields, umf_checked
 from providers.formats._kit.paths import is_int, is_number, item
 from providers.formats.base import Drift, FormatError, ParseResult
@@ -219,7 +219,7 @@ _READERS = Readers(
     parse_messages,
     parse_request,
     parse_response,
-    response_key="message",
+    has_field("message"),
     refusal="not an Ollama /api/chat payload: expected a request with 'messages', a message "
     "list, a {'request', 'response'} exchange or a response with 'message'",
     refusal_field="payload",

@@ -29,7 +29,6 @@ NOT_YET_MOVED = frozenset(
         "matey_ir",
         "openai_chat",
         "openai_finetune",
-        "openai_responses",
         "otel_genai",
         "sharegpt",
     }

@@ -3,34 +3,17 @@ warnings for dropped reasoning and moved content, and tool results as output ite
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+from providers.formats._kit.paths import at, item
 from providers.umf import Block, Message, ThinkingBlock, ToolResultBlock, ToolUseBlock
 
-from ._parts import render_part
-from ._shared import RenderContext, at, fields_of, get_hint, item, put_fields, valid_item_id
+from ._constants import NS
+from ._render_parts import render_part
+from ._rules import Context, Entry, valid_item_id
 
 
-@dataclass
-class Entry:
-    """One rendered item, before ordering.
-
-    ``call`` is the original id of the call this item makes, ``result`` the original id
-    an output answers; ``carry`` the user content parts (media a role could not hold)
-    that must follow this message's group; ``order`` the block position it came from.
-    """
-
-    wire: dict[str, Any]
-    path: str
-    message_index: int
-    order: int = 0
-    call: str | None = None
-    result: str | None = None
-    carry: list[dict[str, Any]] = field(default_factory=list)
-
-
-def drop_reasoning(block: ThinkingBlock, path: str, why: str, ctx: RenderContext) -> None:
+def drop_reasoning(block: ThinkingBlock, path: str, why: str, ctx: Context) -> None:
     """Warn that a thinking block is left out (its signature or data never travels)."""
     ctx.drift.add(
         "reasoning-dropped",
@@ -45,15 +28,13 @@ def drop_reasoning(block: ThinkingBlock, path: str, why: str, ctx: RenderContext
     )
 
 
-def without_id(fields: dict[str, Any], why: str, path: str, ctx: RenderContext) -> dict[str, Any]:
+def without_id(fields: dict[str, Any], why: str, path: str, ctx: Context) -> dict[str, Any]:
     """``fields`` (of the item at ``path``) without their ``id``, said (``id-rewritten``)."""
     ctx.drift.add("id-rewritten", why, field=at(path, "id"), original=fields["id"])
     return {key: value for key, value in fields.items() if key != "id"}
 
 
-def checked_id(
-    fields: dict[str, Any], prefix: str, path: str, ctx: RenderContext
-) -> dict[str, Any]:
+def checked_id(fields: dict[str, Any], prefix: str, path: str, ctx: Context) -> dict[str, Any]:
     """``fields`` (of the item at ``path``) without an ``id`` the API refuses for items
     whose ids start ``prefix``."""
     if "id" not in fields or valid_item_id(fields["id"], prefix):
@@ -63,7 +44,7 @@ def checked_id(
 
 
 def carried(
-    part: dict[str, Any], block: Block, path: str, role: str, ctx: RenderContext
+    part: dict[str, Any], block: Block, path: str, role: str, ctx: Context
 ) -> dict[str, Any]:
     """Warn that ``block`` moves to a user message after its turn; ``part`` is what moves."""
     ctx.drift.add(
@@ -80,24 +61,24 @@ def result_entry(
     block: ToolResultBlock,
     path: str,
     index: int,
-    ctx: RenderContext,
+    ctx: Context,
     owner: Message | None,
     order: int = 0,
 ) -> Entry:
     """A ``function_call_output`` (or custom one) answering ``block.tool_use_id``; the
     call id on the wire is settled when the result is paired with its call."""
-    custom = owner is not None and get_hint(owner.extra, "type") == "custom"
+    custom = owner is not None and NS.hint(owner.extra, "type") == "custom"
     wire: dict[str, Any] = {
         "type": "custom_tool_call_output" if custom else "function_call_output",
         "call_id": block.tool_use_id,
         "output": _output(block, path, ctx),
     }
     if owner is not None:
-        put_fields(wire, fields_of(owner.extra))
+        NS.put(wire, owner.extra)
     return Entry(wire, path, index, order, result=block.tool_use_id)
 
 
-def _output(block: ToolResultBlock, path: str, ctx: RenderContext) -> Any:
+def _output(block: ToolResultBlock, path: str, ctx: Context) -> Any:
     if isinstance(block.content, str):
         output: Any = block.content
     else:
@@ -120,7 +101,7 @@ def _output(block: ToolResultBlock, path: str, ctx: RenderContext) -> Any:
     return output
 
 
-def _mark_error(output: Any, path: str, ctx: RenderContext) -> Any:
+def _mark_error(output: Any, path: str, ctx: Context) -> Any:
     if isinstance(output, list):
         marked: Any = [{"type": "input_text", "text": "Error:"}, *output]
     else:

@@ -1,4 +1,9 @@
-"""``response`` objects: the ``output`` items become the last assistant message.
+"""Payloads -> one conversation: a request body (``input`` as a string or an item list,
+``instructions`` as a leading system message marked ``$instructions``), a bare item list,
+a logged exchange ``{"request": ..., "response": ...}`` or a bare ``response`` object, in
+the family's shapes (:mod:`providers.formats._chat_completions.shape`).
+
+A ``response`` object's ``output`` items become the last assistant message.
 
 The message gets the response ``id`` and ``model``, ``usage`` (the provider's object in
 ``usage.raw``) and a finish reason derived from ``status`` and ``incomplete_details`` (the
@@ -15,18 +20,75 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from providers.formats._common import require_mapping, split
-from providers.formats.base import FormatError
-from providers.umf import JSON, FinishReason, Message, ToolUseBlock, Usage
+from providers.formats._chat_completions.shape import Readers, read_shape
+from providers.formats._kit.fields import require_mapping, split, umf_checked
+from providers.formats._kit.paths import at, is_int, is_number
+from providers.formats.base import FormatError, ParseResult
+from providers.umf import JSON, Conversation, FinishReason, Message, TextBlock, ToolUseBlock, Usage
 
+from ._constants import NS, UNMAPPED_TOOLS
 from ._parse_items import ItemReader
-from ._shared import add_hints, at, get_hint, is_int, is_number, plain
+from ._parse_parts import plain
+from ._parse_request import PARAMETER_KEYS, parse_parameters, parse_tool_choice, parse_tools
 
-_INCOMPLETE: dict[str, FinishReason] = {
-    "max_output_tokens": "length",
-    "content_filter": "content_filter",
-}
-_STATUSES: dict[str, FinishReason] = {"failed": "error", "cancelled": "cancelled"}
+
+def parse(payload: JSON) -> list[ParseResult]:
+    """Read one conversation; :class:`FormatError` (with the field) for anything that is
+    not a Responses request, item list, exchange or response."""
+    with umf_checked():
+        return [ParseResult(read_shape(payload, _READERS, ItemReader()))]
+
+
+def _read_items(value: JSON, path: str, reader: ItemReader) -> list[Message]:
+    return reader.read(value, path)
+
+
+def _read_request(raw: JSON, base: str, reader: ItemReader) -> Conversation:
+    request = plain(raw, base)
+    mapped = ("input", "instructions", "tools", "tool_choice", *PARAMETER_KEYS)
+    fields, rest = split(request, mapped, path=base)
+    if "input" not in fields:
+        raise FormatError("a request needs input", field=at(base, "input"))
+    conversation = Conversation(messages=_read_input(fields["input"], at(base, "input"), reader))
+    hints: dict[str, Any] = {"input": "string" if isinstance(fields["input"], str) else None}
+    if "instructions" in fields:
+        conversation.messages.insert(0, _instructions(fields["instructions"], base))
+    if fields.get("tools") == []:
+        rest["tools"] = fields.pop("tools")  # UMF has no "an empty list was sent"
+    if "tools" in fields:
+        conversation.tools, hosted = parse_tools(fields["tools"], at(base, "tools"))
+        if hosted:
+            rest[UNMAPPED_TOOLS] = hosted
+    if "tool_choice" in fields:
+        conversation.tool_choice = parse_tool_choice(fields["tool_choice"], at(base, "tool_choice"))
+        if conversation.tool_choice is None:  # a hosted tool: no UMF name, kept verbatim
+            rest["tool_choice"] = fields["tool_choice"]
+    conversation.parameters, parameter_hints, kept = parse_parameters(fields, base)
+    conversation.extra = NS.extra({**rest, **kept}, **hints, **parameter_hints)
+    return conversation
+
+
+def _read_input(value: JSON, path: str, reader: ItemReader) -> list[Message]:
+    if isinstance(value, str):
+        return [
+            Message(
+                role="user", content=[TextBlock(text=value)], extra=NS.extra({}, content="string")
+            )
+        ]
+    if not isinstance(value, list):
+        raise FormatError("input must be a string or an array of items", field=path)
+    return reader.read(value, path)
+
+
+def _instructions(value: JSON, base: str) -> Message:
+    if not isinstance(value, str):
+        raise FormatError("instructions must be a string", field=at(base, "instructions"))
+    return Message(
+        role="system", content=[TextBlock(text=value)], extra=NS.extra({}, instructions=True)
+    )
+
+
+# --------------------------------------------------------------------------- responses
 
 
 def is_response(payload: JSON) -> bool:
@@ -34,6 +96,13 @@ def is_response(payload: JSON) -> bool:
     return isinstance(payload, dict) and (
         payload.get("object") == "response" or isinstance(payload.get("output"), list)
     )
+
+
+_INCOMPLETE: dict[str, FinishReason] = {
+    "max_output_tokens": "length",
+    "content_filter": "content_filter",
+}
+_STATUSES: dict[str, FinishReason] = {"failed": "error", "cancelled": "cancelled"}
 
 
 def parse_response(raw: JSON, base: str, reader: ItemReader) -> Message:
@@ -52,7 +121,7 @@ def parse_response(raw: JSON, base: str, reader: ItemReader) -> Message:
     has_calls = any(isinstance(block, ToolUseBlock) for block in message.content)
     message.finish_reason, message.provider_finish_reason = _finish(rest, base, has_calls)
     message.timestamp = _timestamp(rest.get("created_at"))
-    add_hints(message.extra, response=rest)
+    NS.add_hints(message.extra, response=rest)
     return message
 
 
@@ -109,29 +178,14 @@ def _count(source: dict[str, Any], key: str) -> int | None:
     return value if isinstance(value, int) and is_int(value) else None
 
 
-def render_usage(usage: Usage) -> dict[str, Any]:
-    """The Responses usage object: the provider's own when kept, else built from the counts."""
-    if usage.raw is not None:
-        return usage.raw
-    prompt, completion = usage.prompt_tokens or 0, usage.completion_tokens or 0
-    return {
-        "input_tokens": prompt,
-        "input_tokens_details": {"cached_tokens": usage.cached_tokens or 0},
-        "output_tokens": completion,
-        "output_tokens_details": {"reasoning_tokens": usage.reasoning_tokens or 0},
-        "total_tokens": usage.total_tokens or prompt + completion,
-    }
-
-
-def render_response(message: Message, output: list[dict[str, Any]]) -> dict[str, Any]:
-    """The ``response`` object whose ``output`` is ``output``, the rendered ``message``."""
-    kept = get_hint(message.extra, "response")
-    response = dict(kept) if isinstance(kept, dict) else {"object": "response"}
-    if message.id is not None:
-        response["id"] = message.id
-    if message.model is not None:
-        response["model"] = message.model
-    if message.usage is not None:
-        response["usage"] = render_usage(message.usage)
-    response["output"] = output
-    return response
+_READERS = Readers(
+    NS,
+    _read_items,
+    _read_request,
+    parse_response,
+    is_response,
+    refusal="not an OpenAI Responses payload: expected input, output, or a request and a response",
+    refusal_field="input",
+    request_key="input",
+    response_first=True,
+)

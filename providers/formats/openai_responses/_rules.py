@@ -13,20 +13,80 @@ conversation is written back as the document it was read from:
 * an output that answers no earlier call becomes a user message (``content-type-unsupported``);
 * a call id used twice in one request is made unique (``id-rewritten``, info);
 * media that a role cannot hold travels in a user message after the group.
+
+Call ids take OpenAI's alphabet and a length every OpenAI API takes; item ids the prefix
+of their item's type (:func:`valid_item_id`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
+from dataclasses import dataclass, field
 from typing import Any
 
-from ._entries import Entry
-from ._shared import RenderContext, make_call_id
+from providers.formats._chat_completions.turns import MISSING_RESULT_TEXT
+from providers.formats._kit.context import RenderContext
+from providers.formats._kit.ids import ToolIdMap
+from providers.umf import JSON
 
-ORPHAN_CALL_OUTPUT = "Error: no result was recorded for this tool call."
+# Call ids: OpenAI's alphabet, and a length every OpenAI API takes.
+_CALL_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# Item ids: letters, digits, _ and - only, behind the prefix of the item's type.
+_ITEM_ID = re.compile(r"[A-Za-z0-9_-]+")
 
 
-def assemble(entries: list[Entry], ctx: RenderContext) -> list[dict[str, Any]]:
+def valid_call_id(value: str) -> bool:
+    """Whether OpenAI takes ``value`` as a ``call_id``."""
+    return _CALL_ID.fullmatch(value) is not None
+
+
+def make_call_id(digest: str) -> str:
+    """A valid call id built from a hash (``call_`` and 24 hex digits)."""
+    return f"call_{digest[:24]}"
+
+
+def valid_item_id(value: JSON, prefix: str) -> bool:
+    """Whether ``value`` is an item id the API takes for an item whose ids start ``prefix``
+    (``fc`` for function calls, ``rs`` reasoning, ``msg`` messages...)."""
+    return (
+        isinstance(value, str)
+        and value.startswith(prefix)
+        and _ITEM_ID.fullmatch(value) is not None
+    )
+
+
+@dataclass
+class Context(RenderContext):
+    """A render, with the map of call ids it rewrote (a result follows its call's new id).
+    ``faithful``: an openai-responses payload read back, kept exactly even where the API
+    would refuse it; else a request the API accepts."""
+
+    ids: ToolIdMap = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.ids = ToolIdMap(self.drift, valid_call_id, make_call_id)
+
+
+@dataclass
+class Entry:
+    """One rendered item, before ordering.
+
+    ``call`` is the original id of the call this item makes, ``result`` the original id
+    an output answers; ``carry`` the user content parts (media a role could not hold)
+    that must follow this message's group; ``order`` the block position it came from.
+    """
+
+    wire: dict[str, Any]
+    path: str
+    message_index: int
+    order: int = 0
+    call: str | None = None
+    result: str | None = None
+    carry: list[dict[str, Any]] = field(default_factory=list)
+
+
+def assemble(entries: list[Entry], ctx: Context) -> list[dict[str, Any]]:
     """The ``input`` item list: in place when faithful, else paired and ordered."""
     if ctx.faithful:
         out: list[dict[str, Any]] = []
@@ -54,7 +114,7 @@ def _groups(entries: list[Entry]) -> list[tuple[int, int]]:
 class _Assembler:
     """Walks the groups once, pulling each group's outputs up behind it."""
 
-    def __init__(self, entries: list[Entry], ctx: RenderContext) -> None:
+    def __init__(self, entries: list[Entry], ctx: Context) -> None:
         self.entries, self.ctx = entries, ctx
         self.out: list[dict[str, Any]] = []
         self.used: set[int] = set()
@@ -147,7 +207,7 @@ def _output_type(call: Entry) -> str:
     return "custom_tool_call_output" if custom else "function_call_output"
 
 
-def _warn_reordered(result: Entry, new_index: int, ctx: RenderContext) -> None:
+def _warn_reordered(result: Entry, new_index: int, ctx: Context) -> None:
     ctx.drift.add(
         "message-reordered",
         "tool output moved to right after its call, as the API requires",
@@ -158,21 +218,21 @@ def _warn_reordered(result: Entry, new_index: int, ctx: RenderContext) -> None:
     )
 
 
-def _placeholder(call: Entry, ctx: RenderContext) -> dict[str, Any]:
+def _placeholder(call: Entry, ctx: Context) -> dict[str, Any]:
     ctx.drift.add(
         "id-synthesized",
         "tool call has no recorded result; a placeholder error output was added",
         field=call.path,
-        transformed=ORPHAN_CALL_OUTPUT,
+        transformed=MISSING_RESULT_TEXT,
     )
     return {
         "type": _output_type(call),
         "call_id": call.wire["call_id"],
-        "output": ORPHAN_CALL_OUTPUT,
+        "output": MISSING_RESULT_TEXT,
     }
 
 
-def _orphan_output(entry: Entry, ctx: RenderContext) -> dict[str, Any]:
+def _orphan_output(entry: Entry, ctx: Context) -> dict[str, Any]:
     ctx.drift.add(
         "content-type-unsupported",
         "tool result answers no tool call still open; sent as a user message",

@@ -28,7 +28,6 @@ NOT_YET_MOVED = frozenset(
         "forge",
         "matey_ir",
         "openai_chat",
-        "openai_finetune",
         "otel_genai",
         "sharegpt",
     }

@@ -1,8 +1,6 @@
-"""What the ``cohere`` and ``mistral`` tests share, and the conversions between the two.
-
-The helpers here (fixture lists, storage round trip, the "nothing silently dropped"
-check, one block of every kind, JSON mutation for fuzzing) are imported by
-``test_cohere*.py`` and ``test_mistral*.py``.
+"""What the tests of the chat-completions family (``cohere``, ``mistral``) share: fixture
+lists, the storage round trip, the "nothing silently dropped" check, one block of every
+kind, and rendering a conversation with the target SDK's types and rules asserted.
 """
 
 from __future__ import annotations
@@ -12,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-import pytest
 
 from providers import formats
 from providers.umf import (
@@ -32,7 +29,7 @@ from providers.umf import (
 from tests.providers.sdk.cohere import check_cohere_rules, validate_cohere_request
 from tests.providers.sdk.mistral import check_mistral_rules, validate_mistral_request
 
-FIXTURES = Path(__file__).parents[2] / "fixtures"
+FIXTURES = Path(__file__).parents[3] / "fixtures"
 PNG = (
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwAD"
     + "hgGAWjR9awAAAABJRU5ErkJggg=="
@@ -158,10 +155,6 @@ BLOCKS: dict[str, Block] = {
 ROLES = ("system", "developer", "user", "assistant", "tool")
 
 
-# --------------------------------------------------------------------------- fuzzing
-
-# --------------------------------------------------------------------------- cohere <-> mistral
-
 Check = Callable[[Any], Any]
 _TARGETS: dict[str, tuple[Check, Check]] = {
     "cohere": (validate_cohere_request, check_cohere_rules),
@@ -169,31 +162,18 @@ _TARGETS: dict[str, tuple[Check, Check]] = {
 }
 
 
-@pytest.mark.parametrize(
-    ("source", "target"), [("cohere", "mistral"), ("mistral", "cohere")], ids=lambda v: v
-)
-def test_each_format_s_fixtures_convert_to_the_other(source: str, target: str) -> None:
-    validate, check = _TARGETS[target]
-    for path in fixtures_of(source):
-        [item] = formats.get(source).parse(load(path))
-        conversation = stored(item.conversation)
-        rendered = formats.get(target).render(conversation)
-        validate(rendered.payload)
-        check(rendered.payload)
-        assert_nothing_silently_dropped(conversation, rendered.payload, rendered.warnings)
+def assert_renders(format_id: str, conversation: Conversation) -> tuple[Any, list[DriftWarning]]:
+    """Render into ``format_id``, assert that its SDK's types and rules accept the payload
+    and that nothing was silently dropped; give back the payload and the warnings."""
+    rendered = formats.get(format_id).render(conversation)
+    validate, check_rules = _TARGETS[format_id]
+    validate(rendered.payload)
+    check_rules(rendered.payload)
+    assert_nothing_silently_dropped(conversation, rendered.payload, rendered.warnings)
+    return rendered.payload, rendered.warnings
 
 
-def test_cohere_thinking_becomes_mistral_thinking_and_back() -> None:
-    payload = load(FIXTURES / "cohere" / "exchange_reasoning_usage.json")
-    to_mistral = formats.convert("cohere", "mistral", payload)
-    answer = to_mistral.payload["messages"][-1]
-    assert answer["content"][0] == {
-        "type": "thinking",
-        "thinking": [
-            {"type": "text", "text": payload["response"]["message"]["content"][0]["thinking"]}
-        ],
-    }
-    back = formats.convert("mistral", "cohere", to_mistral.payload)
-    assert (
-        back.payload["messages"][-1]["content"][0] == payload["response"]["message"]["content"][0]
-    )
+def imported(format_id: str, name: str) -> Conversation:
+    """A fixture of another format as storage gives it back after importing it."""
+    [item] = formats.get(format_id).parse(load(FIXTURES / format_id / f"{name}.json"))
+    return stored(item.conversation)

@@ -28,7 +28,7 @@ from providers.umf import (
     Usage,
 )
 from tests.providers.formats._mutations import draw_mutation
-from tests.providers.formats.test_cohere_mistral import (
+from tests.providers.formats.chat_completions._helpers import (
     canonical,
     fixtures_of,
     foreign_fixtures,

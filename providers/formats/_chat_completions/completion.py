@@ -118,3 +118,29 @@ def write_completion(message: Message, wire: dict[str, Any], api: Completion) ->
         choice["finish_reason"] = finish
     response["choices"] = [choice, *ns.hint(message.extra, "other_choices", [])]
     return response
+
+
+def read_token_usage(raw: JSON, path: str, *, prompt: str, completion: str) -> Usage:
+    """An OpenAI ``usage`` object normalised: ``prompt`` and ``completion`` name the two
+    counts (``prompt_tokens`` in Chat Completions, ``input_tokens`` in Responses), their
+    ``<name>_details`` the cached, cache-write and reasoning tokens; counts of the wrong
+    type are left out (``raw`` keeps them)."""
+    usage = require_mapping(raw, path)
+    prompt_details = usage.get(f"{prompt}_details")
+    completion_details = usage.get(f"{completion}_details")
+    inputs = prompt_details if isinstance(prompt_details, dict) else {}
+    outputs = completion_details if isinstance(completion_details, dict) else {}
+    return Usage(
+        prompt_tokens=_count(usage, prompt),
+        completion_tokens=_count(usage, completion),
+        total_tokens=_count(usage, "total_tokens"),
+        cached_tokens=_count(inputs, "cached_tokens"),
+        cache_write_tokens=_count(inputs, "cache_write_tokens"),
+        reasoning_tokens=_count(outputs, "reasoning_tokens"),
+        raw=dict(usage),
+    )
+
+
+def _count(source: dict[str, Any], key: str) -> int | None:
+    value = source.get(key)
+    return value if is_int(value) else None

@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from providers.formats._kit.context import RenderContext
 from providers.formats._kit.paths import at, item
 from providers.formats.base import FormatError
-from providers.umf import Block, TextBlock
+from providers.umf import Block, RefusalBlock, TextBlock
 
 PartReader = Callable[[Any, str], Block]
 
@@ -68,3 +69,29 @@ def write_result_content(wire: dict[str, Any], content: Any, hint: Any) -> None:
         wire["content"] = None
     elif hint != "absent" or content != "":
         wire["content"] = content
+
+
+def write_text(block: TextBlock, path: str, ctx: RenderContext) -> dict[str, Any]:
+    """A ``text`` part with the block's verbatim fields; citations this format did not read
+    (it marks its own with ``$citations``) are ``content-dropped``."""
+    if block.citations and ctx.ns.hint(block.extra, "citations") is None:
+        ctx.drift.add(
+            "content-dropped",
+            f"citations of another format cannot be sent to {ctx.label}",
+            field=at(path, "citations"),
+            original=block.citations,
+        )
+    return ctx.ns.put({"type": "text", "text": block.text}, block.extra)
+
+
+def refusal_as_text(block: RefusalBlock, path: str, ctx: RenderContext) -> dict[str, Any]:
+    """A refusal as a ``text`` part, for an API with no refusal content
+    (``content-type-unsupported``)."""
+    ctx.drift.add(
+        "content-type-unsupported",
+        f"{ctx.label} has no refusal content; sent as text",
+        field=path,
+        original="refusal",
+        transformed="text",
+    )
+    return {"type": "text", "text": block.text}

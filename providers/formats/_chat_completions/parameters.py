@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from providers.formats._kit.context import RenderContext as Context
+from providers.formats._kit.drift import report_unsupported_parameters
 from providers.formats._kit.paths import at, is_int, is_number, item, require
 from providers.umf import JSON, Extra, Parameters
 
@@ -97,7 +98,18 @@ def write_parameters(
         if spec.kind == "float" and spec.wire in ints and float(value).is_integer():
             value = int(value)
         out[spec.wire] = value
-    _report_unsupported(parameters, covered, ctx)
+    unsupported = [
+        key
+        for key in parameters.model_dump(exclude_defaults=True)
+        if key not in covered and key not in ("custom", "model")
+    ]
+    report_unsupported_parameters(
+        parameters,
+        unsupported,
+        ctx.drift,
+        missing=f"{ctx.label} has no {{key}}; left out",
+        custom=f"custom parameter {{key!r}} is not a {ctx.label} parameter; left out",
+    )
     return out
 
 
@@ -130,34 +142,37 @@ def _write_stop(stop: list[str], spec: ParameterSpec, stop_hint: Any, ctx: Conte
     return stop[0] if stop_hint == "string" and len(stop) == 1 else stop
 
 
-def _report_unsupported(parameters: Parameters, covered: set[str], ctx: Context) -> None:
-    for key, value in parameters.model_dump(exclude_defaults=True).items():
-        if key not in covered and key not in ("custom", "model"):
-            ctx.drift.add(
-                "parameter-unsupported",
-                f"{ctx.label} has no {key}; left out",
-                field=f"parameters.{key}",
-                original=value,
-            )
-    for key, value in parameters.custom.items():
-        ctx.drift.add(
-            "parameter-unsupported",
-            f"custom parameter {key!r} is not a {ctx.label} parameter; left out",
-            field=f"parameters.custom.{key}",
-            original=value,
-        )
-
-
-def default_model(parameters: Parameters, default: str, ctx: Context) -> str | None:
+def default_model(
+    parameters: Parameters, default: str, ctx: Context, provider: str | None = None
+) -> str | None:
     """The model to send: the conversation's, else (none or an empty name) ``default``
-    (``parameter-defaulted``) when converting; as read when rendering faithfully."""
+    (``parameter-defaulted``) when converting; as read when rendering faithfully.
+    ``provider`` names who requires one (the format's label unless given)."""
     if parameters.model or ctx.faithful:
         return parameters.model
     ctx.drift.add(
         "parameter-defaulted",
-        f"{ctx.label} requires a model; the default one was filled in",
+        f"{provider or ctx.label} requires a model; the default one was filled in",
         field="parameters.model",
         original=parameters.model,
         transformed=default,
     )
     return default
+
+
+def write_parallel_calls(
+    parameters: Parameters, has_tools: bool, out: dict[str, Any], ctx: Context, provider: str
+) -> None:
+    """``parallel_tool_calls`` into ``out``; left out of a converted request without tools
+    (``parameter-unsupported``: ``provider`` takes it only with tools)."""
+    if parameters.parallel_tool_calls is None:
+        return
+    if has_tools or ctx.faithful:
+        out["parallel_tool_calls"] = parameters.parallel_tool_calls
+        return
+    ctx.drift.add(
+        "parameter-unsupported",
+        f"{provider} takes parallel_tool_calls only with tools",
+        field="parameters.parallel_tool_calls",
+        original=parameters.parallel_tool_calls,
+    )

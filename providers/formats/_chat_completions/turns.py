@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._kit.context import RenderContext as Context
-from providers.formats._kit.drift import report_foreign_extra
+from providers.formats._kit.drift import report_blocks_foreign_extra, report_foreign_extra
 from providers.formats._kit.ids import CallIds
 from providers.formats._kit.paths import at, item
 from providers.umf import (
@@ -142,7 +142,7 @@ class _Splitter:
         path = item("messages", index)
         report_foreign_extra(message.extra, path, self.ctx)
         located = locate(message.content, path)
-        _report_block_extra(located, self.ctx)
+        report_blocks_foreign_extra(message.content, path, self.ctx)
         _report_name(message, path, self.ctx)
         if message.role in ("system", "developer"):
             self._system(message, located, path)
@@ -262,14 +262,6 @@ class _Splitter:
             original="tool",
             transformed="user",
         )
-
-
-def _report_block_extra(located: list[Located], ctx: Context) -> None:
-    for entry in located:
-        report_foreign_extra(entry.block.extra, entry.path, ctx)
-        block = entry.block
-        if isinstance(block, ToolResultBlock) and isinstance(block.content, list):
-            _report_block_extra(locate(block.content, entry.path), ctx)
 
 
 def _wrap_loose(message: Message) -> ToolResultBlock:

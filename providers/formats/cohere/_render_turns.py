@@ -23,7 +23,12 @@ from providers.formats._chat_completions.blocks import (
     sendable,
 )
 from providers.formats._chat_completions.calls import write_call
-from providers.formats._chat_completions.content import write_content, write_result_content
+from providers.formats._chat_completions.content import (
+    refusal_as_text,
+    write_content,
+    write_result_content,
+    write_text,
+)
 from providers.formats._chat_completions.turns import Located, Turn, locate, mark_error
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import describe
@@ -132,19 +137,12 @@ class TurnWriter:
         """A content part for ``block`` in a ``role`` message, or None (warned) when it has
         none there."""
         if isinstance(block, TextBlock):
-            return render_text(block, path, self.ctx)
+            return write_text(block, path, self.ctx)
         if isinstance(block, ThinkingBlock):
             drop_reasoning(block, path, f"Cohere takes no reasoning in a {role} message", self.ctx)
             return None
         if isinstance(block, RefusalBlock):
-            self.ctx.drift.add(
-                "content-type-unsupported",
-                "Cohere has no refusal content; sent as text",
-                field=path,
-                original="refusal",
-                transformed="text",
-            )
-            return {"type": "text", "text": block.text}
+            return refusal_as_text(block, path, self.ctx)
         if isinstance(block, ImageBlock) and role == "user":
             return render_image(block, path, self.ctx)
         if isinstance(block, DocumentBlock):
@@ -184,18 +182,6 @@ class TurnWriter:
 
 
 # --------------------------------------------------------------------------- parts
-
-
-def render_text(block: TextBlock, path: str, ctx: Context) -> dict[str, Any]:
-    """A text part; citations of other formats are ``content-dropped``."""
-    if block.citations and NS.hint(block.extra, "citations") is None:
-        ctx.drift.add(
-            "content-dropped",
-            "citations of another format cannot be sent to Cohere",
-            field=at(path, "citations"),
-            original=block.citations,
-        )
-    return NS.put({"type": "text", "text": block.text}, block.extra)
 
 
 def render_image(block: ImageBlock, path: str, ctx: Context) -> dict[str, Any] | None:

@@ -16,24 +16,11 @@ from providers.formats._chat_completions.blocks import (
 )
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import describe
-from providers.formats._kit.paths import at
 from providers.formats._kit.wire import signature_portable
-from providers.umf import AudioBlock, DocumentBlock, ImageBlock, TextBlock, ThinkingBlock
+from providers.umf import AudioBlock, DocumentBlock, ImageBlock, ThinkingBlock
 
 from ._constants import NS
 from ._parse_messages import thinking_text
-
-
-def render_text(block: TextBlock, path: str, ctx: Context) -> dict[str, Any]:
-    """A text chunk; citations of other formats are ``content-dropped``."""
-    if block.citations:
-        ctx.drift.add(
-            "content-dropped",
-            "citations of another format cannot be sent to Mistral",
-            field=at(path, "citations"),
-            original=block.citations,
-        )
-    return NS.put({"type": "text", "text": block.text}, block.extra)
 
 
 def render_image(block: ImageBlock, path: str, ctx: Context) -> dict[str, Any] | None:

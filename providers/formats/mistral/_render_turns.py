@@ -18,7 +18,12 @@ from providers.formats._chat_completions.blocks import (
     sendable,
 )
 from providers.formats._chat_completions.calls import write_call
-from providers.formats._chat_completions.content import write_content, write_result_content
+from providers.formats._chat_completions.content import (
+    refusal_as_text,
+    write_content,
+    write_result_content,
+    write_text,
+)
 from providers.formats._chat_completions.turns import Located, Turn, locate, mark_error
 from providers.formats._kit.context import RenderContext as Context
 from providers.umf import (
@@ -39,7 +44,6 @@ from ._render_chunks import (
     render_audio,
     render_document,
     render_image,
-    render_text,
     render_thinking,
 )
 
@@ -128,19 +132,12 @@ class TurnWriter:
             drop_reasoning(block, path, f"Mistral takes no reasoning in a {role} message", self.ctx)
             return None
         if isinstance(block, RefusalBlock):
-            self.ctx.drift.add(
-                "content-type-unsupported",
-                "Mistral has no refusal content; sent as text",
-                field=path,
-                original="refusal",
-                transformed="text",
-            )
-            return {"type": "text", "text": block.text}
+            return refusal_as_text(block, path, self.ctx)
         return self._content_chunk(block, path, role)
 
     def _content_chunk(self, block: Block, path: str, role: str) -> dict[str, Any] | None:
         if isinstance(block, TextBlock):
-            return render_text(block, path, self.ctx)
+            return write_text(block, path, self.ctx)
         if isinstance(block, ImageBlock):
             return render_image(block, path, self.ctx)
         if isinstance(block, DocumentBlock):

@@ -6,7 +6,11 @@ from typing import Any
 
 from providers.formats._chat_completions.blocks import thread
 from providers.formats._chat_completions.shape import SHAPES, enveloped
-from providers.formats._kit.drift import report_foreign_extra, report_message_metadata
+from providers.formats._kit.drift import (
+    report_foreign_extra,
+    report_message_metadata,
+    report_unsupported_parameters,
+)
 from providers.formats._kit.paths import item
 from providers.formats.base import Drift, Rendered
 from providers.umf import Conversation, Message, Tool, ToolUseBlock, Usage, extract_text
@@ -110,7 +114,13 @@ def _request(
         body["options"] = options
     if parameters.stream is not None:
         body["stream"] = parameters.stream
-    _report_unsupported(conversation, ctx)
+    report_unsupported_parameters(
+        parameters,
+        _UNSUPPORTED,
+        ctx.drift,
+        missing="Ollama has no {key}; left out",
+        custom="custom parameter {key!r} is not an Ollama option; left out",
+    )
     report_foreign_extra(conversation.extra, "", ctx)
     return NS.put(body, conversation.extra)
 
@@ -205,27 +215,6 @@ def _options(conversation: Conversation) -> dict[str, Any] | None:
     if parameters.stop is not None:
         out["stop"] = parameters.stop
     return out if out or isinstance(kept, dict) else None
-
-
-def _report_unsupported(conversation: Conversation, ctx: Context) -> None:
-    """Warn for each parameter Ollama has no option for."""
-    parameters = conversation.parameters
-    for key in _UNSUPPORTED:
-        value = getattr(parameters, key)
-        if value is not None:
-            ctx.drift.add(
-                "parameter-unsupported",
-                f"Ollama has no {key}; left out",
-                field=f"parameters.{key}",
-                original=value,
-            )
-    for key, value in parameters.custom.items():
-        ctx.drift.add(
-            "parameter-unsupported",
-            f"custom parameter {key!r} is not an Ollama option; left out",
-            field=f"parameters.custom.{key}",
-            original=value,
-        )
 
 
 # --------------------------------------------------------------------------- responses

@@ -20,11 +20,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from providers.formats._chat_completions.completion import read_token_usage
 from providers.formats._chat_completions.shape import Readers, read_shape
-from providers.formats._kit.fields import require_mapping, split, umf_checked
-from providers.formats._kit.paths import at, is_int, is_number
+from providers.formats._kit.fields import split, umf_checked
+from providers.formats._kit.paths import at, is_number
 from providers.formats.base import FormatError, ParseResult
-from providers.umf import JSON, Conversation, FinishReason, Message, TextBlock, ToolUseBlock, Usage
+from providers.umf import JSON, Conversation, FinishReason, Message, TextBlock, ToolUseBlock
 
 from ._constants import NS, UNMAPPED_TOOLS
 from ._parse_items import ItemReader
@@ -117,7 +118,9 @@ def parse_response(raw: JSON, base: str, reader: ItemReader) -> Message:
             raise FormatError("expected a string", field=at(base, key))
     message.id, message.model = fields.get("id"), fields.get("model")
     if "usage" in fields:
-        message.usage = parse_usage(fields["usage"], at(base, "usage"))
+        message.usage = read_token_usage(
+            fields["usage"], at(base, "usage"), prompt="input_tokens", completion="output_tokens"
+        )
     has_calls = any(isinstance(block, ToolUseBlock) for block in message.content)
     message.finish_reason, message.provider_finish_reason = _finish(rest, base, has_calls)
     message.timestamp = _timestamp(rest.get("created_at"))
@@ -153,29 +156,6 @@ def _timestamp(created: JSON) -> datetime | None:
         return datetime.fromtimestamp(created, tz=UTC)
     except (OverflowError, OSError, ValueError):
         return None  # not a plausible time: it stays only in the kept fields
-
-
-def parse_usage(raw: JSON, path: str) -> Usage:
-    """``usage`` normalised; counts of the wrong type are left out (``raw`` keeps them)."""
-    usage = require_mapping(raw, path)
-    input_details = usage.get("input_tokens_details")
-    output_details = usage.get("output_tokens_details")
-    inputs = input_details if isinstance(input_details, dict) else {}
-    outputs = output_details if isinstance(output_details, dict) else {}
-    return Usage(
-        prompt_tokens=_count(usage, "input_tokens"),
-        completion_tokens=_count(usage, "output_tokens"),
-        total_tokens=_count(usage, "total_tokens"),
-        cached_tokens=_count(inputs, "cached_tokens"),
-        cache_write_tokens=_count(inputs, "cache_write_tokens"),
-        reasoning_tokens=_count(outputs, "reasoning_tokens"),
-        raw=dict(usage),
-    )
-
-
-def _count(source: dict[str, Any], key: str) -> int | None:
-    value = source.get(key)
-    return value if isinstance(value, int) and is_int(value) else None
 
 
 _READERS = Readers(

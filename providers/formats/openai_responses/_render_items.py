@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._kit.drift import report_foreign_extra
+from providers.formats._kit.drift import report_blocks_foreign_extra, report_foreign_extra
 from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
 from providers.umf import Block, Message, ThinkingBlock, ToolResultBlock, ToolUseBlock
@@ -84,7 +84,7 @@ def _unmapped_items(message: Message, path: str, ctx: Context) -> list[tuple[int
 
 def _report_message_fields(message: Message, path: str, ctx: Context) -> None:
     report_foreign_extra(message.extra, path, ctx)
-    _report_block_extras(message.content, path, ctx)
+    report_blocks_foreign_extra(message.content, path, ctx)
     if message.name is not None and message.role != "tool":
         ctx.drift.add(
             "content-dropped",
@@ -106,14 +106,6 @@ def _report_message_fields(message: Message, path: str, ctx: Context) -> None:
             field=at(path, "reasoning_details"),
             details={"count": len(message.reasoning_details)},
         )
-
-
-def _report_block_extras(blocks: list[Block], path: str, ctx: Context) -> None:
-    for position, block in enumerate(blocks):
-        block_path = item(at(path, "content"), position)
-        report_foreign_extra(block.extra, block_path, ctx)
-        if isinstance(block, ToolResultBlock) and isinstance(block.content, list):
-            _report_block_extras(block.content, block_path, ctx)
 
 
 def _misplaced(block: Block, path: str, role: str, ctx: Context) -> None:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._chat_completions.parameters import default_model, write_parallel_calls
 from providers.formats._chat_completions.shape import choice_without_tools
-from providers.formats._kit.drift import report_foreign_extra
+from providers.formats._kit.drift import report_foreign_extra, report_unsupported_parameters
 from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
 from providers.umf import JSON, Conversation, Parameters, Tool, ToolChoice
@@ -32,23 +33,21 @@ def render_parameters(conversation: Conversation, ctx: Context) -> dict[str, Any
     """The request's parameters; what the API cannot take is left out with a warning."""
     parameters = conversation.parameters
     out: dict[str, Any] = {}
-    if parameters.model or (ctx.faithful and parameters.model is not None):
-        out["model"] = parameters.model
-    elif not ctx.faithful:
-        out["model"] = DEFAULT_MODEL
-        ctx.drift.add(
-            "parameter-defaulted",
-            "OpenAI requires a model; the default one was filled in",
-            field="parameters.model",
-            original=parameters.model,
-            transformed=DEFAULT_MODEL,
-        )
+    model = default_model(parameters, DEFAULT_MODEL, ctx, "OpenAI")
+    if model is not None:
+        out["model"] = model
     _render_numbers(parameters, NS.hint(conversation.extra, "int_parameters", []), out, ctx)
     for key in ("stream", "user"):
         if getattr(parameters, key) is not None:
             out[key] = getattr(parameters, key)
-    _render_parallel(parameters, bool(conversation.tools), out, ctx)
-    _report_unsupported(parameters, ctx)
+    write_parallel_calls(parameters, bool(conversation.tools), out, ctx, "OpenAI")
+    report_unsupported_parameters(
+        parameters,
+        _UNSUPPORTED,
+        ctx.drift,
+        missing="OpenAI Responses has no {key}",
+        custom="custom parameter {key!r} is not sent to OpenAI",
+    )
     return out
 
 
@@ -80,41 +79,6 @@ def _clamp(key: str, value: float, bounds: tuple[float, float], ctx: Context) ->
         transformed=clamped,
     )
     return clamped
-
-
-def _render_parallel(
-    parameters: Parameters, has_tools: bool, out: dict[str, Any], ctx: Context
-) -> None:
-    if parameters.parallel_tool_calls is None:
-        return
-    if has_tools or ctx.faithful:
-        out["parallel_tool_calls"] = parameters.parallel_tool_calls
-        return
-    ctx.drift.add(
-        "parameter-unsupported",
-        "OpenAI takes parallel_tool_calls only with tools",
-        field="parameters.parallel_tool_calls",
-        original=parameters.parallel_tool_calls,
-    )
-
-
-def _report_unsupported(parameters: Parameters, ctx: Context) -> None:
-    for key in _UNSUPPORTED:
-        value = getattr(parameters, key)
-        if value is not None:
-            ctx.drift.add(
-                "parameter-unsupported",
-                f"OpenAI Responses has no {key}",
-                field=f"parameters.{key}",
-                original=value,
-            )
-    for key, value in parameters.custom.items():
-        ctx.drift.add(
-            "parameter-unsupported",
-            f"custom parameter {key!r} is not sent to OpenAI",
-            field=f"parameters.custom.{key}",
-            original=value,
-        )
 
 
 def render_tools(conversation: Conversation, ctx: Context) -> list[dict[str, Any]]:

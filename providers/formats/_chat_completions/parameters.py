@@ -14,6 +14,14 @@ from providers.umf import JSON, Extra, Parameters
 
 # --------------------------------------------------------------------------- parameters
 
+# The sampling parameters most chat APIs take (a format's capabilities: what it can hold).
+SAMPLING: frozenset[str] = frozenset(
+    {"model", "temperature", "max_tokens", "top_p", "top_k", "stop", "seed"}
+    | {"frequency_penalty", "presence_penalty", "stream"}
+)
+# The roles of the thread these APIs take (:func:`.turns.linearize`).
+THREAD_ROLES: frozenset[str] = frozenset({"system", "user", "assistant", "tool"})
+
 Kind = Literal["str", "int", "float", "bool", "stop", "strings"]
 
 

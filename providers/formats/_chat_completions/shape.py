@@ -164,3 +164,16 @@ def choice_without_tools(
         original=choice.model_dump(mode="json", exclude_defaults=True),
     )
     return True
+
+
+def unnamed_tool_choice(ctx: RenderContext, instead: str) -> str:
+    """``instead`` (the API's "any tool"), for a forced tool choice that names no tool
+    (``parameter-normalized``)."""
+    ctx.drift.add(
+        "parameter-normalized",
+        "a forced tool choice names no tool; any tool is required instead",
+        field="tool_choice",
+        original="tool",
+        transformed=instead,
+    )
+    return instead

@@ -8,7 +8,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._kit.context import RenderContext as Context
-from providers.formats._kit.drift import report_blocks_foreign_extra, report_foreign_extra
+from providers.formats._kit.drift import (
+    report_blocks_foreign_extra,
+    report_foreign_extra,
+    report_reasoning_details,
+)
 from providers.formats._kit.ids import CallIds
 from providers.formats._kit.paths import at, item
 from providers.umf import (
@@ -185,13 +189,8 @@ class _Splitter:
             self.turns.insert(0, Turn("system", located, path))
 
     def _with_reasoning(self, message: Message, located: list[Located], path: str) -> list[Located]:
-        if message.reasoning_details:
-            self.ctx.drift.add(
-                "reasoning-dropped",
-                f"{self.ctx.label} takes no reasoning details",
-                field=at(path, "reasoning_details"),
-                details={"count": len(message.reasoning_details)},
-            )
+        why = f"{self.ctx.label} takes no reasoning details"
+        report_reasoning_details(message, path, self.ctx.drift, why)
         if not message.reasoning:
             return located
         has_thinking = any(isinstance(entry.block, ThinkingBlock) for entry in located)
@@ -376,16 +375,19 @@ def _index(path: str) -> int:
     return int(path[len("messages[") :].split("]", 1)[0])
 
 
-def mark_error(content: Any, path: str, ctx: Context) -> Any:
+def mark_error(
+    content: Any, path: str, ctx: Context, *, what: str = "tool results", text_type: str = "text"
+) -> Any:
     """A tool result's wire content with its error flag said in the text (these APIs have
-    no flag): ``capability-unsupported``."""
+    no flag): ``capability-unsupported``. ``what`` names the target's results ("tool
+    outputs"), ``text_type`` its text parts (``input_text``)."""
     if isinstance(content, list):
-        marked: Any = [{"type": "text", "text": "Error:"}, *content]
+        marked: Any = [{"type": text_type, "text": "Error:"}, *content]
     else:
         marked = f"Error: {content}" if content else "Error"
     ctx.drift.add(
         "capability-unsupported",
-        f"{ctx.label} tool results have no error flag; the error is said in the text",
+        f"{ctx.label} {what} have no error flag; the error is said in the text",
         field=at(path, "is_error"),
         original=True,
         transformed=marked,

@@ -253,6 +253,19 @@ def report_no_room_for_request(conversation: Conversation, drift: Drift, *, hold
         )
 
 
+def report_reasoning_details(message: Message, path: str, drift: Drift, why: str) -> None:
+    """The ``reasoning-dropped`` warning for a message's ``reasoning_details`` (another
+    provider's structured reasoning) that the target has no place for, ``why`` saying so;
+    it counts them, never repeats them."""
+    if message.reasoning_details:
+        drift.add(
+            "reasoning-dropped",
+            why,
+            field=at(path, "reasoning_details"),
+            details={"count": len(message.reasoning_details)},
+        )
+
+
 def report_reasoning_dropped(block: ThinkingBlock, path: str, drift: Drift, why: str) -> None:
     """The warning for a thinking block left out, ``why`` saying why ("Anthropic refuses
     thinking without its signature"); it names the block's provider, never its signature."""

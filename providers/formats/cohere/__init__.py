@@ -49,6 +49,7 @@ usage and metadata                                  messages
 from __future__ import annotations
 
 from providers.formats import register
+from providers.formats._chat_completions.parameters import SAMPLING, THREAD_ROLES
 from providers.formats.base import Capabilities, Format
 
 from ._constants import DEFAULT_MODEL, FORMAT_ID
@@ -64,14 +65,11 @@ FORMAT = register(
         id=FORMAT_ID,
         label="Cohere v2 Chat",
         capabilities=Capabilities(
-            roles=frozenset({"system", "user", "assistant", "tool"}),
+            roles=THREAD_ROLES,
             blocks=frozenset({"text", "image", "document", "tool_use", "tool_result", "thinking"}),
             tools=True,
             tool_choice=True,
-            parameters=frozenset(
-                {"model", "temperature", "max_tokens", "top_p", "top_k", "stop", "seed"}
-                | {"frequency_penalty", "presence_penalty", "stream"}
-            ),
+            parameters=SAMPLING,
             reasoning_signatures=False,
             usage=True,
         ),

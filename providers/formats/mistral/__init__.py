@@ -57,6 +57,7 @@ usage and metadata                                  messages
 from __future__ import annotations
 
 from providers.formats import register
+from providers.formats._chat_completions.parameters import SAMPLING, THREAD_ROLES
 from providers.formats.base import Capabilities, Format
 
 from ._constants import BRIDGE_TEXT, DEFAULT_MODEL, FORMAT_ID
@@ -72,16 +73,13 @@ FORMAT = register(
         id=FORMAT_ID,
         label="Mistral Chat",
         capabilities=Capabilities(
-            roles=frozenset({"system", "user", "assistant", "tool"}),
+            roles=THREAD_ROLES,
             blocks=frozenset(
                 {"text", "image", "document", "audio", "tool_use", "tool_result", "thinking"}
             ),
             tools=True,
             tool_choice=True,
-            parameters=frozenset(
-                {"model", "temperature", "max_tokens", "top_p", "top_k", "stop", "seed"}
-                | {"frequency_penalty", "presence_penalty", "parallel_tool_calls", "stream"}
-            ),
+            parameters=SAMPLING | {"parallel_tool_calls"},
             reasoning_signatures=True,
             usage=True,
         ),

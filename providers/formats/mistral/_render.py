@@ -9,7 +9,7 @@ from providers.formats._chat_completions.blocks import write_tool
 from providers.formats._chat_completions.completion import write_completion
 from providers.formats._chat_completions.parameters import default_model, write_parameters
 from providers.formats._chat_completions.render import render_chat
-from providers.formats._chat_completions.shape import choice_without_tools
+from providers.formats._chat_completions.shape import choice_without_tools, unnamed_tool_choice
 from providers.formats._chat_completions.turns import Turn
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import report_foreign_extra
@@ -76,14 +76,7 @@ def _tool_choice(choice: ToolChoice, has_tools: bool, ctx: Context) -> JSON:
     if choice.type != "tool":
         return choice.type
     if choice.name is None:
-        ctx.drift.add(
-            "parameter-normalized",
-            "a forced tool choice names no tool; any tool is required instead",
-            field="tool_choice",
-            original="tool",
-            transformed="any",
-        )
-        return "any"
+        return unnamed_tool_choice(ctx, "any")
     function = NS.put({"name": choice.name}, choice.extra, "inner")
     out: dict[str, Any] = {"type": "function", "function": function}
     if ctx.faithful and NS.hint(choice.extra, "type") == "absent":

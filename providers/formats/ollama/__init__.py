@@ -23,6 +23,7 @@ models, finish reasons, usage and metadata (one info note).
 from __future__ import annotations
 
 from providers.formats import register
+from providers.formats._chat_completions.parameters import SAMPLING, THREAD_ROLES
 from providers.formats.base import Capabilities, Format
 
 from ._constants import DEFAULT_MODEL, FORMAT_ID
@@ -38,14 +39,11 @@ FORMAT = register(
         id=FORMAT_ID,
         label="Ollama /api/chat",
         capabilities=Capabilities(
-            roles=frozenset({"system", "user", "assistant", "tool"}),
+            roles=THREAD_ROLES,
             blocks=frozenset({"text", "image", "tool_use", "tool_result", "thinking"}),
             tools=True,
             tool_choice=False,
-            parameters=frozenset(
-                {"model", "temperature", "max_tokens", "top_p", "top_k", "stop", "seed"}
-                | {"frequency_penalty", "presence_penalty", "stream"}
-            ),
+            parameters=SAMPLING,
             reasoning_signatures=False,
             usage=True,
         ),

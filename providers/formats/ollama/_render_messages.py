@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._kit.drift import report_foreign_extra
+from providers.formats._chat_completions.turns import mark_error
+from providers.formats._kit.drift import report_foreign_extra, report_reasoning_details
 from providers.formats._kit.paths import at, item
 from providers.umf import (
     Block,
@@ -114,12 +115,8 @@ def _reasoning_fields(message: Message, path: str, parts: Parts, ctx: Context) -
                 original=message.reasoning,
             )
     if message.reasoning_details:
-        ctx.drift.add(
-            "reasoning-dropped",
-            "Ollama has no structured reasoning details; left out",
-            field=at(path, "reasoning_details"),
-            details={"count": len(message.reasoning_details)},
-        )
+        why = "Ollama has no structured reasoning details; left out"
+        report_reasoning_details(message, path, ctx.drift, why)
 
 
 def _wire(role: str, parts: Parts, message: Message, path: str, ctx: Context) -> dict[str, Any]:
@@ -188,7 +185,7 @@ def result_wire(
     extra = owner.extra if owner is not None else {}
     text = _result_text(block, path, ctx)
     if block.is_error:
-        text = _mark_error(text, path, ctx)
+        text = mark_error(text, path, ctx, what="tool messages")
     wire: dict[str, Any] = {"role": "tool"}
     absent = NS.hint(extra, "content") == "absent" or "content" in NS.fields(extra)
     if text or not absent:
@@ -242,15 +239,3 @@ def _result_part(block: Block, path: str, texts: list[str], ctx: Context) -> Non
         field=path,
         original={"type": block.type, **media_summary(source)} if source else block.type,
     )
-
-
-def _mark_error(text: str, path: str, ctx: Context) -> str:
-    marked = f"Error: {text}" if text else "Error"
-    ctx.drift.add(
-        "capability-unsupported",
-        "Ollama tool messages have no error flag; the error is said in the text",
-        field=at(path, "is_error"),
-        original=True,
-        transformed=marked,
-    )
-    return marked

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._chat_completions.turns import mark_error
 from providers.formats._kit.paths import at, item
 from providers.umf import Block, Message, ThinkingBlock, ToolResultBlock, ToolUseBlock
 
@@ -97,20 +98,5 @@ def _output(block: ToolResultBlock, path: str, ctx: Context) -> Any:
             elif (part := render_part(inner, inner_path, ctx, "tool")) is not None:
                 output.append(part)
     if block.is_error:
-        output = _mark_error(output, path, ctx)
+        output = mark_error(output, path, ctx, what="tool outputs", text_type="input_text")
     return output
-
-
-def _mark_error(output: Any, path: str, ctx: Context) -> Any:
-    if isinstance(output, list):
-        marked: Any = [{"type": "input_text", "text": "Error:"}, *output]
-    else:
-        marked = f"Error: {output}" if output else "Error"
-    ctx.drift.add(
-        "capability-unsupported",
-        "OpenAI Responses tool outputs have no error flag; the error is said in the text",
-        field=at(path, "is_error"),
-        original=True,
-        transformed=marked,
-    )
-    return marked

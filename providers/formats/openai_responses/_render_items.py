@@ -26,7 +26,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._kit.drift import report_blocks_foreign_extra, report_foreign_extra
+from providers.formats._kit.drift import (
+    report_blocks_foreign_extra,
+    report_foreign_extra,
+    report_reasoning_details,
+)
 from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
 from providers.umf import Block, Message, ThinkingBlock, ToolResultBlock, ToolUseBlock
@@ -99,13 +103,8 @@ def _report_message_fields(message: Message, path: str, ctx: Context) -> None:
             field=at(path, "reasoning"),
             original=message.reasoning,
         )
-    if message.reasoning_details:
-        ctx.drift.add(
-            "reasoning-dropped",
-            "reasoning details of another provider cannot be sent to OpenAI Responses",
-            field=at(path, "reasoning_details"),
-            details={"count": len(message.reasoning_details)},
-        )
+    why = "reasoning details of another provider cannot be sent to OpenAI Responses"
+    report_reasoning_details(message, path, ctx.drift, why)
 
 
 def _misplaced(block: Block, path: str, role: str, ctx: Context) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._chat_completions.parameters import default_model, write_parallel_calls
-from providers.formats._chat_completions.shape import choice_without_tools
+from providers.formats._chat_completions.shape import choice_without_tools, unnamed_tool_choice
 from providers.formats._kit.drift import report_foreign_extra, report_unsupported_parameters
 from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
@@ -126,14 +126,7 @@ def render_tool_choice(choice: ToolChoice, has_tools: bool, ctx: Context) -> JSO
     if choice.type != "tool":
         return choice.type
     if choice.name is None:
-        ctx.drift.add(
-            "parameter-normalized",
-            "a forced tool choice names no tool; any tool is required instead",
-            field="tool_choice",
-            original="tool",
-            transformed="required",
-        )
-        return "required"
+        return unnamed_tool_choice(ctx, "required")
     wire = {"type": "custom" if kind == "custom" else "function", "name": choice.name}
     return put_fields(wire, fields)
 

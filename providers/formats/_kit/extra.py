@@ -100,6 +100,23 @@ class Namespace:
         itself says wins over a field kept aside."""
         return put_fields(out, self.hint(extra, hint_key, {}) if hint_key else self.fields(extra))
 
+    def unmapped(self, extra: Extra, name: str) -> list[dict[str, Any]]:
+        """The entries kept under ``name`` (one of :attr:`kept`): what UMF has no place
+        for, each with its position, ``[{"at": 2, "item": {...}}]``; well formed only."""
+        entries = extra.get(self.format_id, {}).get(name)
+        if not isinstance(entries, list):
+            return []
+        return [e for e in entries if isinstance(e, dict) and isinstance(e.get("at"), int)]
+
+    def put_back(self, values: list[Any], extra: Extra, name: str, what: str) -> list[Any]:
+        """``values`` with the objects kept under ``name`` (as ``what``) back at their
+        positions."""
+        out = list(values)
+        for entry in self.unmapped(extra, name):
+            if isinstance(entry.get(what), dict):
+                out.insert(min(entry["at"], len(out)), entry[what])
+        return out
+
     def add_hints(self, extra: Extra, **hints: Any) -> None:
         """Add hints (those not None) to ``extra`` in place."""
         extra.setdefault(self.format_id, {}).update(with_hints({}, **hints))

@@ -55,16 +55,14 @@ def _request(conversation: Conversation, messages: list[Any], ctx: Context) -> d
         out["model"] = model
     out["messages"] = messages
     tools = [write_tool(tool, item("tools", i), ctx) for i, tool in enumerate(conversation.tools)]
-    for entry in NS.fields(conversation.extra).get(UNMAPPED_TOOLS, []):
-        tools.insert(min(entry["at"], len(tools)), entry["tool"])
+    tools = NS.put_back(tools, conversation.extra, UNMAPPED_TOOLS, "tool")
     if tools:
         out["tools"] = tools
     if conversation.tool_choice is not None:
         choice = _tool_choice(conversation.tool_choice, bool(tools), ctx)
         if choice is not None:
             out["tool_choice"] = choice
-    fields = {k: v for k, v in NS.fields(conversation.extra).items() if k != UNMAPPED_TOOLS}
-    return NS.put(out, {NS.format_id: fields})
+    return NS.put(out, conversation.extra)
 
 
 def _tool_choice(choice: ToolChoice, has_tools: bool, ctx: Context) -> JSON:

@@ -66,11 +66,6 @@ class Written:
         return str(self.wire["role"]) if self.wire is not None else ""
 
 
-def fields_of(extra: Extra) -> dict[str, Any]:
-    """This format's verbatim fields on a message, without the unmapped chunks."""
-    return {k: v for k, v in NS.fields(extra).items() if k != UNMAPPED_CHUNKS}
-
-
 class TurnWriter:
     """Writes turns as Mistral messages."""
 
@@ -91,7 +86,7 @@ class TurnWriter:
             elif (chunk := self.chunk(entry, turn.role)) is not None:
                 self._keep(chunk, entry, turn.role, chunks, written)
         extra = turn.message.extra if turn.message is not None else {}
-        chunks = _put_back_unmapped(chunks, extra)
+        chunks = NS.put_back(chunks, extra, UNMAPPED_CHUNKS, "chunk")
         if not self.ctx.faithful and not (sendable(chunks) or calls):
             leave_out_empty(turn, self.ctx)
             return written
@@ -99,7 +94,7 @@ class TurnWriter:
         write_content(wire, chunks, turn.role, NS.hint(extra, "content"))
         if calls:
             wire["tool_calls"] = calls
-        written.wire = NS.put(wire, {NS.format_id: fields_of(extra)})
+        written.wire = NS.put(wire, extra)
         return written
 
     def _keep(
@@ -161,7 +156,7 @@ class TurnWriter:
             content = chunks
         extra = turn.message.extra if turn.message is not None else {}
         if isinstance(content, list):
-            content = _put_back_unmapped(content, extra)
+            content = NS.put_back(content, extra, UNMAPPED_CHUNKS, "chunk")
         if result.is_error:
             content = mark_error(content, path, self.ctx)
         written.wire = self._tool_wire(turn, result, content, extra)
@@ -181,15 +176,7 @@ class TurnWriter:
         if name is not None:
             wire["name"] = name
         write_result_content(wire, content, NS.hint(extra, "content"))
-        fields = fields_of(extra)
+        fields = NS.fields(extra)
         if "tool_call_id" in fields:
             wire.pop("tool_call_id", None)
         return NS.put(wire, {NS.format_id: fields})
-
-
-def _put_back_unmapped(chunks: list[dict[str, Any]], extra: Extra) -> list[dict[str, Any]]:
-    """The chunks with the verbatim ones UMF has no block for back at their positions."""
-    out = list(chunks)
-    for entry in NS.fields(extra).get(UNMAPPED_CHUNKS, []):
-        out.insert(min(entry["at"], len(out)), entry["chunk"])
-    return out

@@ -3,10 +3,9 @@ tests."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from providers.formats._kit.extra import Namespace
-from providers.umf import Extra
 
 FORMAT_ID: Final = "openai-responses"
 LABEL: Final = "OpenAI Responses"
@@ -25,11 +24,3 @@ NS: Final = Namespace(FORMAT_ID, kept=(UNMAPPED_ITEMS, UNMAPPED_TOOLS))
 MESSAGE_ROLES: Final = ("user", "system", "developer", "assistant")
 PART_TYPES: Final = ("input_text", "output_text", "refusal", "input_image", "input_file")
 IMAGE_DETAILS: Final = ("low", "high", "auto", "original")
-
-
-def unmapped(extra: Extra, key: str = UNMAPPED_ITEMS) -> list[dict[str, Any]]:
-    """The verbatim entries kept under ``key`` (see :data:`UNMAPPED_ITEMS`), well formed only."""
-    entries = extra.get(FORMAT_ID, {}).get(key)
-    if not isinstance(entries, list):
-        return []
-    return [e for e in entries if isinstance(e, dict) and isinstance(e.get("at"), int)]

@@ -19,7 +19,7 @@ from providers.formats._kit.drift import (
 from providers.formats.base import Rendered
 from providers.umf import JSON, Conversation, Message, TextBlock, Usage
 
-from ._constants import LABEL, NS, UNMAPPED_TOOLS, unmapped
+from ._constants import LABEL, NS, UNMAPPED_TOOLS
 from ._render_items import render_message
 from ._render_request import render_parameters, render_tool_choice, render_tools, strip_nulls
 from ._rules import Context, assemble
@@ -107,7 +107,7 @@ def _render_body(
     if tools:
         out["tools"] = tools
     if conversation.tool_choice is not None:
-        has_tools = bool(tools) or bool(unmapped(conversation.extra, UNMAPPED_TOOLS))
+        has_tools = bool(tools) or bool(NS.unmapped(conversation.extra, UNMAPPED_TOOLS))
         choice = render_tool_choice(conversation.tool_choice, has_tools, ctx)
         if choice is not None:
             out["tool_choice"] = choice

@@ -35,7 +35,7 @@ from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
 from providers.umf import Block, Message, ThinkingBlock, ToolResultBlock, ToolUseBlock
 
-from ._constants import FORMAT_ID, NS, UNMAPPED_ITEMS, unmapped
+from ._constants import FORMAT_ID, NS, UNMAPPED_ITEMS
 from ._parse_items import ITEM_TYPES, OUTPUT_ITEMS
 from ._render_assistant import AssistantWriter
 from ._render_entries import carried, checked_id, drop_reasoning, result_entry
@@ -66,7 +66,7 @@ def _unmapped_items(message: Message, path: str, ctx: Context) -> list[tuple[int
     """The items kept verbatim on ``message``; in a request only those the API can take:
     of a type it knows (one added after this code cannot be checked), outputs with a call id."""
     kept = []
-    for number, entry in enumerate(unmapped(message.extra)):
+    for number, entry in enumerate(NS.unmapped(message.extra, UNMAPPED_ITEMS)):
         wire = entry.get("item")
         if not isinstance(wire, dict):
             continue

@@ -19,7 +19,7 @@ from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
 from providers.umf import JSON, Conversation, Parameters, Tool, ToolChoice
 
-from ._constants import DEFAULT_MODEL, NS, UNMAPPED_TOOLS, unmapped
+from ._constants import DEFAULT_MODEL, NS, UNMAPPED_TOOLS
 from ._parse_request import FLOATS
 from ._rules import Context
 
@@ -84,10 +84,7 @@ def _clamp(key: str, value: float, bounds: tuple[float, float], ctx: Context) ->
 def render_tools(conversation: Conversation, ctx: Context) -> list[dict[str, Any]]:
     """The ``tools`` array: UMF tools, and hosted tools back where they were."""
     tools = [render_tool(tool, item("tools", i), ctx) for i, tool in enumerate(conversation.tools)]
-    for entry in unmapped(conversation.extra, UNMAPPED_TOOLS):
-        if isinstance(entry.get("tool"), dict):
-            tools.insert(min(entry["at"], len(tools)), entry["tool"])
-    return tools
+    return NS.put_back(tools, conversation.extra, UNMAPPED_TOOLS, "tool")
 
 
 def render_tool(tool: Tool, path: str, ctx: Context) -> dict[str, Any]:

@@ -5,6 +5,7 @@ document this format read (``faithful``) or converted into a request."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Self
 
 from providers.formats._kit.extra import Namespace
 from providers.formats.base import Drift
@@ -28,6 +29,6 @@ class RenderContext:
         return self._numbers[what]
 
     @classmethod
-    def create(cls, ns: Namespace, label: str, *, faithful: bool) -> RenderContext:
+    def create(cls, ns: Namespace, label: str, *, faithful: bool) -> Self:
         """A fresh context with its own warnings."""
         return cls(ns, label, Drift(ns.format_id), faithful)

@@ -17,9 +17,11 @@ from providers.umf import (
     Extra,
     MediaSource,
     Message,
+    Parameters,
     ThinkingBlock,
     Tool,
     ToolChoice,
+    ToolResultBlock,
 )
 
 
@@ -63,6 +65,16 @@ def report_foreign_extra(extra: Extra, path: str, ctx: RenderContext) -> None:
     report_foreign_fields(
         extra, path, ctx.drift, ctx.ns.format_id, ctx.label, tail=" and are not sent"
     )
+
+
+def report_blocks_foreign_extra(blocks: list[Block], path: str, ctx: RenderContext) -> None:
+    """:func:`report_foreign_extra` for each block of the ``content`` inside the value at
+    ``path``, blocks inside tool results too."""
+    for position, block in enumerate(blocks):
+        block_path = item(at(path, "content"), position)
+        report_foreign_extra(block.extra, block_path, ctx)
+        if isinstance(block, ToolResultBlock) and isinstance(block.content, list):
+            report_blocks_foreign_extra(block.content, block_path, ctx)
 
 
 def warn_message_fields(
@@ -258,6 +270,19 @@ def report_no_room_for_request(conversation: Conversation, drift: Drift, *, hold
         )
 
 
+def report_reasoning_details(message: Message, path: str, drift: Drift, why: str) -> None:
+    """The ``reasoning-dropped`` warning for a message's ``reasoning_details`` (another
+    provider's structured reasoning) that the target has no place for, ``why`` saying so;
+    it counts them, never repeats them."""
+    if message.reasoning_details:
+        drift.add(
+            "reasoning-dropped",
+            why,
+            field=at(path, "reasoning_details"),
+            details={"count": len(message.reasoning_details)},
+        )
+
+
 def report_reasoning_dropped(block: ThinkingBlock, path: str, drift: Drift, why: str) -> None:
     """The warning for a thinking block left out, ``why`` saying why ("Anthropic refuses
     thinking without its signature"); it names the block's provider, never its signature."""
@@ -268,3 +293,28 @@ def report_reasoning_dropped(block: ThinkingBlock, path: str, drift: Drift, why:
         original=block.text or None,
         details={"provider": block.provider, "redacted": block.redacted},
     )
+
+
+def report_unsupported_parameters(
+    parameters: Parameters, keys: Iterable[str], drift: Drift, *, missing: str, custom: str
+) -> None:
+    """A ``parameter-unsupported`` warning for each of ``keys`` that ``parameters`` sets
+    and for each custom parameter: the target has no place for them. ``missing`` and
+    ``custom`` are the messages, ``{key}`` standing for the parameter's name
+    ("Ollama has no {key}; left out", "custom parameter {key!r} is not sent to OpenAI")."""
+    for key in keys:
+        value = getattr(parameters, key)
+        if value is not None:
+            drift.add(
+                "parameter-unsupported",
+                missing.format(key=key),
+                field=f"parameters.{key}",
+                original=value,
+            )
+    for key, value in parameters.custom.items():
+        drift.add(
+            "parameter-unsupported",
+            custom.format(key=key),
+            field=f"parameters.custom.{key}",
+            original=value,
+        )

@@ -67,14 +67,25 @@ def hinted_extra(format_id: str, fields: Mapping[str, Any], **hints: Any) -> Ext
     return {format_id: merged} if merged else {}
 
 
+def put_fields(out: dict[str, Any], fields: Mapping[str, Any]) -> dict[str, Any]:
+    """``out`` plus fields kept verbatim; what UMF itself says wins over a field kept aside."""
+    for key, value in fields.items():
+        out.setdefault(key, value)
+    return out
+
+
 @dataclass(frozen=True)
 class Namespace:
     """One format's corner of ``extra``: verbatim provider fields and ``$`` layout hints.
 
     Its methods are what :func:`hinted_extra`, :func:`hint` and :func:`own_extra` do, written
-    out: a renderer calls them for nearly every value, most of which carry no ``extra``."""
+    out: a renderer calls them for nearly every value, most of which carry no ``extra``.
+    ``kept`` names the fields the format itself keeps there (what UMF has no place for,
+    such as items with their positions): they are not provider fields of the value, and
+    :meth:`fields` and :meth:`put` leave them out."""
 
     format_id: str
+    kept: tuple[str, ...] = ()
 
     def extra(self, fields: Mapping[str, Any], **hints: Any) -> Extra:
         """``extra`` holding ``fields`` and the hints that are not None."""
@@ -86,11 +97,13 @@ class Namespace:
         return default if fields is None else fields.get("$" + key, default)
 
     def fields(self, extra: Extra) -> dict[str, Any]:
-        """This format's verbatim fields on a value (no hints), as a new dict."""
+        """This format's verbatim fields on a value (no hints, none of :attr:`kept`), as a
+        new dict."""
         fields = extra.get(self.format_id)
         if not fields:
             return {}
-        return {k: v for k, v in fields.items() if not k.startswith("$")}
+        kept = self.kept
+        return {k: v for k, v in fields.items() if not k.startswith("$") and k not in kept}
 
     def put(self, out: dict[str, Any], extra: Extra, hint_key: str | None = None) -> dict[str, Any]:
         """``out`` plus the verbatim fields (or those kept under ``$hint_key``); what UMF
@@ -101,9 +114,27 @@ class Namespace:
         if hint_key:
             fields = own.get("$" + hint_key, {})
         else:
-            fields = {k: v for k, v in own.items() if not k.startswith("$")}
+            kept = self.kept
+            fields = {k: v for k, v in own.items() if not k.startswith("$") and k not in kept}
         for key, value in fields.items():
             out.setdefault(key, value)
+        return out
+
+    def unmapped(self, extra: Extra, name: str) -> list[dict[str, Any]]:
+        """The entries kept under ``name`` (one of :attr:`kept`): what UMF has no place
+        for, each with its position, ``[{"at": 2, "item": {...}}]``; well formed only."""
+        entries = extra.get(self.format_id, {}).get(name)
+        if not isinstance(entries, list):
+            return []
+        return [e for e in entries if isinstance(e, dict) and isinstance(e.get("at"), int)]
+
+    def put_back(self, values: list[Any], extra: Extra, name: str, what: str) -> list[Any]:
+        """``values`` with the objects kept under ``name`` (as ``what``) back at their
+        positions."""
+        out = list(values)
+        for entry in self.unmapped(extra, name):
+            if isinstance(entry.get(what), dict):
+                out.insert(min(entry["at"], len(out)), entry[what])
         return out
 
     def add_hints(self, extra: Extra, **hints: Any) -> None:

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._chat_completions.detect import Scorers, calls_fit, fit_shapes
 from providers.formats._kit.detect import Distinctive, score_fit
 from providers.umf import JSON
 
-from ._shared import FINISH_REASONS, FORMAT_ID, PARAMETERS, PART_TYPES, ROLES
+from ._constants import FINISH_REASONS, FORMAT_ID, PARAMETERS, PART_TYPES, ROLES
 
 # Every field a Cohere v2 chat request, message and content part may carry.
 DISTINCTIVE = Distinctive(
@@ -36,21 +37,7 @@ _FOREIGN_MESSAGE_KEYS |= {"thinking", "tool_name", "reasoning_content"}
 
 def detect(payload: JSON) -> int:
     """0 (not mine), 1 (fits) or 2 (surely Cohere v2 chat)."""
-    return score_fit(FORMAT_ID, payload, _fit(payload))
-
-
-def _fit(payload: JSON) -> int:
-    if isinstance(payload, list):
-        return _score_messages(payload)
-    if not isinstance(payload, dict):
-        return 0
-    if "request" in payload and "response" in payload:
-        request, response = payload["request"], payload["response"]
-        fits = isinstance(request, dict) and isinstance(response, dict) and _fit(request)
-        return 2 if fits and _score_response(response) else 0
-    if "messages" not in payload and "message" in payload:
-        return _score_response(payload)
-    return _score_messages(payload.get("messages"))
+    return score_fit(FORMAT_ID, payload, fit_shapes(payload, _SCORERS))
 
 
 def _score_response(payload: dict[str, Any]) -> int:
@@ -61,13 +48,6 @@ def _score_response(payload: dict[str, Any]) -> int:
     if not isinstance(reason, str) or not _score_message(message):
         return 0
     return 2 if reason in FINISH_REASONS else 1
-
-
-def _score_messages(messages: JSON) -> int:
-    if not isinstance(messages, list) or not messages:
-        return 0
-    scores = [_score_message(message) for message in messages]
-    return 0 if min(scores) == 0 else max(scores)
 
 
 def _score_message(message: JSON) -> int:
@@ -86,21 +66,12 @@ def _score_message(message: JSON) -> int:
             return 0
     elif content is not None and not isinstance(content, str):
         return 0
-    if not _calls_fit(message.get("tool_calls")):
+    # Cohere calls carry an id and a JSON string of arguments.
+    if not calls_fit(message.get("tool_calls"), str):
         return 0
     return 1
 
 
-def _calls_fit(calls: JSON) -> bool:
-    # Cohere calls carry an id and a JSON string of arguments.
-    if calls is None:
-        return True
-    if not isinstance(calls, list):
-        return False
-    return all(
-        isinstance(call, dict)
-        and isinstance(call.get("id"), str)
-        and isinstance(call.get("function"), dict)
-        and isinstance(call["function"].get("arguments"), str)
-        for call in calls
-    )
+_SCORERS = Scorers(
+    _score_message, _score_response, "message", response_first=False, sure_exchange=True
+)

@@ -12,7 +12,7 @@ blocks of provider ``mistral``, with their signature.
 
 ``render`` writes a conversation read by this format back exactly as it was read. Any
 other conversation becomes a request Mistral accepts, with one drift warning for each thing
-it could not carry (plus those of :mod:`providers.formats._chatlike`: system messages,
+it could not carry (plus those of :mod:`providers.formats._chat_completions`: system messages,
 tool-result pairing, branches):
 
 ==================================================  ==========================================
@@ -56,34 +56,16 @@ usage and metadata                                  messages
 
 from __future__ import annotations
 
-from pydantic import ValidationError
-
 from providers.formats import register
-from providers.formats.base import Capabilities, Format, FormatError, ParseResult, Rendered
-from providers.umf import JSON, Conversation
+from providers.formats._chat_completions.parameters import SAMPLING, THREAD_ROLES
+from providers.formats.base import Capabilities, Format
 
+from ._constants import BRIDGE_TEXT, DEFAULT_MODEL, FORMAT_ID
 from ._detect import DISTINCTIVE, detect
-from ._payload import parse_payload
-from ._render import render_conversation
-from ._shared import BRIDGE_TEXT, DEFAULT_MODEL, FORMAT_ID
+from ._parse import parse
+from ._render import render
 
 __all__ = ["BRIDGE_TEXT", "DEFAULT_MODEL", "FORMAT", "FORMAT_ID", "detect", "parse", "render"]
-
-
-def parse(payload: JSON) -> list[ParseResult]:
-    """Read one Mistral payload (request, message list, exchange or response) as one
-    conversation. Raises :class:`FormatError` naming the field for anything that is not."""
-    try:
-        conversation = parse_payload(payload)
-    except ValidationError as error:  # a value our own checks let through: still bad input
-        first = error.errors()[0]
-        raise FormatError(first["msg"], field=".".join(str(p) for p in first["loc"])) from None
-    return [ParseResult(conversation)]
-
-
-def render(conversation: Conversation) -> Rendered:
-    """Write a conversation as a Mistral payload (see the module docstring)."""
-    return render_conversation(conversation)
 
 
 FORMAT = register(
@@ -91,16 +73,13 @@ FORMAT = register(
         id=FORMAT_ID,
         label="Mistral Chat",
         capabilities=Capabilities(
-            roles=frozenset({"system", "user", "assistant", "tool"}),
+            roles=THREAD_ROLES,
             blocks=frozenset(
                 {"text", "image", "document", "audio", "tool_use", "tool_result", "thinking"}
             ),
             tools=True,
             tool_choice=True,
-            parameters=frozenset(
-                {"model", "temperature", "max_tokens", "top_p", "top_k", "stop", "seed"}
-                | {"frequency_penalty", "presence_penalty", "parallel_tool_calls", "stream"}
-            ),
+            parameters=SAMPLING | {"parallel_tool_calls"},
             reasoning_signatures=True,
             usage=True,
         ),

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._chat_completions.detect import Scorers, calls_fit, fit_shapes
 from providers.formats._kit.detect import Distinctive, score_fit
 from providers.umf import JSON
 
-from ._shared import CHUNK_TYPES, FORMAT_ID, PARAMETERS, ROLES, SYSTEM_CHUNK_TYPES
+from ._constants import CHUNK_TYPES, FORMAT_ID, PARAMETERS, ROLES, SYSTEM_CHUNK_TYPES
 
 # Every field a Mistral chat request, message and chunk may carry.
 DISTINCTIVE = Distinctive(
@@ -41,23 +42,7 @@ _FOREIGN_MESSAGE_KEYS |= {"thinking", "tool_name", "citations"}
 
 def detect(payload: JSON) -> int:
     """0 (not mine), 1 (fits) or 2 (surely Mistral chat)."""
-    return score_fit(FORMAT_ID, payload, _fit(payload))
-
-
-def _fit(payload: JSON) -> int:
-    if isinstance(payload, list):
-        return _score_messages(payload)
-    if not isinstance(payload, dict):
-        return 0
-    if "request" in payload and "response" in payload:
-        request, response = payload["request"], payload["response"]
-        if not isinstance(request, dict) or not isinstance(response, dict):
-            return 0
-        scores = (_fit(request), _score_response(response))
-        return 0 if min(scores) == 0 else max(scores)
-    if "choices" in payload:
-        return _score_response(payload)
-    return _score_messages(payload.get("messages"))
+    return score_fit(FORMAT_ID, payload, fit_shapes(payload, _SCORERS))
 
 
 def _score_response(payload: dict[str, Any]) -> int:
@@ -72,13 +57,6 @@ def _score_response(payload: dict[str, Any]) -> int:
     if score and choice.get("finish_reason") == "model_length":
         return 2
     return score
-
-
-def _score_messages(messages: JSON) -> int:
-    if not isinstance(messages, list) or not messages:
-        return 0
-    scores = [_score_message(message) for message in messages]
-    return 0 if min(scores) == 0 else max(scores)
 
 
 def _score_message(message: JSON) -> int:
@@ -96,7 +74,8 @@ def _score_message(message: JSON) -> int:
         score = max(chunk_scores, default=1)
     elif content is not None and not isinstance(content, str):
         return 0
-    if not _calls_fit(message.get("tool_calls")):
+    # Mistral calls carry an id and a function with a name (arguments: string or object).
+    if not calls_fit(message.get("tool_calls"), (str, dict)):
         return 0
     return score
 
@@ -116,16 +95,4 @@ def _score_chunk(chunk: JSON, allowed: tuple[str, ...]) -> int:
     return 1
 
 
-def _calls_fit(calls: JSON) -> bool:
-    # Mistral calls carry an id and a function with a name (arguments: string or object).
-    if calls is None:
-        return True
-    if not isinstance(calls, list):
-        return False
-    return all(
-        isinstance(call, dict)
-        and isinstance(call.get("id"), str)
-        and isinstance(call.get("function"), dict)
-        and isinstance(call["function"].get("arguments"), str | dict)
-        for call in calls
-    )
+_SCORERS = Scorers(_score_message, _score_response, "choices")

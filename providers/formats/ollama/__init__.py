@@ -22,35 +22,16 @@ models, finish reasons, usage and metadata (one info note).
 
 from __future__ import annotations
 
-from pydantic import ValidationError
-
 from providers.formats import register
-from providers.formats.base import Capabilities, Format, FormatError, ParseResult, Rendered
-from providers.umf import JSON, Conversation
+from providers.formats._chat_completions.parameters import SAMPLING, THREAD_ROLES
+from providers.formats.base import Capabilities, Format
 
+from ._constants import DEFAULT_MODEL, FORMAT_ID
 from ._detect import DISTINCTIVE, detect
-from ._parse import parse_payload
-from ._render import render_conversation
-from ._shared import DEFAULT_MODEL, FORMAT_ID
+from ._parse import parse
+from ._render import render
 
 __all__ = ["DEFAULT_MODEL", "FORMAT", "FORMAT_ID", "detect", "parse", "render"]
-
-
-def parse(payload: JSON) -> list[ParseResult]:
-    """Read one Ollama payload (request, message list, exchange or response) as one
-    conversation. Raises :class:`FormatError` naming the field for anything that is not."""
-    try:
-        conversation, drift = parse_payload(payload)
-    except ValidationError as error:
-        # The readers check types first; this is the net for a value UMF still refuses.
-        first = error.errors()[0]
-        raise FormatError(first["msg"], field=".".join(str(p) for p in first["loc"])) from None
-    return [ParseResult(conversation, drift.warnings)]
-
-
-def render(conversation: Conversation) -> Rendered:
-    """Write a conversation as an Ollama payload (see the module docstring)."""
-    return render_conversation(conversation)
 
 
 FORMAT = register(
@@ -58,14 +39,11 @@ FORMAT = register(
         id=FORMAT_ID,
         label="Ollama /api/chat",
         capabilities=Capabilities(
-            roles=frozenset({"system", "user", "assistant", "tool"}),
+            roles=THREAD_ROLES,
             blocks=frozenset({"text", "image", "tool_use", "tool_result", "thinking"}),
             tools=True,
             tool_choice=False,
-            parameters=frozenset(
-                {"model", "temperature", "max_tokens", "top_p", "top_k", "stop", "seed"}
-                | {"frequency_penalty", "presence_penalty", "stream"}
-            ),
+            parameters=SAMPLING,
             reasoning_signatures=False,
             usage=True,
         ),

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._chat_completions.detect import Scorers, calls_fit, fit_shapes
 from providers.formats._kit.detect import Distinctive, score_fit
 from providers.umf import JSON
 
-from ._shared import FORMAT_ID, ROLES
+from ._constants import FORMAT_ID, ROLES
 
 _MESSAGE_KEYS = ("role", "content", "thinking", "images", "tool_calls", "tool_name", "tool_call_id")
 # Every field an /api/chat request and message may carry.
@@ -47,23 +48,7 @@ _FOREIGN_REQUEST_KEYS = frozenset(
 
 def detect(payload: JSON) -> int:
     """0 (not mine), 1 (fits) or 2 (surely Ollama)."""
-    return score_fit(FORMAT_ID, payload, _fit(payload))
-
-
-def _fit(payload: JSON) -> int:
-    if isinstance(payload, list):
-        return _score_messages(payload)
-    if not isinstance(payload, dict):
-        return 0
-    if "request" in payload and "response" in payload:
-        request = payload["request"]
-        fits = isinstance(request, dict) and _fit(request) > 0
-        return 2 if fits and _is_response(payload["response"]) else 0
-    if "message" in payload:
-        return 2 if _is_response(payload) else 0
-    if _FOREIGN_REQUEST_KEYS & payload.keys():
-        return 0
-    return _score_messages(payload.get("messages"))
+    return score_fit(FORMAT_ID, payload, fit_shapes(payload, _SCORERS))
 
 
 def _is_response(payload: JSON) -> bool:
@@ -77,13 +62,6 @@ def _is_response(payload: JSON) -> bool:
     )
 
 
-def _score_messages(messages: JSON) -> int:
-    if not isinstance(messages, list) or not messages:
-        return 0
-    scores = [_score_message(message) for message in messages]
-    return 0 if min(scores) == 0 else max(scores)
-
-
 def _score_message(message: JSON) -> int:
     if not isinstance(message, dict) or message.get("role") not in ROLES:
         return 0
@@ -92,18 +70,21 @@ def _score_message(message: JSON) -> int:
     if message.get("content") is not None and not isinstance(message["content"], str):
         return 0
     calls = message.get("tool_calls")
-    if calls is not None and not _object_calls(calls):
+    if not calls_fit(calls, dict, with_id=False):  # Ollama never sends argument strings
         return 0
     if calls and all("type" not in call for call in calls):
         return 2
     return 1
 
 
-def _object_calls(calls: Any) -> bool:
-    """Whether every call has an object of ``arguments`` (Ollama never sends strings)."""
-    return isinstance(calls, list) and all(
-        isinstance(call, dict)
-        and isinstance(call.get("function"), dict)
-        and isinstance(call["function"].get("arguments"), dict)
-        for call in calls
-    )
+def _score_response(payload: dict[str, Any]) -> int:
+    return 2 if _is_response(payload) else 0
+
+
+_SCORERS = Scorers(
+    _score_message,
+    _score_response,
+    "message",
+    sure_exchange=True,
+    request=lambda body: not _FOREIGN_REQUEST_KEYS & body.keys(),
+)

@@ -4,64 +4,64 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import report_message_metadata
-from providers.formats.base import Drift, Rendered
-from providers.umf import JSON, Conversation, Message, Tool, ToolUseBlock, extract_text, main_path
-
-from ._options import render_options, report_unsupported_parameters
-from ._render_messages import render_message
-from ._response import render_response
-from ._shared import (
-    DEFAULT_MODEL,
-    FORMAT_ID,
-    SHAPES,
-    Context,
-    fields_of,
-    get_hint,
-    item,
-    put_fields,
-    warn_foreign_extra,
+from providers.formats._chat_completions.blocks import thread
+from providers.formats._chat_completions.shape import SHAPES, enveloped
+from providers.formats._kit.drift import (
+    report_foreign_extra,
+    report_message_metadata,
+    report_unsupported_parameters,
 )
+from providers.formats._kit.paths import item
+from providers.formats.base import Drift, Rendered
+from providers.umf import Conversation, Message, Tool, ToolUseBlock, Usage, extract_text
 
+from ._constants import (
+    DEFAULT_MODEL,
+    DONE_REASONS,
+    FLOAT_OPTIONS,
+    FORMAT_ID,
+    INT_OPTIONS,
+    LABEL,
+    METRICS,
+    NS,
+)
+from ._render_blocks import Context
+from ._render_messages import render_message
+
+# Parameters with no Ollama option at all.
+_UNSUPPORTED = ("user", "parallel_tool_calls")
 _NO_MESSAGE_METADATA = (
     "an Ollama request has no per-message ids, timestamps, models, finish reasons or usage; "
     "left out"
 )
 
 
-def render_conversation(conversation: Conversation) -> Rendered:
-    """The payload for ``conversation`` and the warnings for what it could not carry."""
-    shape = get_hint(conversation.extra, "shape")
-    ctx = Context(Drift(FORMAT_ID), faithful=shape in SHAPES, call_names=_call_names(conversation))
-    thread = _thread(conversation, ctx)
+def render(conversation: Conversation) -> Rendered:
+    """Write a conversation as an Ollama payload (see the package docstring)."""
+    shape = NS.hint(conversation.extra, "shape")
+    ctx = Context(NS, LABEL, Drift(FORMAT_ID), shape in SHAPES, call_names=_names(conversation))
+    messages = thread(conversation, ctx, original=lambda entry: extract_text(entry) or entry.role)
     answer = None
-    if shape in ("exchange", "response") and thread and _is_answer(thread[-1][1]):
-        answer = thread.pop()
+    if shape in ("exchange", "response") and messages and _is_answer(messages[-1][1]):
+        answer = messages.pop()
     elif shape in ("exchange", "response"):
         shape = "request"  # nothing to answer with: the request is all there is
     if shape == "response":
-        _report_unplaced(conversation, thread, ctx)
-        thread = []
+        _report_unplaced(conversation, messages, ctx)
+        messages = []
     if not ctx.faithful:
-        report_message_metadata(thread, ctx.drift, _NO_MESSAGE_METADATA)
-    messages = [wire for index, message in thread for wire in render_message(message, index, ctx)]
-    payload: JSON = messages
+        report_message_metadata(messages, ctx.drift, _NO_MESSAGE_METADATA)
+    wire = [out for index, message in messages for out in render_message(message, index, ctx)]
     if shape == "messages":
         _report_unplaced(conversation, [], ctx)
-    elif shape != "response":
-        payload = _request(conversation, messages, ctx)
+    payload = wire if shape in ("messages", "response") else _request(conversation, wire, ctx)
+    response = None
     if answer is not None:
-        response = render_response(answer[1], _answer_wire(answer, ctx))
-        envelope = get_hint(conversation.extra, "exchange", {})
-        payload = (
-            response
-            if shape == "response"
-            else {**envelope, "request": payload, "response": response}
-        )
-    return Rendered(payload, ctx.drift.warnings)
+        response = _response(answer[1], _answer_wire(answer, ctx))
+    return Rendered(enveloped(conversation, NS, shape, payload, response), ctx.drift.warnings)
 
 
-def _call_names(conversation: Conversation) -> dict[str, str]:
+def _names(conversation: Conversation) -> dict[str, str]:
     """The tool name of every call id: Ollama results name their tool."""
     return {
         block.id: block.name
@@ -72,23 +72,7 @@ def _call_names(conversation: Conversation) -> dict[str, str]:
 
 
 def _is_answer(message: Message) -> bool:
-    return message.role == "assistant" and get_hint(message.extra, "response") is not None
-
-
-def _thread(conversation: Conversation, ctx: Context) -> list[tuple[int, Message]]:
-    """The messages to send with their UMF positions: one path through a tree."""
-    positions = {id(message): index for index, message in enumerate(conversation.messages)}
-    path = main_path(conversation)
-    kept = {id(message) for message in path}
-    for index, message in enumerate(conversation.messages):
-        if id(message) not in kept:
-            ctx.drift.add(
-                "content-dropped",
-                "Ollama takes one thread; this message is on another branch",
-                field=item("messages", index),
-                original=extract_text(message) or message.role,
-            )
-    return [(positions[id(message)], message) for message in path]
+    return message.role == "assistant" and NS.hint(message.extra, "response") is not None
 
 
 def _answer_wire(answer: tuple[int, Message], ctx: Context) -> dict[str, Any]:
@@ -125,14 +109,20 @@ def _request(
     tools = _tools(conversation, ctx)
     if tools is not None:
         body["tools"] = tools
-    options = render_options(conversation)
+    options = _options(conversation)
     if options is not None:
         body["options"] = options
     if parameters.stream is not None:
         body["stream"] = parameters.stream
-    report_unsupported_parameters(conversation, ctx)
-    warn_foreign_extra(conversation.extra, "", ctx.drift)
-    return put_fields(body, fields_of(conversation.extra))
+    report_unsupported_parameters(
+        parameters,
+        _UNSUPPORTED,
+        ctx.drift,
+        missing="Ollama has no {key}; left out",
+        custom="custom parameter {key!r} is not an Ollama option; left out",
+    )
+    report_foreign_extra(conversation.extra, "", ctx)
+    return NS.put(body, conversation.extra)
 
 
 def _tools(conversation: Conversation, ctx: Context) -> list[dict[str, Any]] | None:
@@ -142,7 +132,7 @@ def _tools(conversation: Conversation, ctx: Context) -> list[dict[str, Any]] | N
     tools = [_tool(tool, item("tools", i), ctx) for i, tool in enumerate(conversation.tools)]
     if choice is None:
         return tools or None
-    warn_foreign_extra(choice.extra, "tool_choice", ctx.drift)
+    report_foreign_extra(choice.extra, "tool_choice", ctx)
     original = choice.name if choice.type == "tool" else choice.type
     if not tools or choice.type == "auto":
         ctx.drift.add(
@@ -177,10 +167,10 @@ def _tool(tool: Tool, path: str, ctx: Context) -> dict[str, Any]:
         function["description"] = tool.description
     if tool.parameters is not None:
         function["parameters"] = tool.parameters
-    outer = get_hint(tool.extra, "outer")
+    outer = NS.hint(tool.extra, "outer")
     body = dict(outer) if outer is not None else {"type": "function"}
-    body["function"] = put_fields(function, fields_of(tool.extra))
-    warn_foreign_extra(tool.extra, path, ctx.drift)
+    body["function"] = NS.put(function, tool.extra)
+    report_foreign_extra(tool.extra, path, ctx)
     return body
 
 
@@ -201,3 +191,56 @@ def _report_unplaced(
             field=f"parameters.{key}",
             original=value,
         )
+
+
+# --------------------------------------------------------------------------- options
+
+
+def _options(conversation: Conversation) -> dict[str, Any] | None:
+    """The ``options`` object to send, or None to leave the key to the verbatim fields
+    (absent, or an explicit null read from an Ollama payload)."""
+    parameters = conversation.parameters
+    kept = NS.fields(conversation.extra).get("options")
+    out: dict[str, Any] = dict(kept) if isinstance(kept, dict) else {}
+    ints = NS.hint(conversation.extra, "int_options", [])
+    for key in FLOAT_OPTIONS:
+        value = getattr(parameters, key)
+        if value is not None:
+            out[key] = int(value) if key in ints and float(value).is_integer() else value
+    for key in INT_OPTIONS:
+        if getattr(parameters, key) is not None:
+            out[key] = getattr(parameters, key)
+    if parameters.max_tokens is not None:
+        out["num_predict"] = parameters.max_tokens
+    if parameters.stop is not None:
+        out["stop"] = parameters.stop
+    return out if out or isinstance(kept, dict) else None
+
+
+# --------------------------------------------------------------------------- responses
+
+
+def _response(message: Message, wire: dict[str, Any]) -> dict[str, Any]:
+    """A chat response whose ``message`` is ``wire``, the rendered ``message``."""
+    response = dict(NS.hint(message.extra, "response", {"done": True}))
+    if message.model is not None:
+        response["model"] = message.model
+    response["message"] = wire
+    reason = message.provider_finish_reason
+    if reason is None:
+        reason = DONE_REASONS.get(message.finish_reason or "")
+    if reason is not None:
+        response["done_reason"] = reason
+    if message.usage is not None:
+        response.update(_metrics(message.usage))
+    return response
+
+
+def _metrics(usage: Usage) -> dict[str, Any]:
+    """Ollama's count and timing fields: as sent when they came from Ollama, else the
+    counts UMF has."""
+    raw = usage.raw or {}
+    if raw and set(raw) <= set(METRICS):
+        return dict(raw)
+    counts = {"prompt_eval_count": usage.prompt_tokens, "eval_count": usage.completion_tokens}
+    return {key: value for key, value in counts.items() if value is not None}

@@ -7,22 +7,29 @@ or encrypted data never does (``signature-stripped``), and redacted reasoning is
 (``reasoning-dropped``); a plain-text document is sent as text
 (``content-type-unsupported``), any other document, audio and citations are dropped
 (``content-dropped``); tool-call ids are dropped (``id-rewritten`` with no new value:
-Ollama pairs results by tool name and order). Images are handled in ``_media``.
+Ollama pairs results by tool name and order). Images travel as base64 data; an
+``http(s)`` URL cannot be fetched during a conversion (no network), so it is kept as text
+naming the URL (``content-type-unsupported``); a provider file id means nothing to Ollama
+and is dropped (``content-dropped``).
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._kit.wire import arguments_object
+from providers.formats._chat_completions.blocks import decoded_text
+from providers.formats._kit.context import RenderContext
+from providers.formats._kit.drift import report_reasoning_dropped
+from providers.formats._kit.paths import at
+from providers.formats._kit.wire import arguments_object, is_base64, parse_data_uri
+from providers.formats.base import Drift
 from providers.umf import (
     AudioBlock,
     Block,
     DocumentBlock,
     ImageBlock,
+    MediaSource,
     RefusalBlock,
     TextBlock,
     ThinkingBlock,
@@ -30,8 +37,15 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._media import image_data, image_url_text, media_summary
-from ._shared import Context, fields_of, get_hint, join, put_fields
+from ._constants import NS
+
+
+@dataclass
+class Context(RenderContext):
+    """A render, with the tool name of every call id (Ollama pairs results with calls by
+    tool name)."""
+
+    call_names: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -82,7 +96,7 @@ def _drop_citations(block: TextBlock, path: str, ctx: Context) -> None:
         ctx.drift.add(
             "content-dropped",
             "Ollama has no citations; the text is sent without them",
-            field=join(path, "citations"),
+            field=at(path, "citations"),
             original=block.citations,
         )
 
@@ -92,13 +106,7 @@ def _place_thinking(block: ThinkingBlock, path: str, role: str, parts: Parts, ct
         why = "redacted reasoning has no text Ollama could take"
         if block.text and not block.redacted:
             why = f"Ollama takes reasoning in assistant messages only, not {role} ones"
-        ctx.drift.add(
-            "reasoning-dropped",
-            f"{why}; left out",
-            field=path,
-            original=block.text or None,
-            details={"provider": block.provider, "redacted": block.redacted},
-        )
+        report_reasoning_dropped(block, path, ctx.drift, why)
         return
     parts.thinking.append(block.text)
     if block.signature is not None or block.data is not None:
@@ -116,7 +124,7 @@ def _place_image(block: ImageBlock, path: str, role: str, parts: Parts, ctx: Con
         ctx.drift.add(
             "field-unknown",
             "Ollama images take no detail hint",
-            field=join(path, "detail"),
+            field=at(path, "detail"),
             original=block.detail,
             severity="info",
         )
@@ -168,12 +176,7 @@ def document_text(block: DocumentBlock) -> str | None:
     source = block.source
     if source.type == "text" and source.data is not None:
         return source.data
-    if source.type == "base64" and source.data and (source.media_type or "").startswith("text/"):
-        try:
-            return base64.b64decode(source.data, validate=True).decode("utf-8")
-        except (binascii.Error, ValueError):
-            return None
-    return None
+    return decoded_text(source) if source.data else None
 
 
 def _place_call(block: ToolUseBlock, path: str, role: str, parts: Parts, ctx: Context) -> None:
@@ -191,15 +194,13 @@ def _place_call(block: ToolUseBlock, path: str, role: str, parts: Parts, ctx: Co
 def render_call(block: ToolUseBlock, path: str, ctx: Context) -> dict[str, Any]:
     """One ``tool_calls`` entry. Ids go back only to the Ollama payload they came from."""
     arguments = block.input if ctx.faithful else arguments_object(block, path, ctx.drift)
-    function = put_fields(
-        {"name": block.name, "arguments": arguments}, get_hint(block.extra, "function", {})
-    )
+    function = NS.put({"name": block.name, "arguments": arguments}, block.extra, "function")
     call: dict[str, Any] = {"function": function}
-    if ctx.faithful and get_hint(block.extra, "id") != "synthesized":
+    if ctx.faithful and NS.hint(block.extra, "id") != "synthesized":
         call["id"] = block.id
     elif not ctx.faithful:
-        drop_id(block.id, join(path, "id"), ctx)
-    return put_fields(call, fields_of(block.extra))
+        drop_id(block.id, at(path, "id"), ctx)
+    return NS.put(call, block.extra)
 
 
 def drop_id(value: str, path: str, ctx: Context) -> None:
@@ -226,3 +227,55 @@ def joined(pieces: list[str], path: str, what: str, ctx: Context) -> str:
             severity="info",
         )
     return "\n".join(pieces)
+
+
+# --------------------------------------------------------------------------- images
+
+
+def media_summary(source: MediaSource) -> dict[str, Any]:
+    """What a warning says about media (never the bytes themselves)."""
+    summary = {
+        "source": source.type,
+        "media_type": source.media_type,
+        "url": None if source.url and source.url.startswith("data:") else source.url,
+        "file_id": source.file_id,
+    }
+    return {key: value for key, value in summary.items() if value is not None}
+
+
+def image_data(block: ImageBlock, path: str, drift: Drift) -> str | None:
+    """The base64 data Ollama takes for an image, or None (with a warning) when there is
+    none to give; an unfetchable URL is reported here and sent as text by the caller."""
+    source = block.source
+    data = source.data if source.type == "base64" else None
+    if source.type == "url" and source.url and source.url.startswith("data:"):
+        decoded = parse_data_uri(source.url)
+        data = decoded[1] if decoded else None
+    if data is not None and is_base64(data):
+        return data
+    if source.type == "url" and source.url and not source.url.startswith("data:"):
+        return None
+    drift.add(
+        "content-dropped",
+        "Ollama takes images as base64 bytes only; this one has none to send",
+        field=path,
+        original={"type": "image", **media_summary(source)},
+    )
+    return None
+
+
+def image_url_text(block: ImageBlock, path: str, drift: Drift) -> str | None:
+    """The text standing in for an image URL Ollama cannot fetch, or None for no URL."""
+    url = block.source.url
+    if block.source.type != "url" or not url or url.startswith("data:"):
+        return None
+    text = f"[image: {url}]"
+    drift.add(
+        "content-type-unsupported",
+        "Ollama cannot fetch image URLs (and conversion does not download); "
+        "the URL is sent as text",
+        field=path,
+        original={"type": "image", "url": url},
+        transformed=text,
+    )
+    return text

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._chat_completions.turns import mark_error
+from providers.formats._kit.drift import report_foreign_extra, report_reasoning_details
+from providers.formats._kit.paths import at, item
 from providers.umf import (
     Block,
     DocumentBlock,
@@ -23,22 +26,29 @@ from providers.umf import (
     ToolResultBlock,
 )
 
-from ._media import media_summary
-from ._render_blocks import Parts, document_text, drop_id, joined, place
-from ._shared import Context, fields_of, get_hint, item, join, put_fields, warn_foreign_extra
+from ._constants import NS
+from ._render_blocks import (
+    Context,
+    Parts,
+    document_text,
+    drop_id,
+    joined,
+    media_summary,
+    place,
+)
 
 
 def render_message(message: Message, index: int, ctx: Context) -> list[dict[str, Any]]:
     """The Ollama messages for UMF message ``index``, in order."""
     path = item("messages", index)
-    warn_foreign_extra(message.extra, path, ctx.drift)
+    report_foreign_extra(message.extra, path, ctx)
     if message.role == "tool":
         return _tool_message(message, path, ctx)
     role = _role(message, index, path, ctx)
     parts = Parts()
     results_late = False
     for position, block in enumerate(message.content):
-        block_path = item(join(path, "content"), position)
+        block_path = item(at(path, "content"), position)
         if isinstance(block, ToolResultBlock) and len(parts.results) < position:
             results_late = True
         place(block, block_path, message.role, parts, ctx)
@@ -48,7 +58,7 @@ def render_message(message: Message, index: int, ctx: Context) -> list[dict[str,
         ctx.drift.add(
             "message-reordered",
             "tool results go before the rest of their message",
-            field=join(path, "content"),
+            field=at(path, "content"),
             original="after other content",
             transformed="first",
         )
@@ -65,7 +75,7 @@ def _role(message: Message, index: int, path: str, ctx: Context) -> str:
         ctx.drift.add(
             "content-dropped",
             "Ollama messages have no author name; left out",
-            field=join(path, "name"),
+            field=at(path, "name"),
             original=message.name,
         )
     if message.role == "developer":
@@ -101,30 +111,26 @@ def _reasoning_fields(message: Message, path: str, parts: Parts, ctx: Context) -
             ctx.drift.add(
                 "reasoning-dropped",
                 "Ollama takes one thinking text per assistant message; left out",
-                field=join(path, "reasoning"),
+                field=at(path, "reasoning"),
                 original=message.reasoning,
             )
     if message.reasoning_details:
-        ctx.drift.add(
-            "reasoning-dropped",
-            "Ollama has no structured reasoning details; left out",
-            field=join(path, "reasoning_details"),
-            details={"count": len(message.reasoning_details)},
-        )
+        why = "Ollama has no structured reasoning details; left out"
+        report_reasoning_details(message, path, ctx.drift, why)
 
 
 def _wire(role: str, parts: Parts, message: Message, path: str, ctx: Context) -> dict[str, Any]:
     out: dict[str, Any] = {"role": role}
-    kept = fields_of(message.extra)
-    if parts.texts or not (get_hint(message.extra, "content") == "absent" or "content" in kept):
-        out["content"] = joined(parts.texts, join(path, "content"), "content", ctx)
+    kept = NS.fields(message.extra)
+    if parts.texts or not (NS.hint(message.extra, "content") == "absent" or "content" in kept):
+        out["content"] = joined(parts.texts, at(path, "content"), "content", ctx)
     if parts.thinking:
-        out["thinking"] = joined(parts.thinking, join(path, "content"), "thinking", ctx)
+        out["thinking"] = joined(parts.thinking, at(path, "content"), "thinking", ctx)
     if parts.images:
         out["images"] = parts.images
     if parts.calls:
         out["tool_calls"] = parts.calls
-    return put_fields(out, kept)
+    return NS.put(out, message.extra)
 
 
 # --------------------------------------------------------------------------- tool results
@@ -137,12 +143,12 @@ def _tool_message(message: Message, path: str, ctx: Context) -> list[dict[str, A
         loose = ToolResultBlock(
             tool_use_id=message.tool_call_id or "", content=list(message.content), name=message.name
         )
-        return [result_wire(loose, message, path, ctx, id_path=join(path, "tool_call_id"))]
+        return [result_wire(loose, message, path, ctx, id_path=at(path, "tool_call_id"))]
     owner = message if len(results) == 1 else None
     wires: list[dict[str, Any]] = []
     others = Parts()
     for position, block in enumerate(message.content):
-        block_path = item(join(path, "content"), position)
+        block_path = item(at(path, "content"), position)
         if isinstance(block, ToolResultBlock):
             wires.append(result_wire(block, owner, block_path, ctx))
         else:
@@ -179,9 +185,9 @@ def result_wire(
     extra = owner.extra if owner is not None else {}
     text = _result_text(block, path, ctx)
     if block.is_error:
-        text = _mark_error(text, path, ctx)
+        text = mark_error(text, path, ctx, what="tool messages")
     wire: dict[str, Any] = {"role": "tool"}
-    absent = get_hint(extra, "content") == "absent" or "content" in fields_of(extra)
+    absent = NS.hint(extra, "content") == "absent" or "content" in NS.fields(extra)
     if text or not absent:
         wire["content"] = text
     name = block.name
@@ -189,13 +195,13 @@ def result_wire(
         name = owner.name
     if name is None:
         name = ctx.call_names.get(block.tool_use_id)
-    if name is not None and get_hint(extra, "tool_name") != "inferred":
+    if name is not None and NS.hint(extra, "tool_name") != "inferred":
         wire["tool_name"] = name
-    if ctx.faithful and get_hint(extra, "tool_call_id") is None:
+    if ctx.faithful and NS.hint(extra, "tool_call_id") is None:
         wire["tool_call_id"] = block.tool_use_id
     elif not ctx.faithful:
-        drop_id(block.tool_use_id, id_path or join(path, "tool_use_id"), ctx)
-    return put_fields(wire, fields_of(extra))
+        drop_id(block.tool_use_id, id_path or at(path, "tool_use_id"), ctx)
+    return NS.put(wire, extra)
 
 
 def _result_text(block: ToolResultBlock, path: str, ctx: Context) -> str:
@@ -203,9 +209,9 @@ def _result_text(block: ToolResultBlock, path: str, ctx: Context) -> str:
         return block.content
     texts: list[str] = []
     for position, inner in enumerate(block.content):
-        inner_path = item(join(path, "content"), position)
+        inner_path = item(at(path, "content"), position)
         _result_part(inner, inner_path, texts, ctx)
-    return joined(texts, join(path, "content"), "tool result", ctx)
+    return joined(texts, at(path, "content"), "tool result", ctx)
 
 
 def _result_part(block: Block, path: str, texts: list[str], ctx: Context) -> None:
@@ -233,15 +239,3 @@ def _result_part(block: Block, path: str, texts: list[str], ctx: Context) -> Non
         field=path,
         original={"type": block.type, **media_summary(source)} if source else block.type,
     )
-
-
-def _mark_error(text: str, path: str, ctx: Context) -> str:
-    marked = f"Error: {text}" if text else "Error"
-    ctx.drift.add(
-        "capability-unsupported",
-        "Ollama tool messages have no error flag; the error is said in the text",
-        field=join(path, "is_error"),
-        original=True,
-        transformed=marked,
-    )
-    return marked

@@ -1,38 +1,85 @@
-"""A conversation from another format as one supervised fine-tuning line.
-
-The conversation is fitted first (what a line cannot hold leaves with a warning), then
-written by ``openai-chat``'s request renderer, whose warnings are kept (re-tagged as this
-format's), and the request fields a line does not have are taken off.
+"""Conversations -> JSON Lines: a conversation read from a line is that line again, byte
+for byte, when it is unchanged; any other becomes one supervised line, fitted to what a
+line holds (:mod:`._rules`), written by ``openai-chat``'s request renderer (whose warnings
+are kept, re-tagged as this format's), and the request fields a line does not have taken
+off.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
 
 from providers.formats import openai_chat
+from providers.formats._kit.extra import hint
 from providers.formats.base import Drift, Rendered
-from providers.umf import (
-    AudioBlock,
-    Block,
-    Conversation,
-    DocumentBlock,
-    Parameters,
-    Tool,
-    ToolResultBlock,
-)
+from providers.umf import JSON, Conversation
 
-FORMAT_ID = "openai-finetune"
-CHAT = openai_chat.FORMAT_ID
-# What a supervised line holds besides its messages.
-LINE_KEYS = ("messages", "tools", "parallel_tool_calls")
+from ._constants import CHAT, FORMAT_ID, LINE_HINTS, LINE_KEYS
+from ._parse import moved
+from ._rules import fit
+
+
+def render(conversation: Conversation) -> Rendered:
+    """The conversation as one line of JSONL (with its line ending): its own line, byte
+    for byte, when it was read from one and is unchanged; else a supervised example."""
+    line = hint(conversation.extra, FORMAT_ID, "line")
+    if not isinstance(line, str):
+        return render_line(conversation)
+    value = _faithful_value(conversation)
+    try:
+        same = orjson.loads(line) == value
+    except orjson.JSONDecodeError:
+        same = False
+    text = line if same else orjson.dumps(value).decode()
+    return Rendered(text + str(hint(conversation.extra, FORMAT_ID, "line_end", "")))
+
+
+def _faithful_value(conversation: Conversation) -> JSON:
+    chat = moved(conversation, FORMAT_ID, CHAT)
+    own = chat.extra.get(CHAT, {})
+    shape = own.get("$shape")
+    # On a supervised line, "preference" is an unknown field of the line like any other.
+    preference = own.pop("preference", None) if shape == "preference" else None
+    for key in LINE_HINTS:
+        own.pop(key, None)
+    if shape != "preference":
+        return _chat_render(chat, "request")
+    outputs = [m for m in chat.messages if m.extra.get(CHAT, {}).get("$output") == "preferred"]
+    inputs = [m for m in chat.messages if all(m is not o for o in outputs)]
+    body: dict[str, Any] = {"input": _chat_render(chat.model_copy(update={"messages": inputs}))}
+    if own.get("$preferred") != "absent" or outputs:
+        answer = Conversation(messages=outputs, extra={CHAT: {"$shape": "messages"}})
+        body["preferred_output"] = _chat_render(answer, "messages")
+    own.pop("$preferred", None)
+    return {**body, **(preference or {})}
+
+
+def _chat_render(conversation: Conversation, shape: str = "request") -> JSON:
+    conversation.extra.setdefault(CHAT, {})["$shape"] = shape
+    return openai_chat.render(conversation).payload
+
+
+def render_many(conversations: Sequence[Conversation]) -> Rendered:
+    """One JSONL text holding a line per conversation (a file of one is :func:`render`)."""
+    if len(conversations) == 1:
+        return render(conversations[0])
+    texts, warnings = [], []
+    for number, conversation in enumerate(conversations, start=1):
+        rendered = render(conversation)
+        text = str(rendered.payload)
+        last = number == len(conversations)
+        texts.append(text if last or text.endswith("\n") else text + "\n")
+        warnings.extend(rendered.warnings)
+    return Rendered("".join(texts), warnings)
 
 
 def render_line(conversation: Conversation) -> Rendered:
     """One supervised line (with its newline) and the warnings for what it lost."""
     drift = Drift(FORMAT_ID)
-    fitted = _fit(conversation, drift)
+    fitted = fit(conversation, drift)
     rendered = openai_chat.render_request(fitted)
     body: dict[str, Any] = dict(rendered.payload)
     body.pop("model", None)  # the fitted conversation has none: it was filled in
@@ -51,72 +98,3 @@ def render_line(conversation: Conversation) -> Rendered:
     ]
     text = orjson.dumps(body).decode() + "\n"
     return Rendered(text, drift.warnings + warnings)
-
-
-def _fit(conversation: Conversation, drift: Drift) -> Conversation:
-    """A copy without the parameters, tool choice and media a line cannot hold."""
-    fitted = conversation.model_copy(deep=True)
-    parameters = fitted.parameters.model_dump(exclude_defaults=True)
-    for key, value in parameters.items():
-        if key != "parallel_tool_calls":
-            drift.add(
-                "parameter-unsupported",
-                "a fine-tuning line has no sampling or request parameters",
-                field=f"parameters.{key}",
-                original=value,
-            )
-    fitted.parameters = Parameters(parallel_tool_calls=fitted.parameters.parallel_tool_calls)
-    if fitted.tool_choice is not None:
-        drift.add(
-            "parameter-unsupported",
-            "a fine-tuning line has no tool_choice",
-            field="tool_choice",
-            original=fitted.tool_choice.model_dump(
-                mode="json", exclude_defaults=True, exclude={"extra"}
-            ),
-        )
-        fitted.tool_choice = None
-    kept = []
-    for index, message in enumerate(fitted.messages):
-        had_content = bool(message.content)
-        message.content = _keep_trainable(message.content, f"messages[{index}].content", drift)
-        if message.content or not had_content:
-            kept.append(message)  # a message left empty by the drops above goes too
-    fitted.messages = kept
-    fitted.tools = [
-        tool for index, tool in enumerate(fitted.tools) if _trainable(tool, index, drift)
-    ]
-    return fitted
-
-
-def _trainable(tool: Tool, index: int, drift: Drift) -> bool:
-    # Fine-tuning takes function tools only, not Chat Completions' custom (free-text) ones.
-    if tool.extra.get(CHAT, {}).get("$type") != "custom":
-        return True
-    drift.add(
-        "tool-unsupported",
-        "fine-tuning takes function tools only",
-        field=f"tools[{index}]",
-        original=tool.name,
-    )
-    return False
-
-
-def _keep_trainable(blocks: list[Block], path: str, drift: Drift) -> list[Block]:
-    kept: list[Block] = []
-    for position, block in enumerate(blocks):
-        block_path = f"{path}[{position}]"
-        if isinstance(block, AudioBlock) or (
-            isinstance(block, DocumentBlock) and block.source.type != "text"
-        ):
-            drift.add(
-                "content-dropped",
-                f"fine-tuning examples take no {block.type} input",
-                field=block_path,
-                original=block.source.model_dump(mode="json", exclude={"data"}, exclude_none=True),
-            )
-            continue
-        if isinstance(block, ToolResultBlock) and isinstance(block.content, list):
-            block.content = _keep_trainable(block.content, f"{block_path}.content", drift)
-        kept.append(block)
-    return kept

@@ -23,7 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._common import parse_arguments, require_list, require_str
+from providers.formats._kit.fields import require_list, require_str
+from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import (
+    parse_arguments,
+)
 from providers.formats.base import FormatError
 from providers.umf import (
     JSON,
@@ -35,10 +39,9 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._parts import parse_part
-from ._shared import FORMAT_ID, UNMAPPED_ITEMS, add_hints, at, item, make_extra, plain
+from ._constants import FORMAT_ID, MESSAGE_ROLES, NS, UNMAPPED_ITEMS
+from ._parse_parts import parse_part, plain
 
-MESSAGE_ROLES = ("user", "system", "developer", "assistant")
 ASSISTANT_ITEMS = ("reasoning", "function_call", "custom_tool_call")
 OUTPUT_ITEMS = ("function_call_output", "custom_tool_call_output")
 # Item types of the Responses API besides ``message`` (``ResponseInputItemParam``).
@@ -144,7 +147,7 @@ class ItemReader:
             return
         blocks, string = _content(source, path, role)
         rest = {k: v for k, v in source.items() if k not in ("role", "content")}
-        extra = make_extra(rest, content="string" if string else None)
+        extra = NS.extra(rest, content="string" if string else None)
         self._start(Message(role=role, content=blocks, extra=extra))
 
     def _assistant(self, blocks: list[Block]) -> None:
@@ -212,7 +215,7 @@ def _assistant_message(source: dict[str, Any], path: str) -> list[Block]:
     marker: dict[str, Any] = {"fields": fields, "blocks": len(blocks)}
     if string:
         marker["content"] = "string"
-    add_hints(blocks[0].extra, message=marker)
+    NS.add_hints(blocks[0].extra, message=marker)
     return blocks
 
 
@@ -230,7 +233,7 @@ def _parse_reasoning(source: dict[str, Any], path: str, reader: ItemReader) -> B
         text="\n\n".join(texts),
         data=encrypted,
         provider=FORMAT_ID,
-        extra=make_extra(rest, summary=summary, content=content),
+        extra=NS.extra(rest, summary=summary, content=content),
     )
 
 
@@ -263,7 +266,7 @@ def _parse_call(source: dict[str, Any], path: str, reader: ItemReader) -> Block:
         name=name,
         input=value,
         raw_arguments=raw_arguments,
-        extra=make_extra(rest, type="custom" if custom else None),
+        extra=NS.extra(rest, type="custom" if custom else None),
     )
 
 
@@ -300,5 +303,5 @@ def _parse_output(
         role="tool",
         tool_call_id=call_id,
         content=[block],
-        extra=make_extra(rest, type="custom" if custom else None),
+        extra=NS.extra(rest, type="custom" if custom else None),
     )

@@ -14,7 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._common import arguments_string, dump_arguments, signature_portable
+from providers.formats._kit.extra import put_fields
+from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import (
+    arguments_string,
+    dump_arguments,
+    signature_portable,
+)
 from providers.umf import (
     AudioBlock,
     Block,
@@ -28,18 +34,10 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._entries import Entry, carried, checked_id, drop_reasoning, result_entry, without_id
-from ._parts import render_part, warn_citations
-from ._shared import (
-    FORMAT_ID,
-    RenderContext,
-    at,
-    fields_of,
-    get_hint,
-    item,
-    put_fields,
-    valid_item_id,
-)
+from ._constants import FORMAT_ID, NS
+from ._render_entries import carried, checked_id, drop_reasoning, result_entry, without_id
+from ._render_parts import render_part, warn_citations
+from ._rules import Context, Entry, valid_item_id
 
 _CONTENT_BLOCKS = (TextBlock, RefusalBlock, ImageBlock, DocumentBlock, AudioBlock)
 
@@ -47,7 +45,7 @@ _CONTENT_BLOCKS = (TextBlock, RefusalBlock, ImageBlock, DocumentBlock, AudioBloc
 class AssistantWriter:
     """Walks an assistant message's blocks once, item by item."""
 
-    def __init__(self, message: Message, index: int, path: str, ctx: RenderContext) -> None:
+    def __init__(self, message: Message, index: int, path: str, ctx: Context) -> None:
         self.blocks, self.index, self.path, self.ctx = message.content, index, path, ctx
         self.entries: list[Entry] = []
         self.carry: list[dict[str, Any]] = []
@@ -165,7 +163,7 @@ class AssistantWriter:
 
     def _call(self, block: ToolUseBlock, position: int) -> dict[str, Any]:
         path = self._path(position)
-        custom = get_hint(block.extra, "type") == "custom"
+        custom = NS.hint(block.extra, "type") == "custom"
         call_id = block.id if self.ctx.faithful else self.ctx.ids(block.id, at(path, "id"))
         wire: dict[str, Any] = {
             "type": "custom_tool_call" if custom else "function_call",
@@ -177,7 +175,7 @@ class AssistantWriter:
             wire["input"] = raw if raw is not None else dump_arguments(block.input)
         else:
             wire["arguments"] = arguments_string(block.input, block.raw_arguments)
-        fields = fields_of(block.extra)
+        fields = NS.fields(block.extra)
         if not self.ctx.faithful:
             fields = self._checked_id(fields, "ctc" if custom else "fc", position)
         return put_fields(wire, fields)
@@ -195,7 +193,7 @@ class AssistantWriter:
 def _marker(blocks: list[Block], position: int) -> dict[str, Any] | None:
     """The ``$message`` hint that starts a message item at ``position``, if it still
     describes the blocks there."""
-    marker = get_hint(blocks[position].extra, "message")
+    marker = NS.hint(blocks[position].extra, "message")
     if not isinstance(marker, dict) or not isinstance(marker.get("fields"), dict):
         return None
     count = marker.get("blocks")
@@ -204,13 +202,13 @@ def _marker(blocks: list[Block], position: int) -> dict[str, Any] | None:
     group = blocks[position : position + count]
     if not all(isinstance(block, _CONTENT_BLOCKS) for block in group):
         return None
-    if any(get_hint(block.extra, "message") is not None for block in group[1:]):
+    if any(NS.hint(block.extra, "message") is not None for block in group[1:]):
         return None
     return marker
 
 
-def _reasoning(block: ThinkingBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
-    fields = fields_of(block.extra)
+def _reasoning(block: ThinkingBlock, path: str, ctx: Context) -> dict[str, Any] | None:
+    fields = NS.fields(block.extra)
     if not signature_portable(block, FORMAT_ID):
         why = "reasoning of another provider (or of unknown origin) cannot be replayed to OpenAI"
     elif not ctx.faithful and not valid_item_id(fields.get("id"), "rs"):
@@ -230,7 +228,7 @@ def _reasoning(block: ThinkingBlock, path: str, ctx: RenderContext) -> dict[str,
 def _reasoning_parts(block: ThinkingBlock) -> tuple[list[Any], list[Any] | None]:
     """``(summary, content)`` as read when they still spell the block's text, else a
     summary made of the text."""
-    summary, content = get_hint(block.extra, "summary"), get_hint(block.extra, "content")
+    summary, content = NS.hint(block.extra, "summary"), NS.hint(block.extra, "content")
     if _texts(summary) is not None and (content is None or _texts(content) is not None):
         texts = _texts(summary) or _texts(content) or []
         if "\n\n".join(texts) == block.text:

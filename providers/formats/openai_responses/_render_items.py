@@ -26,27 +26,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._kit.drift import (
+    report_blocks_foreign_extra,
+    report_foreign_extra,
+    report_reasoning_details,
+)
+from providers.formats._kit.extra import put_fields
+from providers.formats._kit.paths import at, item
 from providers.umf import Block, Message, ThinkingBlock, ToolResultBlock, ToolUseBlock
 
-from ._entries import Entry, carried, checked_id, drop_reasoning, result_entry
+from ._constants import FORMAT_ID, NS, UNMAPPED_ITEMS
 from ._parse_items import ITEM_TYPES, OUTPUT_ITEMS
-from ._parts import render_part
 from ._render_assistant import AssistantWriter
-from ._shared import (
-    FORMAT_ID,
-    UNMAPPED_ITEMS,
-    RenderContext,
-    at,
-    fields_of,
-    get_hint,
-    item,
-    put_fields,
-    report_foreign_extra,
-    unmapped,
-)
+from ._render_entries import carried, checked_id, drop_reasoning, result_entry
+from ._render_parts import render_part
+from ._rules import Context, Entry
 
 
-def render_message(message: Message, index: int, ctx: RenderContext) -> list[Entry]:
+def render_message(message: Message, index: int, ctx: Context) -> list[Entry]:
     """The items for UMF message ``index``, in their natural order."""
     path = item("messages", index)
     _report_message_fields(message, path, ctx)
@@ -65,13 +62,11 @@ def render_message(message: Message, index: int, ctx: RenderContext) -> list[Ent
     return entries
 
 
-def _unmapped_items(
-    message: Message, path: str, ctx: RenderContext
-) -> list[tuple[int, dict[str, Any]]]:
+def _unmapped_items(message: Message, path: str, ctx: Context) -> list[tuple[int, dict[str, Any]]]:
     """The items kept verbatim on ``message``; in a request only those the API can take:
     of a type it knows (one added after this code cannot be checked), outputs with a call id."""
     kept = []
-    for number, entry in enumerate(unmapped(message.extra)):
+    for number, entry in enumerate(NS.unmapped(message.extra, UNMAPPED_ITEMS)):
         wire = entry.get("item")
         if not isinstance(wire, dict):
             continue
@@ -91,9 +86,9 @@ def _unmapped_items(
     return kept
 
 
-def _report_message_fields(message: Message, path: str, ctx: RenderContext) -> None:
-    report_foreign_extra(message.extra, path, ctx.drift)
-    _report_block_extras(message.content, path, ctx)
+def _report_message_fields(message: Message, path: str, ctx: Context) -> None:
+    report_foreign_extra(message.extra, path, ctx)
+    report_blocks_foreign_extra(message.content, path, ctx)
     if message.name is not None and message.role != "tool":
         ctx.drift.add(
             "content-dropped",
@@ -108,24 +103,11 @@ def _report_message_fields(message: Message, path: str, ctx: RenderContext) -> N
             field=at(path, "reasoning"),
             original=message.reasoning,
         )
-    if message.reasoning_details:
-        ctx.drift.add(
-            "reasoning-dropped",
-            "reasoning details of another provider cannot be sent to OpenAI Responses",
-            field=at(path, "reasoning_details"),
-            details={"count": len(message.reasoning_details)},
-        )
+    why = "reasoning details of another provider cannot be sent to OpenAI Responses"
+    report_reasoning_details(message, path, ctx.drift, why)
 
 
-def _report_block_extras(blocks: list[Block], path: str, ctx: RenderContext) -> None:
-    for position, block in enumerate(blocks):
-        block_path = item(at(path, "content"), position)
-        report_foreign_extra(block.extra, block_path, ctx.drift)
-        if isinstance(block, ToolResultBlock) and isinstance(block.content, list):
-            _report_block_extras(block.content, block_path, ctx)
-
-
-def _misplaced(block: Block, path: str, role: str, ctx: RenderContext) -> None:
+def _misplaced(block: Block, path: str, role: str, ctx: Context) -> None:
     """Reasoning and tool calls outside assistant messages: nothing can carry them there."""
     if isinstance(block, ThinkingBlock):
         drop_reasoning(block, path, f"a {role} message cannot hold reasoning", ctx)
@@ -142,7 +124,7 @@ def _misplaced(block: Block, path: str, role: str, ctx: RenderContext) -> None:
 # --------------------------------------------------------------------------- user, system
 
 
-def _turn_entries(message: Message, index: int, path: str, ctx: RenderContext) -> list[Entry]:
+def _turn_entries(message: Message, index: int, path: str, ctx: Context) -> list[Entry]:
     role = message.role
     parts: list[tuple[int, dict[str, Any]]] = []
     entries: list[Entry] = []
@@ -162,7 +144,7 @@ def _turn_entries(message: Message, index: int, path: str, ctx: RenderContext) -
     if ctx.faithful or parts or not message.content:
         order = parts[0][0] if parts else 0
         wire = {"role": role, "content": _message_content(message, [p for _, p in parts], ctx)}
-        fields = fields_of(message.extra)
+        fields = NS.fields(message.extra)
         if not ctx.faithful:
             fields = checked_id(fields, "msg", path, ctx)
         entries.append(Entry(put_fields(wire, fields), path, index, order))
@@ -171,11 +153,11 @@ def _turn_entries(message: Message, index: int, path: str, ctx: RenderContext) -
     return sorted(entries, key=lambda entry: entry.order)
 
 
-def _message_content(message: Message, parts: list[dict[str, Any]], ctx: RenderContext) -> Any:
+def _message_content(message: Message, parts: list[dict[str, Any]], ctx: Context) -> Any:
     plain_text = len(parts) == 1 and parts[0].keys() == {"type", "text"}
     plain_text = plain_text and parts[0]["type"] == "input_text"
     if ctx.faithful:
-        string = get_hint(message.extra, "content") == "string" and plain_text
+        string = NS.hint(message.extra, "content") == "string" and plain_text
         return parts[0]["text"] if string else parts
     return parts[0]["text"] if plain_text else parts or ""
 
@@ -183,7 +165,7 @@ def _message_content(message: Message, parts: list[dict[str, Any]], ctx: RenderC
 # --------------------------------------------------------------------------- tool results
 
 
-def _tool_entries(message: Message, index: int, path: str, ctx: RenderContext) -> list[Entry]:
+def _tool_entries(message: Message, index: int, path: str, ctx: Context) -> list[Entry]:
     results = [block for block in message.content if isinstance(block, ToolResultBlock)]
     if not results:
         return _loose_tool_message(message, index, path, ctx)
@@ -202,7 +184,7 @@ def _tool_entries(message: Message, index: int, path: str, ctx: RenderContext) -
     return entries
 
 
-def _loose_tool_message(message: Message, index: int, path: str, ctx: RenderContext) -> list[Entry]:
+def _loose_tool_message(message: Message, index: int, path: str, ctx: Context) -> list[Entry]:
     # A tool message holding its result as plain blocks (UMF's InternalMessage shape).
     if message.tool_call_id is not None:
         block = ToolResultBlock(tool_use_id=message.tool_call_id, content=list(message.content))

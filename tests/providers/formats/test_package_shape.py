@@ -18,15 +18,7 @@ import providers.formats
 FORMATS_DIR = Path(providers.formats.__file__).parent
 
 # The packages of families not yet moved (issue 18, item 5).
-NOT_YET_MOVED = frozenset(
-    {
-        "cohere",
-        "mistral",
-        "ollama",
-        "openai_finetune",
-        "openai_responses",
-    }
-)
+NOT_YET_MOVED: frozenset[str] = frozenset()
 
 REQUIRED = ("__init__.py", "_detect.py", "_parse.py", "_render.py", "_rules.py")
 ALLOWED = re.compile(

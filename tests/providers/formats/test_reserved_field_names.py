@@ -12,7 +12,7 @@ import pytest
 
 from providers import formats
 from providers.formats.base import FormatError
-from tests.providers.formats.test_cohere_mistral import canonical, stored
+from tests.providers.formats.chat_completions._helpers import canonical, stored
 
 RESERVED = "field names starting with '$' are reserved"
 _USER = {"role": "user", "content": "hi"}

@@ -7,19 +7,19 @@ from __future__ import annotations
 from providers.umf import (
     TextBlock,
 )
-from tests.providers.formats.cohere._helpers import (
-    imported,
-    render,
-)
-from tests.providers.formats.test_cohere_mistral import (
+from tests.providers.formats.chat_completions._helpers import (
     FIXTURES,
     load,
     summary,
 )
+from tests.providers.formats.cohere._helpers import (
+    assert_renders,
+    imported,
+)
 
 
 def test_documents_become_document_data_or_are_dropped() -> None:
-    payload, warnings = render(imported("anthropic", "multimodal_documents"))
+    payload, warnings = assert_renders(imported("anthropic", "multimodal_documents"))
     source = load(FIXTURES / "anthropic" / "multimodal_documents.json")
     url = source["messages"][0]["content"][4]["source"]["url"]
     assert payload["documents"] == [
@@ -107,7 +107,7 @@ def test_documents_become_document_data_or_are_dropped() -> None:
 
 
 def test_audio_and_pdf_bytes_are_dropped() -> None:
-    _, warnings = render(imported("openai-chat", "multimodal_request"))
+    _, warnings = assert_renders(imported("openai-chat", "multimodal_request"))
     assert summary(warnings)[1:] == [
         (
             "content-dropped",
@@ -138,7 +138,7 @@ def test_audio_and_pdf_bytes_are_dropped() -> None:
 
 
 def test_a_late_system_message_joins_the_leading_one() -> None:
-    payload, warnings = render(imported("anthropic", "search_results_system_message"))
+    payload, warnings = assert_renders(imported("anthropic", "search_results_system_message"))
     assert payload["messages"][0] == {
         "role": "system",
         "content": [
@@ -157,7 +157,7 @@ def test_a_late_system_message_joins_the_leading_one() -> None:
 
 
 def test_developer_messages_names_and_ranges() -> None:
-    _, warnings = render(imported("openai-chat", "developer_name_unknown_fields"))
+    _, warnings = assert_renders(imported("openai-chat", "developer_name_unknown_fields"))
     lossy = [w for w in summary(warnings) if w[0] != "field-unknown"]
     assert lossy == [
         ("content-dropped", "messages[0].name", "acme_app", None),
@@ -173,7 +173,7 @@ def test_developer_messages_names_and_ranges() -> None:
 
 def test_citations_of_other_formats_are_dropped() -> None:
     conversation = imported("openai-chat", "web_search_annotations")
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     text = conversation.messages[1].content[0]
     assert isinstance(text, TextBlock)
     assert payload["messages"][1] == {"role": "assistant", "content": text.text}

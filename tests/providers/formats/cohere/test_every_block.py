@@ -23,12 +23,7 @@ from providers.umf import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from tests.providers.formats.cohere._helpers import (
-    COHERE,
-    one_user_message,
-    render,
-)
-from tests.providers.formats.test_cohere_mistral import (
+from tests.providers.formats.chat_completions._helpers import (
     BLOCKS,
     PNG,
     ROLES,
@@ -38,6 +33,11 @@ from tests.providers.formats.test_cohere_mistral import (
     png,
     stored,
     summary,
+)
+from tests.providers.formats.cohere._helpers import (
+    COHERE,
+    assert_renders,
+    one_user_message,
 )
 
 # ------------------------------------------------------------------------ every block, every role
@@ -59,7 +59,7 @@ def test_every_block_in_every_role_is_carried_or_warned(block: Block, role: str)
             ),
         ],
     )
-    render(conversation)  # valid, and nothing lost without a warning
+    assert_renders(conversation)  # valid, and nothing lost without a warning
 
 
 def test_signed_thinking_of_other_providers_is_sent_unsigned() -> None:
@@ -70,7 +70,7 @@ def test_signed_thinking_of_other_providers_is_sent_unsigned() -> None:
             Message(role="assistant", content=[BLOCKS["thinking signed"], TextBlock(text="ok")]),
         ],
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload["messages"][1]["content"][0] == {
         "type": "thinking",
         "thinking": "signed thought",
@@ -90,7 +90,7 @@ def test_signed_thinking_of_other_providers_is_sent_unsigned() -> None:
 def test_other_formats_fixtures_render_valid_requests(path: Path) -> None:
     parsed = formats.parse(path.parent.name, load(path))
     for item in parsed.items:
-        render(stored(item.conversation))
+        assert_renders(stored(item.conversation))
 
 
 # --------------------------------------------------------------------------- random conversations
@@ -125,18 +125,20 @@ def test_any_conversation_renders_a_valid_request_and_warns_for_each_loss(
     messages: list[Message],
 ) -> None:
     conversation = Conversation(messages=messages, tools=[Tool(name="f")])
-    render(conversation)
+    assert_renders(conversation)
 
 
 def test_image_data_is_sent_as_a_data_uri() -> None:
-    payload, _ = render(one_user_message(ImageBlock.model_validate(png().model_dump())))
+    payload, _ = assert_renders(one_user_message(ImageBlock.model_validate(png().model_dump())))
     assert (
         payload["messages"][0]["content"][0]["image_url"]["url"] == f"data:image/png;base64,{PNG}"
     )
 
 
 def test_thinking_in_a_user_message_is_dropped() -> None:
-    payload, warnings = render(one_user_message(TextBlock(text="a"), ThinkingBlock(text="b")))
+    payload, warnings = assert_renders(
+        one_user_message(TextBlock(text="a"), ThinkingBlock(text="b"))
+    )
     assert payload["messages"] == [{"role": "user", "content": "a"}]
     assert summary(warnings) == [("reasoning-dropped", "messages[0].content[1]", "b", None)]
 

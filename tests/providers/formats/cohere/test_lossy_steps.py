@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from providers import formats
-from providers.formats._chatlike import MISSING_RESULT_TEXT
+from providers.formats._chat_completions.turns import MISSING_RESULT_TEXT
 from providers.formats.cohere import DEFAULT_MODEL
 from providers.umf import (
     Conversation,
@@ -20,14 +20,14 @@ from providers.umf import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from tests.providers.formats.cohere._helpers import (
-    one_user_message,
-    render,
-)
-from tests.providers.formats.test_cohere_mistral import (
+from tests.providers.formats.chat_completions._helpers import (
     BLOCKS,
     png,
     summary,
+)
+from tests.providers.formats.cohere._helpers import (
+    assert_renders,
+    one_user_message,
 )
 from tests.providers.sdk.cohere import validate_cohere_request
 
@@ -75,7 +75,7 @@ def test_tool_choice_modes(choice: str, wire: str | None) -> None:
 def test_tool_choice_without_tools_is_left_out() -> None:
     conversation = one_user_message(TextBlock(text="hi"))
     conversation.tool_choice = ToolChoice(type="required")
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert "tool_choice" not in payload
     assert summary(warnings) == [
         ("parameter-unsupported", "tool_choice", {"type": "required"}, None)
@@ -94,7 +94,7 @@ def test_images_outside_user_messages_are_dropped() -> None:
             Message(role="assistant", content=[TextBlock(text="Here:"), png()]),
         ],
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload["messages"] == [
         {"role": "system", "content": "Describe charts."},
         {
@@ -122,7 +122,7 @@ def test_a_call_without_a_result_gets_a_placeholder() -> None:
             Message(role="user", content=[TextBlock(text="Well?")]),
         ],
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     new_id = payload["messages"][1]["tool_calls"][0]["id"]
     assert payload["messages"][2] == {
         "role": "tool",
@@ -148,7 +148,7 @@ def test_parameters_cohere_cannot_take() -> None:
         parallel_tool_calls=False,
         custom={"logit_bias": {}},
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload == {
         "model": "command-a-03-2025",
         "temperature": 0.0,
@@ -177,7 +177,7 @@ def test_parameters_cohere_cannot_take() -> None:
 
 def test_no_model_gets_the_default() -> None:
     conversation = Conversation(messages=[Message(role="user", content=[TextBlock(text="hi")])])
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload["model"] == DEFAULT_MODEL
     assert summary(warnings) == [("parameter-defaulted", "parameters.model", None, DEFAULT_MODEL)]
 
@@ -191,7 +191,7 @@ def test_a_tree_exports_its_main_thread() -> None:
             Message(id="c", parent_id="a", role="assistant", content=[TextBlock(text="new")]),
         ],
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert [m["content"] for m in payload["messages"]] == ["hi", "new"]
     assert summary(warnings) == [
         ("content-dropped", "messages[1]", "b", None),
@@ -207,7 +207,7 @@ def test_a_reasoning_field_becomes_thinking() -> None:
             Message(role="assistant", content=[TextBlock(text="42")], reasoning="Six sevens."),
         ],
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload["messages"][1] == {
         "role": "assistant",
         "content": [
@@ -230,7 +230,7 @@ def test_result_documents_stay_documents() -> None:
             Message(role="tool", content=[result]),
         ],
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload["messages"][1]["content"] == [
         {"type": "document", "document": {"data": {"text": "doc words"}}},
         {"type": "text", "text": "done"},

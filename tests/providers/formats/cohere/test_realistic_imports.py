@@ -11,21 +11,21 @@ from typing import Any
 
 import orjson
 
-from tests.providers.formats.cohere._helpers import (
-    imported,
-    render,
-)
-from tests.providers.formats.test_cohere_mistral import (
+from tests.providers.formats.chat_completions._helpers import (
     FIXTURES,
     load,
     summary,
+)
+from tests.providers.formats.cohere._helpers import (
+    assert_renders,
+    imported,
 )
 
 # --------------------------------------------------------------------------- realistic imports
 
 
 def test_anthropic_tool_loop_renders_the_exact_request() -> None:
-    payload, _ = render(imported("anthropic", "tool_loop_parallel"))
+    payload, _ = assert_renders(imported("anthropic", "tool_loop_parallel"))
     source = load(FIXTURES / "anthropic" / "tool_loop_parallel.json")
     paris, tokyo, time, retry = (
         "toolu_01A09q90qw90lq917835lq9",
@@ -102,7 +102,7 @@ def test_anthropic_tool_loop_renders_the_exact_request() -> None:
 
 
 def test_anthropic_tool_loop_warns_for_each_lossy_step() -> None:
-    _, warnings = render(imported("anthropic", "tool_loop_parallel"))
+    _, warnings = assert_renders(imported("anthropic", "tool_loop_parallel"))
     assert summary(warnings) == [
         (
             "field-unknown",
@@ -142,7 +142,7 @@ def test_anthropic_tool_loop_warns_for_each_lossy_step() -> None:
 
 
 def test_openai_refusals_render_the_exact_request_as_text() -> None:
-    payload, warnings = render(imported("openai-chat", "refusal_exchange"))
+    payload, warnings = assert_renders(imported("openai-chat", "refusal_exchange"))
     source = load(FIXTURES / "openai-chat" / "refusal_exchange.json")
     assert payload == {
         "model": "gpt-4o-2024-08-06",
@@ -172,7 +172,7 @@ def test_openai_refusals_render_the_exact_request_as_text() -> None:
 
 
 def test_anthropic_thinking_keeps_its_text_but_not_its_signature() -> None:
-    payload, warnings = render(imported("anthropic", "thinking_tool_loop"))
+    payload, warnings = assert_renders(imported("anthropic", "thinking_tool_loop"))
     source = load(FIXTURES / "anthropic" / "thinking_tool_loop.json")
     thinking = source["messages"][1]["content"][0]
     assert payload["messages"][1]["content"] == [

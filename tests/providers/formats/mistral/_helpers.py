@@ -1,7 +1,6 @@
-"""Helpers the ``mistral`` conversion tests share: rendering a conversation (validated against
-mistralai's request types and rules), importing another format's fixture, tool call ids and
-calls as Mistral writes them, one user message.
-"""
+"""Helpers the ``mistral`` conversion tests share: rendering a conversation with mistralai's
+request types and rules asserted, tool call ids and calls as Mistral writes them, one user
+message."""
 
 from __future__ import annotations
 
@@ -10,7 +9,7 @@ from typing import Any
 
 from providers import formats
 from providers.formats.mistral import BRIDGE_TEXT
-from providers.formats.mistral._shared import make_tool_call_id
+from providers.formats.mistral._rules import make_tool_call_id
 from providers.umf import (
     Block,
     Conversation,
@@ -18,31 +17,16 @@ from providers.umf import (
     Message,
     Parameters,
 )
-from tests.providers.formats.test_cohere_mistral import (
-    FIXTURES,
-    assert_nothing_silently_dropped,
-    load,
-    stored,
-)
-from tests.providers.sdk.mistral import check_mistral_rules, validate_mistral_request
+from tests.providers.formats.chat_completions import _helpers as family
 
 MISTRAL = formats.get("mistral")
 BRIDGE = {"role": "assistant", "content": BRIDGE_TEXT}
+imported = family.imported
 
 
-def render(conversation: Conversation) -> tuple[Any, list[DriftWarning]]:
-    """Render, check that Mistral would take it, and give back payload and warnings."""
-    rendered = MISTRAL.render(conversation)
-    validate_mistral_request(rendered.payload)
-    check_mistral_rules(rendered.payload)
-    assert_nothing_silently_dropped(conversation, rendered.payload, rendered.warnings)
-    return rendered.payload, rendered.warnings
-
-
-def imported(format_id: str, name: str) -> Conversation:
-    """A fixture of another format as storage gives it back after importing it."""
-    [item] = formats.get(format_id).parse(load(FIXTURES / format_id / f"{name}.json"))
-    return stored(item.conversation)
+def assert_renders(conversation: Conversation) -> tuple[Any, list[DriftWarning]]:
+    """Render, assert that Mistral would take it, and give back payload and warnings."""
+    return family.assert_renders("mistral", conversation)
 
 
 def mistral_id(original: str) -> str:

@@ -9,19 +9,19 @@ from typing import Any
 from providers.umf import (
     TextBlock,
 )
-from tests.providers.formats.mistral._helpers import (
-    imported,
-    render,
-)
-from tests.providers.formats.test_cohere_mistral import (
+from tests.providers.formats.chat_completions._helpers import (
     FIXTURES,
     load,
     summary,
 )
+from tests.providers.formats.mistral._helpers import (
+    assert_renders,
+    imported,
+)
 
 
 def test_documents_by_url_travel_and_bytes_do_not() -> None:
-    payload, warnings = render(imported("anthropic", "multimodal_documents"))
+    payload, warnings = assert_renders(imported("anthropic", "multimodal_documents"))
     source = load(FIXTURES / "anthropic" / "multimodal_documents.json")
     content = source["messages"][0]["content"]
     assert payload["messages"][0]["content"][2:5] == [
@@ -89,7 +89,7 @@ def content_citations(source: Any, index: int) -> Any:
 
 
 def test_refusals_become_text_and_the_last_answer_a_prefix() -> None:
-    payload, warnings = render(imported("openai-chat", "refusal_exchange"))
+    payload, warnings = assert_renders(imported("openai-chat", "refusal_exchange"))
     assert payload["messages"][1] == {
         "role": "assistant",
         "content": "I can't help with getting into someone else's home.",
@@ -114,7 +114,7 @@ def test_refusals_become_text_and_the_last_answer_a_prefix() -> None:
 
 def test_citations_of_other_formats_are_dropped() -> None:
     conversation = imported("openai-chat", "web_search_annotations")
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     text = conversation.messages[1].content[0]
     assert isinstance(text, TextBlock)
     assert payload["messages"][1] == {"role": "assistant", "content": text.text, "prefix": True}
@@ -131,7 +131,7 @@ def test_citations_of_other_formats_are_dropped() -> None:
 
 
 def test_a_late_system_message_joins_the_leading_one() -> None:
-    payload, warnings = render(imported("anthropic", "search_results_system_message"))
+    payload, warnings = assert_renders(imported("anthropic", "search_results_system_message"))
     assert [m["role"] for m in payload["messages"]].count("system") == 1
     assert payload["messages"][0]["content"][1] == {
         "type": "text",
@@ -148,7 +148,7 @@ def test_a_late_system_message_joins_the_leading_one() -> None:
 
 
 def test_a_user_turn_left_alone_by_a_dropped_answer_is_merged() -> None:
-    payload, warnings = render(imported("openai-chat", "audio_exchange"))
+    payload, warnings = assert_renders(imported("openai-chat", "audio_exchange"))
     assert [m["role"] for m in payload["messages"]] == ["user"]
     assert summary(warnings)[-1] == ("role-merged", "messages[2]", "user", "user")
     assert warnings[-1].details == {"merged_into": "messages[0]"}

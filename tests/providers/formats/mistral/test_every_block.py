@@ -21,17 +21,17 @@ from providers.umf import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from tests.providers.formats.mistral._helpers import (
-    MISTRAL,
-    render,
-)
-from tests.providers.formats.test_cohere_mistral import (
+from tests.providers.formats.chat_completions._helpers import (
     BLOCKS,
     ROLES,
     assert_nothing_silently_dropped,
     foreign_fixtures,
     load,
     stored,
+)
+from tests.providers.formats.mistral._helpers import (
+    MISTRAL,
+    assert_renders,
 )
 
 # ------------------------------------------------------------------------ every block, every role
@@ -53,7 +53,7 @@ def test_every_block_in_every_role_is_carried_or_warned(block: Block, role: str)
             ),
         ],
     )
-    render(conversation)  # valid, and nothing lost without a warning
+    assert_renders(conversation)  # valid, and nothing lost without a warning
 
 
 @pytest.mark.parametrize(
@@ -62,7 +62,7 @@ def test_every_block_in_every_role_is_carried_or_warned(block: Block, role: str)
 def test_other_formats_fixtures_render_valid_requests(path: Path) -> None:
     parsed = formats.parse(path.parent.name, load(path))
     for item in parsed.items:
-        render(stored(item.conversation))
+        assert_renders(stored(item.conversation))
 
 
 # --------------------------------------------------------------------------- random conversations
@@ -95,7 +95,7 @@ _MESSAGES = st.builds(
 def test_any_conversation_renders_a_valid_request_and_warns_for_each_loss(
     messages: list[Message],
 ) -> None:
-    render(Conversation(messages=messages, tools=[Tool(name="f")]))
+    assert_renders(Conversation(messages=messages, tools=[Tool(name="f")]))
 
 
 @settings(max_examples=150, deadline=None)

@@ -20,17 +20,17 @@ from providers.umf import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from tests.providers.formats.mistral._helpers import (
-    BRIDGE,
-    call,
-    one_user_message,
-    render,
-)
-from tests.providers.formats.test_cohere_mistral import (
+from tests.providers.formats.chat_completions._helpers import (
     PNG,
     pdf,
     png,
     summary,
+)
+from tests.providers.formats.mistral._helpers import (
+    BRIDGE,
+    assert_renders,
+    call,
+    one_user_message,
 )
 
 # --------------------------------------------------------------------------- one lossy step each
@@ -47,7 +47,7 @@ def test_consecutive_messages_of_one_role_are_merged() -> None:
             Message(role="user", content=[TextBlock(text="Tell me a joke.")]),
         ],
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload["messages"] == [
         {
             "role": "user",
@@ -84,7 +84,7 @@ def test_assistant_media_moves_to_a_user_message_after_the_group() -> None:
             Message(role="user", content=[TextBlock(text="Thanks")]),
         ],
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload["messages"][1:] == [
         {"role": "assistant", "tool_calls": [call("abc123XYZ", "save", "{}")]},
         {
@@ -109,7 +109,7 @@ def test_assistant_media_moves_to_a_user_message_after_the_group() -> None:
 
 
 def test_media_without_a_sendable_source_is_dropped() -> None:
-    payload, warnings = render(
+    payload, warnings = assert_renders(
         one_user_message(
             TextBlock(text="see"),
             pdf(),
@@ -140,10 +140,10 @@ def test_tool_choice_forms() -> None:
     ]
     for choice, wire in expected:
         conversation.tool_choice = choice
-        payload, warnings = render(conversation)
+        payload, warnings = assert_renders(conversation)
         assert (payload["tool_choice"], warnings) == (wire, [])
     conversation.tool_choice = ToolChoice(type="tool")
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload["tool_choice"] == "any"
     assert summary(warnings) == [("parameter-normalized", "tool_choice", "tool", "any")]
 
@@ -154,7 +154,7 @@ def test_parameters_mistral_cannot_take() -> None:
         parameters=Parameters(temperature=1.8, top_k=20, seed=4, user="u-1", custom={"safe": 1}),
         tool_choice=ToolChoice(type="required"),
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload == {
         "model": DEFAULT_MODEL,
         "temperature": 1.5,
@@ -181,7 +181,7 @@ def test_a_tree_exports_its_main_thread() -> None:
             Message(id="d", parent_id="c", role="user", content=[TextBlock(text="and?")]),
         ],
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert [m["content"] for m in payload["messages"]] == ["hi", "new", "and?"]
     assert summary(warnings) == [
         ("content-dropped", "messages[1]", "b", None),
@@ -200,7 +200,7 @@ def test_a_result_without_its_call_becomes_user_text() -> None:
             ),
         ],
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload["messages"] == [
         {
             "role": "user",

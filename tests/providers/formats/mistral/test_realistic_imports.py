@@ -16,24 +16,24 @@ from providers.umf import (
     TextBlock,
     ThinkingBlock,
 )
-from tests.providers.formats.mistral._helpers import (
-    BRIDGE,
-    call,
-    imported,
-    mistral_id,
-    render,
-)
-from tests.providers.formats.test_cohere_mistral import (
+from tests.providers.formats.chat_completions._helpers import (
     FIXTURES,
     load,
     summary,
+)
+from tests.providers.formats.mistral._helpers import (
+    BRIDGE,
+    assert_renders,
+    call,
+    imported,
+    mistral_id,
 )
 
 # --------------------------------------------------------------------------- realistic imports
 
 
 def test_openai_tool_loop_renders_the_exact_request() -> None:
-    payload, warnings = render(imported("openai-chat", "tool_loop_parallel"))
+    payload, warnings = assert_renders(imported("openai-chat", "tool_loop_parallel"))
     source = load(FIXTURES / "openai-chat" / "tool_loop_parallel.json")
     messages = source["messages"]
     ids = [call["id"] for call in messages[2]["tool_calls"]] + [messages[8]["tool_calls"][0]["id"]]
@@ -112,7 +112,7 @@ def test_openai_tool_loop_renders_the_exact_request() -> None:
 
 
 def test_anthropic_tool_loop_renders_the_exact_request() -> None:
-    payload, _ = render(imported("anthropic", "tool_loop_parallel"))
+    payload, _ = assert_renders(imported("anthropic", "tool_loop_parallel"))
     source = load(FIXTURES / "anthropic" / "tool_loop_parallel.json")
     paris, tokyo, time, retry = (
         mistral_id(block["id"])
@@ -175,7 +175,7 @@ def test_anthropic_tool_loop_renders_the_exact_request() -> None:
 
 
 def test_anthropic_tool_loop_warns_for_each_lossy_step() -> None:
-    _, warnings = render(imported("anthropic", "tool_loop_parallel"))
+    _, warnings = assert_renders(imported("anthropic", "tool_loop_parallel"))
     lossy = [w for w in summary(warnings) if w[0] not in ("field-unknown", "id-rewritten")]
     assert lossy == [
         (
@@ -201,7 +201,7 @@ def test_anthropic_tool_loop_warns_for_each_lossy_step() -> None:
 
 
 def test_anthropic_thinking_keeps_its_text_but_not_its_signature() -> None:
-    payload, warnings = render(imported("anthropic", "thinking_tool_loop"))
+    payload, warnings = assert_renders(imported("anthropic", "thinking_tool_loop"))
     source = load(FIXTURES / "anthropic" / "thinking_tool_loop.json")
     thinking = source["messages"][1]["content"][0]
     assert payload["messages"][1]["content"] == [
@@ -226,7 +226,7 @@ def test_mistral_signatures_go_back_to_mistral() -> None:
             Message(role="user", content=[TextBlock(text="And 10 km?")]),
         ],
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload["messages"][1]["content"][0] == {
         "type": "thinking",
         "thinking": [{"type": "text", "text": "Check units."}],

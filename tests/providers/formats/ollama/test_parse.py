@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from providers.formats.ollama import FORMAT
-from providers.formats.ollama._media import sniff_media_type
+from providers.formats.ollama._parse_messages import sniff_media_type
 from providers.umf import (
     ImageBlock,
     TextBlock,

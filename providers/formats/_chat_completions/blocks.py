@@ -1,0 +1,210 @@
+"""Blocks, media and tool definitions as both chat-like formats read and write them."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from providers.formats._chat_completions.turns import Turn
+from providers.formats._kit.context import RenderContext as Context
+from providers.formats._kit.drift import describe, report_foreign_extra
+from providers.formats._kit.extra import Namespace
+from providers.formats._kit.fields import require_mapping, require_str, split
+from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import data_uri, parse_data_uri
+from providers.umf import (
+    JSON,
+    Block,
+    Conversation,
+    Extra,
+    MediaSource,
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    Tool,
+    main_path,
+)
+
+_EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
+
+
+@dataclass
+class ParseState:
+    """What reading one payload's messages remembers: the name of each call by id, so
+    that tool results (which carry only the id) know the tool's name."""
+
+    call_names: dict[str, str] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- media
+
+
+def source_from_url(url: str) -> tuple[MediaSource, str | None]:
+    """A URL or data URI as a source, and the URI itself when the source would not spell
+    it the same way again (extra parameters, no media type): the ``$uri`` hint."""
+    parsed = parse_data_uri(url)
+    if parsed is None:
+        return MediaSource(type="url", url=url), None
+    source = MediaSource(type="base64", media_type=parsed[0], data=parsed[1])
+    return source, None if data_uri(*parsed) == url else url
+
+
+def media_uri(source: MediaSource, extra: Extra, ns: Namespace) -> str | None:
+    """The URL or data URI that carries ``source``, spelled as it was read when it was."""
+    if source.type == "url":
+        return source.url
+    if source.type != "base64" or source.data is None:
+        return None
+    original = ns.hint(extra, "uri")
+    if same_bytes(original, source):
+        return str(original)
+    return data_uri(source.media_type, source.data)
+
+
+def same_bytes(original: Any, source: MediaSource) -> bool:
+    """Whether ``original`` (a kept ``$uri`` hint) still spells ``source``'s bytes: a data
+    URI of the same media type and data, or that bare base64 data itself."""
+    if not isinstance(original, str):
+        return False
+    parsed = parse_data_uri(original)
+    if parsed is None:
+        return original == source.data
+    return parsed == (source.media_type, source.data)
+
+
+def decoded_text(source: MediaSource) -> str | None:
+    """The text of base64 ``text/*`` bytes, or None."""
+    if source.type != "base64" or source.data is None:
+        return None
+    if not (source.media_type or "").startswith("text/"):
+        return None
+    try:
+        return base64.b64decode(source.data, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+
+
+def drop(block: Block, path: str, message: str, ctx: Context) -> None:
+    """Warn that ``block`` is left out (``content-dropped``; never its bytes)."""
+    ctx.drift.add("content-dropped", message, field=path, original=describe(block))
+
+
+def drop_reasoning(block: ThinkingBlock, path: str, why: str, ctx: Context) -> None:
+    """Warn that a thinking block is left out (``reasoning-dropped``)."""
+    ctx.drift.add(
+        "reasoning-dropped",
+        why,
+        field=path,
+        original=block.text or None,
+        details={"redacted": block.redacted, "signed": bool(block.signature or block.data)},
+    )
+
+
+def sendable(parts: list[dict[str, Any]]) -> bool:
+    """Whether content parts say anything (empty text parts do not)."""
+    return any(part.get("type") != "text" or part.get("text") for part in parts)
+
+
+def leave_out_empty(turn: Turn, ctx: Context) -> None:
+    """Note that a converted message with nothing to send is left out; when its blocks
+    were dropped, their own warnings already say so."""
+    if all(isinstance(entry.block, TextBlock) and not entry.block.text for entry in turn.blocks):
+        ctx.drift.add(
+            "content-dropped",
+            "an empty message is left out",
+            field=turn.path,
+            original=turn.role,
+            severity="info",
+        )
+
+
+# --------------------------------------------------------------------------- tools
+
+
+def read_tool(tool: dict[str, Any], path: str, ns: Namespace) -> Tool:
+    """A ``{"type": "function", "function": {...}}`` definition (type already checked).
+    Unknown function fields stay on the tool, those beside ``function`` under ``$outer``."""
+    function_path = at(path, "function")
+    function = require_mapping(tool.get("function"), function_path)
+    name = require_str(function.get("name"), at(function_path, "name"))
+    fields, rest = split(
+        function, ("description", "parameters"), handled=("name",), path=function_path
+    )
+    description = None
+    if "description" in fields:
+        description = require_str(fields["description"], at(function_path, "description"))
+    parameters = None
+    if "parameters" in fields:
+        parameters = require_mapping(fields["parameters"], at(function_path, "parameters"))
+    _, outer = split(tool, (), handled=("type", "function"), path=path)
+    type_hint = "absent" if "type" not in tool else None
+    return Tool(
+        name=name,
+        description=description,
+        parameters=parameters,
+        extra=ns.extra(rest, outer=outer or None, type=type_hint),
+    )
+
+
+def write_tool(tool: Tool, path: str, ctx: Context) -> dict[str, Any]:
+    """A function tool definition; one from elsewhere without parameters gets an empty
+    object schema (both APIs require one): ``parameter-defaulted`` (info)."""
+    report_foreign_extra(tool.extra, path, ctx)
+    function: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        function["description"] = tool.description
+    parameters = tool.parameters
+    if parameters is None and not ctx.faithful:
+        parameters = _EMPTY_SCHEMA
+        ctx.drift.add(
+            "parameter-defaulted",
+            f"{ctx.label} tools need parameters; an empty object schema was used",
+            field=at(path, "parameters"),
+            transformed=_EMPTY_SCHEMA,
+            severity="info",
+        )
+    if parameters is not None:
+        function["parameters"] = parameters
+    out: dict[str, Any] = {"type": "function", "function": ctx.ns.put(function, tool.extra)}
+    if ctx.ns.hint(tool.extra, "type") == "absent" and ctx.faithful:
+        del out["type"]
+    return ctx.ns.put(out, tool.extra, "outer")
+
+
+# --------------------------------------------------------------------------- shapes
+
+
+def thread(
+    conversation: Conversation,
+    ctx: Context,
+    original: Callable[[Message], JSON] = lambda message: message.id,
+) -> list[tuple[int, Message]]:
+    """The messages to write with their indexes: one path when the conversation is a
+    tree, the others ``content-dropped`` (``original`` says what a warning names)."""
+    positions = {id(message): index for index, message in enumerate(conversation.messages)}
+    path = main_path(conversation)
+    kept = {id(message) for message in path}
+    for index, message in enumerate(conversation.messages):
+        if id(message) not in kept:
+            ctx.drift.add(
+                "content-dropped",
+                f"{ctx.label} takes one thread; this message is on another branch",
+                field=item("messages", index),
+                original=original(message),
+            )
+    return [(positions[id(message)], message) for message in path]
+
+
+def take_answer(
+    messages: list[tuple[int, Message]], shape: Any
+) -> tuple[tuple[int, Message] | None, Any]:
+    """For an exchange or response shape, the answer (the last message, an assistant's)
+    taken off ``messages``; the shape falls back to a request when there is none."""
+    if shape not in ("exchange", "response"):
+        return None, shape
+    if messages and messages[-1][1].role == "assistant":
+        return messages.pop(), shape
+    return None, "request"

@@ -1,0 +1,97 @@
+"""How a message's ``content`` is spelled on the wire: a string, a list of parts, ``null``
+or absent. Readers record the spelling as the ``$content`` hint only when the writers'
+default would spell it otherwise, so converted messages get the default."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from providers.formats._kit.context import RenderContext
+from providers.formats._kit.paths import at, item
+from providers.formats.base import FormatError
+from providers.umf import Block, RefusalBlock, TextBlock
+
+PartReader = Callable[[Any, str], Block]
+
+
+def content_shape(parts: list[Any], role: str) -> str:
+    """The default spelling: nothing is ``absent`` for an assistant (an empty string for
+    others), one plain text part a ``string``, anything else ``parts``."""
+    if not parts:
+        return "absent" if role == "assistant" else "string"
+    first = parts[0]
+    if len(parts) == 1 and isinstance(first, dict) and first.keys() == {"type", "text"}:
+        return "string" if first["type"] == "text" else "parts"
+    return "parts"
+
+
+def read_content(
+    source: dict[str, Any], path: str, read_part: PartReader
+) -> tuple[list[Block], list[Any], str]:
+    """``(blocks, the parts as sent, how content was spelled)`` of a message."""
+    if "content" not in source:
+        return [], [], "absent"
+    content = source["content"]
+    if content is None:
+        return [], [], "null"
+    if isinstance(content, str):
+        return [TextBlock(text=content)], [{"type": "text", "text": content}], "string"
+    if isinstance(content, list):
+        content_path = at(path, "content")
+        blocks = [read_part(part, item(content_path, i)) for i, part in enumerate(content)]
+        return blocks, content, "parts"
+    raise FormatError(
+        "content must be a string, an array of parts or null", field=at(path, "content")
+    )
+
+
+def content_hint(parts: list[Any], role: str, spelled: str) -> str | None:
+    """The ``$content`` hint to keep: None when the default spells it the same."""
+    return None if spelled == content_shape(parts, role) else spelled
+
+
+def write_content(out: dict[str, Any], parts: list[dict[str, Any]], role: str, hint: Any) -> None:
+    """Set ``out["content"]`` to ``parts`` spelled as ``hint`` says (else the default)."""
+    default = content_shape(parts, role)
+    shape = hint or default
+    if shape == "null" and not parts:
+        out["content"] = None
+    elif shape == "string" and default in ("string", "absent"):
+        out["content"] = parts[0]["text"] if parts else ""
+    elif shape != "absent" or parts:
+        out["content"] = parts
+
+
+def write_result_content(wire: dict[str, Any], content: Any, hint: Any) -> None:
+    """Set a tool message's content: left out or ``null`` when it was read so and is empty."""
+    if hint == "null" and content == "":
+        wire["content"] = None
+    elif hint != "absent" or content != "":
+        wire["content"] = content
+
+
+def write_text(block: TextBlock, path: str, ctx: RenderContext) -> dict[str, Any]:
+    """A ``text`` part with the block's verbatim fields; citations this format did not read
+    (it marks its own with ``$citations``) are ``content-dropped``."""
+    if block.citations and ctx.ns.hint(block.extra, "citations") is None:
+        ctx.drift.add(
+            "content-dropped",
+            f"citations of another format cannot be sent to {ctx.label}",
+            field=at(path, "citations"),
+            original=block.citations,
+        )
+    return ctx.ns.put({"type": "text", "text": block.text}, block.extra)
+
+
+def refusal_as_text(block: RefusalBlock, path: str, ctx: RenderContext) -> dict[str, Any]:
+    """A refusal as a ``text`` part, for an API with no refusal content
+    (``content-type-unsupported``)."""
+    ctx.drift.add(
+        "content-type-unsupported",
+        f"{ctx.label} has no refusal content; sent as text",
+        field=path,
+        original="refusal",
+        transformed="text",
+    )
+    return {"type": "text", "text": block.text}

@@ -1,0 +1,182 @@
+"""Turns -> Mistral messages, before the ordering rules of :mod:`._rules` apply.
+
+What each role holds: system text (and thinking, when read so); user every chunk type;
+assistant text and thinking chunks, ``tool_calls`` and ``prefix``; tool messages
+``tool_call_id``, ``name`` and text. When converting, media a role cannot hold is set aside
+(:attr:`Written.carry`) for a user message after its group (``message-reordered``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from providers.formats._chat_completions.blocks import (
+    drop,
+    drop_reasoning,
+    leave_out_empty,
+    sendable,
+)
+from providers.formats._chat_completions.calls import write_call
+from providers.formats._chat_completions.content import (
+    refusal_as_text,
+    write_content,
+    write_result_content,
+    write_text,
+)
+from providers.formats._chat_completions.turns import Located, Turn, locate, mark_error
+from providers.formats._kit.context import RenderContext as Context
+from providers.umf import (
+    AudioBlock,
+    Block,
+    DocumentBlock,
+    Extra,
+    ImageBlock,
+    RefusalBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+
+from ._constants import NS, UNMAPPED_CHUNKS
+from ._render_chunks import (
+    render_audio,
+    render_document,
+    render_image,
+    render_thinking,
+)
+
+_MEDIA = ("image_url", "document_url", "input_audio", "file")
+
+
+@dataclass
+class Written:
+    """One rendered message (None when nothing of its turn could be sent), the media that
+    must follow it in a user message, and where it came from."""
+
+    wire: dict[str, Any] | None
+    path: str
+    carry: list[dict[str, Any]] = field(default_factory=list)
+    synthetic: bool = False
+
+    @property
+    def role(self) -> str:
+        """The role on the wire (``""`` for a message left out)."""
+        return str(self.wire["role"]) if self.wire is not None else ""
+
+
+class TurnWriter:
+    """Writes turns as Mistral messages."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def turn(self, turn: Turn) -> Written:
+        """One message for ``turn`` (see :class:`Written`)."""
+        if turn.role == "tool":
+            return self._tool(turn)
+        written = Written(None, turn.path)
+        chunks: list[dict[str, Any]] = []
+        calls: list[dict[str, Any]] = []
+        for entry in turn.blocks:
+            if isinstance(entry.block, ToolUseBlock) and turn.role == "assistant":
+                call_id = turn.call_ids.get(entry.path, entry.block.id)
+                calls.append(write_call(entry.block, call_id, self.ctx))
+            elif (chunk := self.chunk(entry, turn.role)) is not None:
+                self._keep(chunk, entry, turn.role, chunks, written)
+        extra = turn.message.extra if turn.message is not None else {}
+        chunks = NS.put_back(chunks, extra, UNMAPPED_CHUNKS, "chunk")
+        if not self.ctx.faithful and not (sendable(chunks) or calls):
+            leave_out_empty(turn, self.ctx)
+            return written
+        wire: dict[str, Any] = {"role": turn.role}
+        write_content(wire, chunks, turn.role, NS.hint(extra, "content"))
+        if calls:
+            wire["tool_calls"] = calls
+        written.wire = NS.put(wire, extra)
+        return written
+
+    def _keep(
+        self,
+        chunk: dict[str, Any],
+        entry: Located,
+        role: str,
+        chunks: list[dict[str, Any]],
+        written: Written,
+    ) -> None:
+        if self.ctx.faithful or role == "user" or chunk["type"] not in _MEDIA:
+            chunks.append(chunk)
+            return
+        self.ctx.drift.add(
+            "message-reordered",
+            f"a {role} message cannot hold {entry.block.type} content; "
+            "moved to a user message after it",
+            field=entry.path,
+            original=role,
+            transformed="user",
+        )
+        written.carry.append(chunk)
+
+    def chunk(self, entry: Located, role: str) -> dict[str, Any] | None:
+        """The chunk for a block, or None (warned) when it has none."""
+        block, path = entry.block, entry.path
+        if isinstance(block, ThinkingBlock):
+            if role == "assistant" or (self.ctx.faithful and role == "system"):
+                return render_thinking(block, path, self.ctx)
+            drop_reasoning(block, path, f"Mistral takes no reasoning in a {role} message", self.ctx)
+            return None
+        if isinstance(block, RefusalBlock):
+            return refusal_as_text(block, path, self.ctx)
+        return self._content_chunk(block, path, role)
+
+    def _content_chunk(self, block: Block, path: str, role: str) -> dict[str, Any] | None:
+        if isinstance(block, TextBlock):
+            return write_text(block, path, self.ctx)
+        if isinstance(block, ImageBlock):
+            return render_image(block, path, self.ctx)
+        if isinstance(block, DocumentBlock):
+            return render_document(block, path, self.ctx)
+        if isinstance(block, AudioBlock):
+            return render_audio(block, path, self.ctx)
+        drop(block, path, f"a {role} message cannot hold a {block.type} block", self.ctx)
+        return None
+
+    def _tool(self, turn: Turn) -> Written:
+        assert turn.result is not None
+        result, path = turn.result.block, turn.result.path
+        assert isinstance(result, ToolResultBlock)
+        written = Written(None, turn.path)
+        content: Any = result.content
+        if not isinstance(content, str):
+            chunks: list[dict[str, Any]] = []
+            for entry in locate(content, path):
+                if (chunk := self.chunk(entry, "tool")) is not None:
+                    self._keep(chunk, entry, "tool", chunks, written)
+            content = chunks
+        extra = turn.message.extra if turn.message is not None else {}
+        if isinstance(content, list):
+            content = NS.put_back(content, extra, UNMAPPED_CHUNKS, "chunk")
+        if result.is_error:
+            content = mark_error(content, path, self.ctx)
+        written.wire = self._tool_wire(turn, result, content, extra)
+        return written
+
+    def _tool_wire(
+        self, turn: Turn, result: ToolResultBlock, content: Any, extra: Extra
+    ) -> dict[str, Any]:
+        wire: dict[str, Any] = {"role": "tool"}
+        call_id = turn.call_id if turn.call_id is not None else result.tool_use_id
+        if not (self.ctx.faithful and call_id == "" and NS.hint(extra, "call_id") == "absent"):
+            wire["tool_call_id"] = call_id
+        if self.ctx.faithful:
+            name = turn.message.name if turn.message is not None else None
+        else:
+            name = turn.call_name or result.name
+        if name is not None:
+            wire["name"] = name
+        write_result_content(wire, content, NS.hint(extra, "content"))
+        fields = NS.fields(extra)
+        if "tool_call_id" in fields:
+            wire.pop("tool_call_id", None)
+        return NS.put(wire, {NS.format_id: fields})

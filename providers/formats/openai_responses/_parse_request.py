@@ -1,0 +1,130 @@
+"""Request-level fields read: sampling parameters, ``tools`` and ``tool_choice``.
+
+Hints on the conversation: ``$int_parameters`` for float parameters written as integers
+(``1``, not ``1.0``). Function tools keep ``strict`` and their other fields verbatim; custom
+tools are marked ``$type: custom``; hosted tools (``web_search``, ``file_search``, ``mcp``...)
+have no UMF name and stay verbatim with their position in the conversation's
+``unmapped_tools`` field. A hosted-tool ``tool_choice`` stays verbatim as the conversation's
+``tool_choice`` field; ``allowed_tools`` becomes its mode, marked ``$type: allowed_tools``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from providers.formats._kit.fields import require_list, require_mapping, require_str
+from providers.formats._kit.paths import at, is_int, is_number, item
+from providers.formats.base import FormatError
+from providers.umf import JSON, Parameters, Tool, ToolChoice
+
+from ._constants import NS
+from ._parse_parts import plain
+
+
+def _number(value: JSON, path: str) -> Any:
+    if not is_number(value):
+        raise FormatError("expected a number", field=path)
+    return value
+
+
+def _integer(value: JSON, path: str) -> Any:
+    if not is_int(value):
+        raise FormatError("expected an integer", field=path)
+    return value
+
+
+def _boolean(value: JSON, path: str) -> Any:
+    if not isinstance(value, bool):
+        raise FormatError("expected a boolean", field=path)
+    return value
+
+
+_CHECKS: dict[str, Callable[[JSON, str], Any]] = {
+    "model": require_str,
+    "temperature": _number,
+    "top_p": _number,
+    "max_output_tokens": _integer,
+    "parallel_tool_calls": _boolean,
+    "stream": _boolean,
+    "user": require_str,
+}
+PARAMETER_KEYS = tuple(_CHECKS)
+FLOATS = ("temperature", "top_p")
+
+
+def parse_parameters(
+    fields: dict[str, Any], base: str
+) -> tuple[Parameters, dict[str, Any], dict[str, Any]]:
+    """``(parameters, layout hints, fields kept verbatim)`` from a request's fields."""
+    values = {
+        key: check(fields[key], at(base, key)) for key, check in _CHECKS.items() if key in fields
+    }
+    # An integer no float can hold (absurd, but valid JSON) stays verbatim.
+    kept = {
+        key: values.pop(key)
+        for key in FLOATS
+        if key in values and float(values[key]) != values[key]
+    }
+    ints = [key for key in FLOATS if is_int(values.get(key))] or None
+    if "max_output_tokens" in values:
+        values["max_tokens"] = values.pop("max_output_tokens")
+    return Parameters(**values), {"int_parameters": ints}, kept
+
+
+def parse_tools(raw: JSON, path: str) -> tuple[list[Tool], list[dict[str, Any]]]:
+    """``(function and custom tools, hosted tools kept verbatim with their positions)``."""
+    tools: list[Tool] = []
+    hosted: list[dict[str, Any]] = []
+    for index, raw_tool in enumerate(require_list(raw, path)):
+        tool_path = item(path, index)
+        tool = plain(raw_tool, tool_path)
+        kind = tool.get("type")
+        if not isinstance(kind, str):
+            raise FormatError("a tool needs a string type", field=at(tool_path, "type"))
+        if kind in ("function", "custom"):
+            tools.append(_parse_tool(tool, kind, tool_path))
+        else:
+            hosted.append({"at": index, "tool": tool})
+    return tools, hosted
+
+
+def _parse_tool(tool: dict[str, Any], kind: str, path: str) -> Tool:
+    name = require_str(tool.get("name"), at(path, "name"))
+    rest = {k: v for k, v in tool.items() if k not in ("type", "name", "description", "parameters")}
+    values: dict[str, Any] = {}
+    if tool.get("description") is not None:
+        values["description"] = require_str(tool["description"], at(path, "description"))
+    elif "description" in tool:
+        rest["description"] = None
+    if kind == "function" and tool.get("parameters") is not None:
+        # JSON Schema's own "$" keywords ($defs, $ref) are data: no check for hint names.
+        values["parameters"] = require_mapping(tool["parameters"], at(path, "parameters"))
+    elif "parameters" in tool:
+        rest["parameters"] = tool["parameters"]
+    custom = "custom" if kind == "custom" else None
+    return Tool(name=name, **values, extra=NS.extra(rest, type=custom))
+
+
+def parse_tool_choice(raw: JSON, path: str) -> ToolChoice | None:
+    """``tool_choice`` as UMF; None for a hosted-tool choice (kept verbatim by the caller)."""
+    if isinstance(raw, str):
+        if raw not in ("auto", "required", "none"):
+            raise FormatError("tool_choice must be auto, required or none", field=path)
+        return ToolChoice(type=raw)  # type: ignore[arg-type]  # checked just above
+    choice = plain(raw, path)
+    kind = choice.get("type")
+    if kind in ("function", "custom"):
+        name = require_str(choice.get("name"), at(path, "name"))
+        rest = {k: v for k, v in choice.items() if k not in ("type", "name")}
+        custom = "custom" if kind == "custom" else None
+        return ToolChoice(type="tool", name=name, extra=NS.extra(rest, type=custom))
+    if kind == "allowed_tools":
+        mode = choice.get("mode")
+        if mode not in ("auto", "required"):
+            raise FormatError("mode must be auto or required", field=at(path, "mode"))
+        rest = {k: v for k, v in choice.items() if k not in ("type", "mode")}
+        return ToolChoice(type=mode, extra=NS.extra(rest, type=kind))
+    if not isinstance(kind, str):
+        raise FormatError("a tool_choice object needs a string type", field=at(path, "type"))
+    return None

@@ -1,0 +1,125 @@
+"""UMF blocks -> content parts of a message (or of a function-call output), with a drift
+warning for each block a part cannot carry (see :mod:`._parse_parts` for the hints)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from providers.formats._chat_completions.blocks import drop, media_uri
+from providers.formats._chat_completions.files import filename_for, openai_file_id
+from providers.formats._kit.drift import describe
+from providers.formats._kit.extra import put_fields
+from providers.formats._kit.paths import at
+from providers.umf import AudioBlock, Block, DocumentBlock, ImageBlock, RefusalBlock, TextBlock
+
+from ._constants import IMAGE_DETAILS, NS
+from ._parse_parts import text_type
+from ._rules import Context
+
+
+def render_part(block: Block, path: str, ctx: Context, role: str) -> dict[str, Any] | None:
+    """``block`` as a content part of a ``role`` message (or a function-call output, role
+    ``tool``), or None (with a warning) when no part can carry it."""
+    if isinstance(block, TextBlock):
+        return _render_text(block, path, ctx, role)
+    if isinstance(block, RefusalBlock):
+        return _render_refusal(block, path, ctx, role)
+    if isinstance(block, ImageBlock):
+        return _render_image(block, path, ctx)
+    if isinstance(block, DocumentBlock):
+        return _render_document(block, path, ctx)
+    if isinstance(block, AudioBlock):
+        drop(block, path, "OpenAI Responses takes no audio input", ctx)
+        return None
+    raise TypeError(f"{block.type} blocks are not content parts")  # callers sort these out
+
+
+def _render_text(block: TextBlock, path: str, ctx: Context, role: str) -> dict[str, Any]:
+    kind = NS.hint(block.extra, "type") or text_type(role)
+    if not ctx.faithful:
+        kind = text_type(role)  # only an assistant's own output is output_text
+    out: dict[str, Any] = {"type": kind, "text": block.text}
+    fields = NS.fields(block.extra)
+    if kind == "output_text":
+        if "annotations" not in fields and NS.hint(block.extra, "annotations") != "absent":
+            out["annotations"] = block.citations or []
+    elif block.citations:
+        warn_citations(block, path, ctx)
+    return put_fields(out, fields)
+
+
+def warn_citations(block: TextBlock, path: str, ctx: Context) -> None:
+    """Citations that only an assistant's ``output_text`` annotations could carry."""
+    ctx.drift.add(
+        "content-dropped",
+        "OpenAI Responses carries citations only as annotations of its own answers",
+        field=at(path, "citations"),
+        original=block.citations,
+    )
+
+
+def _render_refusal(block: RefusalBlock, path: str, ctx: Context, role: str) -> dict[str, Any]:
+    if role == "assistant" or ctx.faithful:
+        return NS.put({"type": "refusal", "refusal": block.text}, block.extra)
+    ctx.drift.add(
+        "content-type-unsupported",
+        f"only assistant messages hold refusals; sent as text in a {role} message",
+        field=path,
+        original="refusal",
+        transformed="input_text",
+    )
+    return {"type": "input_text", "text": block.text}
+
+
+def _render_image(block: ImageBlock, path: str, ctx: Context) -> dict[str, Any] | None:
+    out: dict[str, Any] = {"type": "input_image"}
+    uri = media_uri(block.source, block.extra, NS)
+    file_id = block.source.file_id
+    if not ctx.faithful and not openai_file_id(file_id):
+        file_id = None
+    if uri is None and file_id is None:
+        why = "OpenAI Responses takes images as a URL, base64 data or an OpenAI file id"
+        drop(block, path, why, ctx)
+        return None
+    if block.detail is not None and (ctx.faithful or block.detail in IMAGE_DETAILS):
+        out["detail"] = block.detail
+    elif not ctx.faithful:
+        out["detail"] = "auto"  # required by the API types; "auto" is what the API does anyway
+    if uri is not None:
+        out["image_url"] = uri
+    if file_id is not None:
+        out["file_id"] = file_id
+    return NS.put(out, block.extra)
+
+
+def _render_document(block: DocumentBlock, path: str, ctx: Context) -> dict[str, Any] | None:
+    source = block.source
+    out: dict[str, Any] = {"type": "input_file"}
+    if source.type == "base64" and source.data is not None:
+        out["file_data"] = media_uri(source, block.extra, NS)
+    elif source.type == "url" and source.url is not None:
+        out["file_url"] = source.url
+    elif source.type == "file" and (ctx.faithful or openai_file_id(source.file_id)):
+        out["file_id"] = source.file_id
+    elif source.type == "text" and source.data is not None:
+        return document_as_text(block, source.data, path, ctx)
+    else:
+        drop(block, path, "OpenAI Responses takes files as data, a URL or an OpenAI file id", ctx)
+        return None
+    has_data = "file_data" in out
+    filename = block.filename if ctx.faithful else filename_for(block, path, ctx, has_data)
+    if filename is not None:
+        out["filename"] = filename
+    return NS.put(out, block.extra)
+
+
+def document_as_text(block: DocumentBlock, text: str, path: str, ctx: Context) -> dict[str, Any]:
+    """A plain-text document as an ``input_text`` part (files take bytes, URLs or ids)."""
+    ctx.drift.add(
+        "content-type-unsupported",
+        "OpenAI Responses files take no text source; sent as an input_text part",
+        field=path,
+        original=describe(block),
+        transformed="input_text",
+    )
+    return {"type": "input_text", "text": text}

@@ -13,7 +13,7 @@ import mimetypes
 from collections.abc import Callable
 from typing import Any
 
-from providers.formats._chatlike import source_from_url
+from providers.formats._chat_completions.blocks import source_from_url
 from providers.formats._kit.fields import require_mapping, require_str, split, unknown_fields
 from providers.formats._kit.paths import at
 from providers.formats._kit.wire import parse_arguments

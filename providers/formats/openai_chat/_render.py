@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._chatlike import take_answer, thread
+from providers.formats._chat_completions.blocks import take_answer, thread
 from providers.formats._kit.drift import report_message_metadata, report_unplaced
 from providers.formats._kit.paths import item
 from providers.formats.base import Rendered

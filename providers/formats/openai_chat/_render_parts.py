@@ -11,7 +11,7 @@ import mimetypes
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._chatlike import drop
+from providers.formats._chat_completions.blocks import drop
 from providers.formats._kit.context import RenderContext as KitContext
 from providers.formats._kit.drift import describe, report_foreign_fields
 from providers.formats._kit.ids import ToolIdMap

@@ -11,7 +11,7 @@ Rules every format follows, so that conversions behave the same whatever the pai
   ``{"request": ..., "response": ...}`` (and a bare response where the format has one); it
   records which of these it read as the conversation hint ``$shape`` so that ``render``
   writes the same shape back. Unknown fields go to ``extra[<format id>]``, read with
-  ``_common.split`` / ``unknown_fields``: one whose name starts with ``$`` (there, the
+  ``_kit.fields.split`` / ``unknown_fields``: one whose name starts with ``$`` (there, the
   prefix of the format's hints) is a :class:`FormatError` naming it.
 * ``render`` writes only its own ``extra`` namespace. Everything it cannot carry is one
   drift warning, with the path of the UMF value in ``field`` (``messages[3].content[1]``).

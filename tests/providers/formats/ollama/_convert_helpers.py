@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 
 from providers import formats
-from providers.formats._common import parse_data_uri
+from providers.formats._kit.wire import parse_data_uri
 from providers.formats.ollama import render
 from providers.umf import (
     AudioBlock,

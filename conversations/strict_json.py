@@ -56,16 +56,16 @@ def loads(raw: bytes, *, max_objects: int | None = None) -> Any:
     holds more than ``max_objects`` objects and arrays (code ``too_many_objects``)."""
     if raw.startswith(BOM):
         raw = raw[len(BOM) :]
+    # Every object and array takes two bytes at least: a short body needs no counting.
+    if max_objects is not None and len(raw) > 2 * max_objects:
+        _check_object_count(raw, max_objects)
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError as error:
         if "depth limit" in str(error):
             raise _too_deep() from None
         raise JsonError("parse_error", f"malformed JSON: {error}") from None
-    # Every object and array takes two bytes at least: a short body needs no counting.
-    _check_depth(
-        value, max_objects if max_objects is not None and len(raw) > 2 * max_objects else None
-    )
+    _check_depth(value)
     if len(raw) > MAX_STRING_CHARS:  # otherwise no string can be that long
         _check_string_lengths(value)
     if b"\\u0000" in raw:
@@ -80,28 +80,51 @@ def _too_deep() -> JsonError:
     return JsonError("too_deep", f"JSON nested deeper than {MAX_DEPTH} levels")
 
 
-def _check_depth(value: Any, max_objects: int | None = None) -> None:
+def _too_many_objects(max_objects: int) -> JsonError:
+    return JsonError(
+        "too_many_objects",
+        f"the body holds more than {max_objects:,} JSON objects and arrays, the most one "
+        "request may (UMF_MAX_REQUEST_OBJECTS): import it as a file (POST /api/v1/imports), "
+        "which reads one conversation at a time",
+    )
+
+
+def _check_object_count(raw: bytes, max_objects: int) -> None:
+    """Refuse ``raw`` before it is parsed when it opens more than ``max_objects`` objects and
+    arrays: parsing a million tiny objects costs some 20 times their bytes before anything
+    could count them. The brackets of the whole body bound the count from above; only a
+    body past that bound has the brackets inside its strings left out, at C speed: without
+    its escaped backslashes and quotes, every quote of a JSON text opens or closes a
+    string, so the text between the odd and even quotes is the structure."""
+    if raw.count(b"{") + raw.count(b"[") <= max_objects:
+        return
+    plain = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
+    count = 0
+    inside = False  # within a string where the previous chunk ended
+    for start in range(0, len(plain), _CHUNK):
+        parts = plain[start : start + _CHUNK].split(b'"')
+        outside = b"".join(parts[1 if inside else 0 :: 2])
+        count += outside.count(b"{") + outside.count(b"[")
+        inside ^= (len(parts) - 1) % 2 == 1
+        if count > max_objects:
+            raise _too_many_objects(max_objects)
+
+
+_CHUNK = 1 << 20  # bytes split at a time: the parts of a chunk stay a few MB at most
+
+
+def _check_depth(value: Any) -> None:
     # One level at a time, without recursion; comprehensions over exact types (orjson
-    # makes no subclasses) keep this under the cost of the parse itself. The same walk
-    # counts the objects and arrays when asked to.
+    # makes no subclasses) keep this under the cost of the parse itself.
     dicts = [value] if type(value) is dict else []
     lists = [value] if type(value) is list else []
     depth = 0
-    count = len(dicts) + len(lists)
     while dicts or lists:
         depth += 1
         if depth > MAX_DEPTH:
             raise _too_deep()
         values = chain(chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(lists))
         children = [child for child in values if type(child) is dict or type(child) is list]
-        count += len(children)
-        if max_objects is not None and count > max_objects:
-            raise JsonError(
-                "too_many_objects",
-                f"the body holds more than {max_objects:,} JSON objects and arrays, the most "
-                "one request may (UMF_MAX_REQUEST_OBJECTS): import it as a file "
-                "(POST /api/v1/imports), which reads one conversation at a time",
-            )
         dicts = [child for child in children if type(child) is dict]
         lists = [child for child in children if type(child) is list]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 import pytest
 from rest_framework.test import APIClient
 
@@ -37,6 +38,16 @@ def test_a_request_of_too_many_objects_is_refused_before_it_is_read(
     assert models.Conversation.objects.count() == 0
     allowed = {"format": "openai-chat", "payload": {"model": "m", "messages": messages(900)}}
     assert api.post("/api/v1/conversations/import", allowed, format="json").status_code == 201
+
+
+def test_brackets_inside_strings_are_not_objects() -> None:
+    # Code in a message is full of brackets: only the structure counts, escapes included.
+    text = 'f({"a": [1]}) \\ "quoted [x]" \\\\'
+    body = orjson.dumps([{"role": "user", "content": text * 20}] * 3)
+    assert len(strict_json.loads(body, max_objects=4)) == 3  # the array and three objects
+    with pytest.raises(strict_json.JsonError) as refused:
+        strict_json.loads(orjson.dumps([{"content": text * 20}] * 4), max_objects=4)
+    assert refused.value.code == "too_many_objects"
 
 
 def test_a_short_body_is_not_counted() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from providers import umf
 from providers.clients import build
-from providers.clients.base import ProviderConfig, TransientProviderError
+from providers.clients.base import PermanentProviderError, ProviderConfig
 from providers.net import BlockedAddressError, GuardedTransport, check_host
 
 
@@ -108,7 +108,8 @@ def test_every_private_url_is_refused_and_the_canary_hears_nothing(
 def test_a_provider_with_a_private_base_url_is_refused(canary: tuple[int, list[object]]) -> None:
     port, accepted = canary
     config = ProviderConfig(name="x", kind="openai-chat", base_url=f"http://127.0.0.1:{port}/v1")
-    with pytest.raises(TransientProviderError):
+    # Permanent: the address is as private on the next attempt (issue 21).
+    with pytest.raises(PermanentProviderError):
         build(config).complete(umf.Conversation(messages=[umf.user("hi")]), model="m")
     assert accepted == []
 

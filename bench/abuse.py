@@ -1,0 +1,389 @@
+"""What one ordinary account can make the server spend (issue 21), case by case.
+
+Starts the server (``manage.py runserver``, one process, on a database of its own: a fresh
+SQLite file unless DATABASE_URL is given), signs up a user, then sends each case of the
+issue and prints, per case, the peak RSS of the server process while it ran (sampled every
+10 ms), the wall time, the answer, and whether it held: refused with a clear 4xx, or served
+within the bounds. Goals: no case above 1 GB of RSS or 5 s.
+
+    .venv/bin/python bench/abuse.py [--only NAME] [--port 8765]
+
+Cases that the server should refuse are expected to answer 4xx; the others (the largest
+allowed conversation, a clamped replay) to be served. The run exits 1 when a case misses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import io
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+
+ROOT = Path(__file__).resolve().parents[1]
+PYTHON = sys.executable
+RSS_GOAL = 1024**3
+SCRIPT = b"alert(document.cookie)"
+USERNAME, PASSWORD = "abuser", "abuser-password"
+SECONDS_GOAL = 5.0
+
+
+@dataclass
+class Case:
+    name: str
+    expect: str  # "refused" (a 4xx) or "served" (2xx)
+    send: Callable[[httpx.Client, dict[str, Any]], httpx.Response]
+    what: str
+
+
+@dataclass
+class Outcome:
+    case: Case
+    status: int
+    seconds: float
+    peak_rss: int
+    detail: str
+
+    @property
+    def held(self) -> bool:
+        answered = 400 <= self.status < 500 if self.case.expect == "refused" else self.status < 300
+        return answered and self.peak_rss <= RSS_GOAL and self.seconds <= SECONDS_GOAL
+
+
+# --- the payloads --------------------------------------------------------------------
+
+
+def tiny_messages(count: int) -> list[dict[str, str]]:
+    return [{"role": ("user", "assistant")[i % 2], "content": "hi"} for i in range(count)]
+
+
+def turns(count: int) -> list[dict[str, str]]:
+    return [
+        {"role": ("user", "assistant")[i % 2], "content": f"turn {i // 2}"}
+        for i in range(2 * count)
+    ]
+
+
+def split_zip_bomb(members: int, member_bytes: int) -> bytes:
+    """Members each under the per-member ratio's radar, together gigabytes."""
+    buffer = io.BytesIO()
+    zero = b"\0" * member_bytes
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        for index in range(members):
+            archive.writestr(f"conversations-{index:05d}.json", zero)
+    return buffer.getvalue()
+
+
+def long_numbers_jsonl(megabytes: int) -> bytes:
+    """One JSONL entry that is a bare number of ``megabytes`` digits (ijson's Decimal
+    path, quadratic before issue 21)."""
+    return b"1" * (megabytes * 1024 * 1024) + b"\n"
+
+
+# --- the cases -------------------------------------------------------------------------
+
+
+def api_json(path: str, body: Any) -> Callable[[httpx.Client, dict[str, Any]], httpx.Response]:
+    encoded = orjson.dumps(body)
+    return lambda client, state: client.post(
+        path.format(**state), content=encoded, headers={"content-type": "application/json"}
+    )
+
+
+def upload(name: str, data: bytes) -> Callable[[httpx.Client, dict[str, Any]], httpx.Response]:
+    return lambda client, state: client.post(
+        "/api/v1/imports", files={"file": (name, data)}, data={"format": "auto"}
+    )
+
+
+def cases() -> list[Case]:
+    million = {"format": "umf", "payload": tiny_messages(1_000_000)}
+    convert = {"from": "umf", "to": "anthropic", "payload": tiny_messages(1_000_000)}
+    document = {
+        "type": "document",
+        "source": {
+            "type": "base64",
+            "media_type": "application/javascript",
+            "data": base64.b64encode(SCRIPT).decode(),
+        },
+    }
+    return [
+        Case(
+            "import-1M-messages",
+            "refused",
+            api_json("/api/v1/conversations/import", million),
+            "POST conversations/import of 1,000,000 tiny messages (28 MB)",
+        ),
+        Case(
+            "convert-1M-messages",
+            "refused",
+            api_json("/api/v1/convert", convert),
+            "POST convert of the same",
+        ),
+        Case(
+            "import-largest-allowed",
+            "served",
+            api_json("/api/v1/conversations/import", {"format": "umf", "payload": turns(10_000)}),
+            "a conversation of 20,000 messages (the default cap)",
+        ),
+        Case(
+            "page-largest",
+            "served",
+            lambda client, state: client.get(f"/conversations/{state['largest']}/"),
+            "its page",
+        ),
+        Case(
+            "export-largest",
+            "served",
+            lambda client, state: client.get(
+                f"/api/v1/conversations/{state['largest']}/export?format=anthropic"
+            ),
+            "its export to anthropic",
+        ),
+        Case(
+            "replay-each-1000-turns",
+            "refused",
+            api_json(
+                "/api/v1/conversations/{replayable}/replays",
+                {"provider": "echo", "model": "echo-1", "mode": "each"},
+            ),
+            "replay in mode each of 1,000 turns",
+        ),
+        Case(
+            "replay-unlisted-model",
+            "refused",
+            api_json(
+                "/api/v1/conversations/{small}/replays", {"provider": "echo", "model": "o1-pro"}
+            ),
+            "replay asking for a model the provider does not list",
+        ),
+        Case(
+            "replay-n-128",
+            "refused",
+            api_json(
+                "/api/v1/conversations/{small}/replays",
+                {"provider": "echo", "model": "echo-1", "parameters": {"n": 128}},
+            ),
+            "replay with n: 128",
+        ),
+        Case(
+            "replay-max-tokens-1e9",
+            "served",
+            api_json(
+                "/api/v1/conversations/{small}/replays",
+                {"provider": "echo", "model": "echo-1", "parameters": {"max_tokens": 10**9}},
+            ),
+            "replay with max_tokens 1e9 (clamped, with a warning)",
+        ),
+        Case(
+            "import-script-attachment",
+            "served",
+            api_json(
+                "/api/v1/conversations/import",
+                {"format": "umf", "payload": [{"role": "user", "content": [document]}]},
+            ),
+            "a document typed application/javascript (then fetched: must not be a script)",
+        ),
+        Case(
+            "zip-split-bomb",
+            "refused",
+            upload("bomb.zip", split_zip_bomb(3_000, 1024 * 1024 - 1)),
+            "3,000 members under 1 MiB each, 3 GB expanded",
+        ),
+        Case(
+            "long-number-8MB",
+            "refused",
+            upload("numbers.jsonl", long_numbers_jsonl(8)),
+            "a JSONL entry of one 8 MB number",
+        ),
+    ]
+
+
+# --- the server and the measure --------------------------------------------------------
+
+
+class Server:
+    def __init__(self, port: int, database_url: str) -> None:
+        self.port = port
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "DJANGO_DEBUG": "true",
+            "UMF_TASKS_IN_BACKGROUND": "false",
+            "CELERY_BROKER_URL": "",
+        }
+
+    def manage(self, *args: str) -> str:
+        done = subprocess.run(
+            [PYTHON, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True, text=True
+        )
+        if done.returncode:
+            raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stderr}")
+        return done.stdout
+
+    def start(self) -> None:
+        self.manage("migrate", "--noinput")
+        self.process = subprocess.Popen(
+            [PYTHON, "manage.py", "runserver", "--noreload", f"127.0.0.1:{self.port}"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                httpx.get(f"http://127.0.0.1:{self.port}/accounts/login/", timeout=1)
+                return
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        raise SystemExit("the server did not start")
+
+    def rss(self) -> int:
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        return 0
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=10)
+
+
+def measured(
+    server: Server, action: Callable[[], httpx.Response]
+) -> tuple[httpx.Response, float, int]:
+    peak = server.rss()
+    stop = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not stop.is_set():
+            peak = max(peak, server.rss())
+            time.sleep(0.01)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    started = time.perf_counter()
+    try:
+        response = action()
+    finally:
+        seconds = time.perf_counter() - started
+        stop.set()
+        sampler.join()
+    return response, seconds, peak
+
+
+def prepare(server: Server, client: httpx.Client) -> dict[str, Any]:
+    """The conversations the cases refer to."""
+    state: dict[str, Any] = {}
+    for key, payload in (("small", turns(2)), ("replayable", turns(1_000))):
+        answer = client.post(
+            "/api/v1/conversations/import", json={"format": "umf", "payload": payload}
+        )
+        answer.raise_for_status()
+        state[key] = answer.json()["conversations"][0]["id"]
+    return state
+
+
+def detail(case: Case, response: httpx.Response, client: httpx.Client) -> str:
+    try:
+        body = response.json()
+    except ValueError:
+        return f"{len(response.content):,} bytes"
+    if isinstance(body, dict) and isinstance(body.get("error"), dict):
+        return str(body["error"].get("message", ""))[:90]
+    if case.name == "import-script-attachment":
+        # Attachments are stored by the SHA-256 of their bytes, and served to the owner's
+        # session: what type does the browser get?
+        served = client.get(f"/attachments/{hashlib.sha256(SCRIPT).hexdigest()}/")
+        return f"stored; /attachments/ serves it as {served.headers.get('content-type')}"
+    return f"{len(response.content):,} bytes"
+
+
+def log_in(client: httpx.Client) -> None:
+    """A browser session beside the token (pages and attachments are for sessions)."""
+    client.get("/accounts/login/")
+    answer = client.post(
+        "/accounts/login/",
+        data={
+            "username": USERNAME,
+            "password": PASSWORD,
+            "csrfmiddlewaretoken": client.cookies["csrftoken"],
+        },
+        headers={"referer": str(client.base_url) + "/accounts/login/"},
+    )
+    if "sessionid" not in client.cookies:
+        raise SystemExit(f"could not log in: {answer.status_code}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", help="run only the case of this name")
+    parser.add_argument("--port", type=int, default=8765)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        database = os.environ.get("DATABASE_URL") or f"sqlite:///{folder}/abuse.sqlite3"
+        server = Server(args.port, database)
+        server.start()
+        try:
+            server.manage("shell", "-c", _CREATE_USER)
+            token = server.manage("drf_create_token", USERNAME).split()[2]
+            headers = {"authorization": f"Token {token}"}
+            with httpx.Client(
+                base_url=f"http://127.0.0.1:{args.port}", headers=headers, timeout=600
+            ) as client:
+                log_in(client)
+                state = prepare(server, client)
+                outcomes = []
+                for case in cases():
+                    if args.only and case.name != args.only:
+                        continue
+                    send = partial(case.send, client, state)
+                    response, seconds, peak = measured(server, send)
+                    if case.name == "import-largest-allowed" and response.status_code < 300:
+                        state["largest"] = response.json()["conversations"][0]["id"]
+                    outcome = Outcome(
+                        case, response.status_code, seconds, peak, detail(case, response, client)
+                    )
+                    outcomes.append(outcome)
+                    print(
+                        f"{case.name:26} {outcome.status:4} {seconds:7.2f} s "
+                        f"{peak / 1024**2:7.0f} MB  {'held' if outcome.held else 'MISSED':6}  "
+                        f"{outcome.detail}",
+                        flush=True,
+                    )
+        finally:
+            server.stop()
+    missed = [outcome.case.name for outcome in outcomes if not outcome.held]
+    print(
+        f"\n{len(outcomes) - len(missed)} of {len(outcomes)} held"
+        + (f"; missed: {', '.join(missed)}" if missed else "")
+    )
+    return 1 if missed else 0
+
+
+_CREATE_USER = (
+    "from django.contrib.auth.models import User; "
+    f"User.objects.filter(username={USERNAME!r}).exists() or "
+    f"User.objects.create_user({USERNAME!r}, password={PASSWORD!r})"
+)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -125,7 +125,8 @@ def _place_text(block: Block, path: str, texts: list[str], ctx: ArtContext) -> b
     """Add the block's text to ``texts``; False (with a warning) when it has none to add."""
     if isinstance(block, TextBlock):
         texts.append(block.text)
-        report_citations(block, path, ctx, "ART messages carry no citations")
+        if block.citations:
+            report_citations(block, path, ctx, "ART messages carry no citations")
         return True
     text = plain_text(block)
     if text is not None:

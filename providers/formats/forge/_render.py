@@ -160,12 +160,14 @@ def _result_text(block: ToolResultBlock, path: str, ctx: ListContext) -> str:
 def _piece(block: Block, role: str, path: str, ctx: ListContext) -> str | None:
     """One block as Forge text, or None when it cannot be said (a warning says why)."""
     if isinstance(block, TextBlock):
-        report_citations(block, path, ctx, "Forge text carries no citations")
+        if block.citations:
+            report_citations(block, path, ctx, "Forge text carries no citations")
         return block.text
     if isinstance(block, ThinkingBlock) and role == "assistant":
         return _thinking(block, path, ctx)
     if isinstance(block, ToolUseBlock) and role == "assistant":
-        report_invalid_arguments(block, path, ctx, "Forge")
+        if block.raw_arguments is not None:
+            report_invalid_arguments(block, path, ctx, "Forge")
         note_call_id(block, path, ctx)
         return write_call(block, NS.fields(block.extra), NS.hint(block.extra, "form"))
     text = plain_text(block)

@@ -31,9 +31,9 @@ from providers.formats._message_lists.render import (
     report_thinking_dropped,
     whole_result,
 )
-from providers.formats._message_lists.shapes import SHAPES, Wire
+from providers.formats._message_lists.shapes import Wire
 from providers.formats.base import Rendered
-from providers.formats.forge._constants import DEFAULT_TOOL_NAME, FORMAT_ID, LABEL, NS
+from providers.formats.forge._constants import DEFAULT_TOOL_NAME, DIALECT, FORMAT_ID, LABEL, NS
 from providers.formats.forge._render_text import write_call, write_result, write_thinking
 from providers.formats.forge._rules import note_call_id, result_name, tool_without_call
 from providers.umf import (
@@ -46,22 +46,11 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-_NO_MESSAGE_METADATA = (
-    "Forge messages have no ids, timestamps, models, finish reasons, usage or metadata; left out"
-)
-
 
 def render(conversation: Conversation) -> Rendered:
     """Write ``conversation`` as Forge messages (see the package docstring): the payload
     and a warning for each thing it could not carry."""
-    faithful = NS.hint(conversation.extra, "shape") in SHAPES
-    return render_list(
-        conversation,
-        render_context(FORMAT_ID, LABEL, faithful=faithful),
-        render_message,
-        holder="Forge messages carry",
-        metadata_note=_NO_MESSAGE_METADATA,
-    )
+    return render_list(conversation, render_message, DIALECT, ListContext)
 
 
 def message_text(

@@ -17,7 +17,7 @@ from providers.formats._kit.drift import (
 from providers.formats._kit.extra import Namespace
 from providers.formats._kit.paths import at, item
 from providers.formats._kit.wire import parse_arguments
-from providers.formats._message_lists.shapes import Wire, shaped_payload
+from providers.formats._message_lists.shapes import SHAPES, ListDialect, Wire, shaped_payload
 from providers.formats.base import Drift, Rendered
 from providers.umf import (
     Block,
@@ -80,30 +80,30 @@ def one_thread(
                 original=original(message),
             )
     written = [(positions[id(message)], message) for message in path]
-    if metadata_note is not None and not ctx.faithful:
+    if metadata_note and not ctx.faithful:
         report_message_metadata(written, ctx.drift, metadata_note, held=held)
     return written
 
 
 def render_list(
     conversation: Conversation,
-    ctx: ContextT,
     render_message: Callable[[Message, int, ContextT], list[Wire]],
-    *,
-    holder: str,
-    metadata_note: str,
+    dialect: ListDialect,
+    context: Callable[[Namespace, str, Drift, bool], ContextT],
 ) -> Rendered:
     """``conversation`` as a list of wire messages in the shape it was read in
-    (:func:`~.shapes.shaped_payload`), ``render_message`` writing each message of its one
-    thread, and a warning for each thing it could not carry: other formats' fields, the
-    request around the messages (``holder`` says what carries none: "Forge messages
-    carry"), the messages' own facts (``metadata_note``)."""
-    shape = ctx.ns.hint(conversation.extra, "shape")
+    (:func:`~.shapes.shaped_payload`; written back exactly when it is one of
+    :data:`~.shapes.SHAPES`), ``render_message`` writing each message of its one thread in
+    a ``context``, and a warning for each thing it could not carry: other formats' fields,
+    the request around the messages, the messages' own facts (``dialect``'s words)."""
+    ns = dialect.ns
+    shape = ns.hint(conversation.extra, "shape")
+    ctx = context(ns, dialect.label, Drift(ns.format_id), shape in SHAPES)
     report_foreign(conversation.extra, "", ctx)
-    report_no_room_for_request(conversation, ctx.drift, holder=holder)
-    thread = one_thread(conversation, ctx, metadata_note=metadata_note)
+    report_no_room_for_request(conversation, ctx.drift, holder=dialect.holder)
+    thread = one_thread(conversation, ctx, metadata_note=dialect.metadata_note)
     groups = [render_message(message, index, ctx) for index, message in thread]
-    payload = shaped_payload(conversation, shape, thread, groups, ctx.ns)
+    payload = shaped_payload(conversation, shape, thread, groups, ns)
     return Rendered(payload, ctx.drift.warnings)
 
 

@@ -23,13 +23,19 @@ Wire = dict[str, Any]
 
 
 @dataclass(frozen=True)
-class ListShapes:
-    """One format's words for its payload shapes: ``refusal`` says what a payload of no
-    shape should have been, ``message_keys`` the keys that mark one message, and
-    ``not_an_answer`` the error for an exchange whose response is not the assistant's."""
+class ListDialect:
+    """One seed list's words. Reading: ``refusal`` says what a payload of no shape should
+    have been, ``message_keys`` the keys that mark one message, ``not_an_answer`` the
+    error for an exchange whose response is not the assistant's. Writing (see
+    :func:`~.render.render_list`): ``label`` names the format in warnings, ``holder`` says
+    what carries no request ("Forge messages carry"), ``metadata_note`` what the messages
+    hold no place for."""
 
     ns: Namespace
+    label: str
     refusal: str
+    holder: str = ""
+    metadata_note: str = ""
     message_keys: Collection[str] = ("role",)
     not_an_answer: str = "a response is an assistant message"
 
@@ -71,7 +77,7 @@ def require_bool(value: JSON, path: str) -> bool:
 def read_payload(
     payload: JSON,
     read: ReadMessage,
-    shapes: ListShapes,
+    shapes: ListDialect,
     answer_fields: Callable[[dict[str, Any], Conversation], dict[str, Any]] | None = None,
 ) -> tuple[Conversation, str]:
     """The conversation a payload holds, and its shape. ``answer_fields`` reads the

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Final, Literal
 
 from providers.formats._kit.extra import Namespace
+from providers.formats._message_lists.shapes import ListDialect
 from providers.umf import FinishReason
 
 FORMAT_ID: Final = "appam"
@@ -47,4 +48,12 @@ USAGE_COUNTS: Final = (
     "cache_creation_input_tokens",
     "cache_read_input_tokens",
     "reasoning_tokens",
+)
+
+DIALECT: Final = ListDialect(
+    NS,
+    LABEL,
+    "not an Appam payload: expected an array of UnifiedMessage, one UnifiedMessage, "
+    "or a request and a response",
+    not_an_answer="a response message has role assistant",
 )

@@ -17,30 +17,30 @@ from typing import Any
 from providers.formats._kit.fields import require_list, require_mapping, require_str, split
 from providers.formats._kit.paths import at, item
 from providers.formats._message_lists.shapes import (
-    ListShapes,
     parse_result,
     read_payload,
     read_role,
 )
-from providers.formats.appam._constants import FORMAT_ID, NS, ROLES, STOP_REASONS, USAGE_COUNTS
+from providers.formats.appam._constants import (
+    DIALECT,
+    FORMAT_ID,
+    NS,
+    ROLES,
+    STOP_REASONS,
+    USAGE_COUNTS,
+)
 from providers.formats.appam._parse_blocks import parse_blocks
 from providers.formats.base import FormatError, ParseResult
 from providers.umf import JSON, Conversation, Message, Usage
 
 _MESSAGE_FIELDS = ("id", "timestamp", "reasoning", "reasoning_details")
-SHAPES = ListShapes(
-    NS,
-    "not an Appam payload: expected an array of UnifiedMessage, one UnifiedMessage, "
-    "or a request and a response",
-    not_an_answer="a response message has role assistant",
-)
 
 
 def parse(payload: JSON) -> list[ParseResult]:
     """Read one conversation from an array of UnifiedMessage, one UnifiedMessage or an
     exchange; :class:`FormatError` (with the field) for anything else."""
     return parse_result(
-        lambda: read_payload(payload, parse_message, SHAPES, _answer_fields), FORMAT_ID
+        lambda: read_payload(payload, parse_message, DIALECT, _answer_fields), FORMAT_ID
     )
 
 

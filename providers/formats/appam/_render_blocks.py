@@ -49,7 +49,8 @@ def render_block(block: Block, path: str, ctx: ListContext) -> Body | None:
 
 def _text(block: Block, path: str, ctx: ListContext) -> Body | None:
     assert isinstance(block, TextBlock)
-    report_citations(block, path, ctx, "Appam text blocks carry no citations")
+    if block.citations:
+        report_citations(block, path, ctx, "Appam text blocks carry no citations")
     return {"type": "text", "text": block.text}
 
 
@@ -113,7 +114,8 @@ def _audio(block: Block, path: str, ctx: ListContext) -> Body | None:
 
 def _tool_use(block: Block, path: str, ctx: ListContext) -> Body | None:
     assert isinstance(block, ToolUseBlock)
-    report_invalid_arguments(block, path, ctx, LABEL)
+    if block.raw_arguments is not None:
+        report_invalid_arguments(block, path, ctx, LABEL)
     return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
 
 

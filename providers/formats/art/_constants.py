@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from providers.formats._kit.extra import Namespace
+from providers.formats._message_lists.shapes import ListDialect
 
 FORMAT_ID: Final = "art"
 NS: Final = Namespace(FORMAT_ID)
@@ -17,3 +18,14 @@ RESULT_ROLES: Final = ("tool_result", "tool")
 NULL_CONTENT_ROLES: Final = ("assistant", "tool_request")
 MESSAGE_KEYS: Final = frozenset({"role", "content", "name", "tool_call_id", "tool_calls"})
 ART_ONLY_ROLES: Final = frozenset({"tool_request", "tool_result"})
+
+DIALECT: Final = ListDialect(
+    NS,
+    LABEL,
+    "not an ART payload: expected an ArtStandardPrompt (array of messages), one "
+    "ArtStandardMessage, or a request and a response",
+    holder="an ART prompt carries",
+    metadata_note=(
+        "ART messages have no ids, timestamps, models, finish reasons, usage or metadata; left out"
+    ),
+)

@@ -27,26 +27,26 @@ from providers.formats._kit.fields import (
 from providers.formats._kit.paths import at, item
 from providers.formats._kit.wire import parse_arguments
 from providers.formats._message_lists.shapes import (
-    ListShapes,
     parse_result,
     read_payload,
     read_role,
 )
-from providers.formats.art._constants import FORMAT_ID, NS, NULL_CONTENT_ROLES, RESULT_ROLES, ROLES
+from providers.formats.art._constants import (
+    DIALECT,
+    FORMAT_ID,
+    NS,
+    NULL_CONTENT_ROLES,
+    RESULT_ROLES,
+    ROLES,
+)
 from providers.formats.base import FormatError, ParseResult
 from providers.umf import JSON, Block, Message, TextBlock, ToolResultBlock, ToolUseBlock
-
-SHAPES = ListShapes(
-    NS,
-    "not an ART payload: expected an ArtStandardPrompt (array of messages), one "
-    "ArtStandardMessage, or a request and a response",
-)
 
 
 def parse(payload: JSON) -> list[ParseResult]:
     """Read one conversation from an ArtStandardPrompt, one ArtStandardMessage or an
     exchange; :class:`FormatError` (with the field) for anything else."""
-    return parse_result(lambda: read_payload(payload, parse_message, SHAPES), FORMAT_ID)
+    return parse_result(lambda: read_payload(payload, parse_message, DIALECT), FORMAT_ID)
 
 
 def parse_message(raw: JSON, path: str) -> Message:

@@ -25,10 +25,10 @@ from providers.formats._message_lists.render import (
     report_thinking_dropped,
     whole_result,
 )
-from providers.formats._message_lists.shapes import SHAPES, Wire
-from providers.formats.art._constants import FORMAT_ID, LABEL, NS, NULL_CONTENT_ROLES
+from providers.formats._message_lists.shapes import Wire
+from providers.formats.art._constants import DIALECT, NS, NULL_CONTENT_ROLES
 from providers.formats.art._rules import ArtContext, arguments
-from providers.formats.base import Drift, Rendered
+from providers.formats.base import Rendered
 from providers.umf import (
     JSON,
     Block,
@@ -40,23 +40,11 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-_NO_MESSAGE_METADATA = (
-    "ART messages have no ids, timestamps, models, finish reasons, usage or metadata; left out"
-)
-
 
 def render(conversation: Conversation) -> Rendered:
     """Write ``conversation`` as ART JSON (see the package docstring): the payload and a
     warning for each thing it could not carry."""
-    faithful = NS.hint(conversation.extra, "shape") in SHAPES
-    ctx = ArtContext(NS, LABEL, Drift(FORMAT_ID), faithful)
-    return render_list(
-        conversation,
-        ctx,
-        render_message,
-        holder="an ART prompt carries",
-        metadata_note=_NO_MESSAGE_METADATA,
-    )
+    return render_list(conversation, render_message, DIALECT, ArtContext)
 
 
 def render_message(message: Message, index: int, ctx: ArtContext) -> list[Wire]:
@@ -125,7 +113,8 @@ def _place_text(block: Block, path: str, texts: list[str], ctx: ArtContext) -> b
     """Add the block's text to ``texts``; False (with a warning) when it has none to add."""
     if isinstance(block, TextBlock):
         texts.append(block.text)
-        report_citations(block, path, ctx, "ART messages carry no citations")
+        if block.citations:
+            report_citations(block, path, ctx, "ART messages carry no citations")
         return True
     text = plain_text(block)
     if text is not None:

@@ -87,9 +87,9 @@ def render_block(block: Block, role: str, path: str, ctx: RenderContext) -> str 
     """One block as text, or None when text cannot carry it (a warning says so)."""
     warn_foreign_extra(block.extra, path, ctx)
     if isinstance(block, TextBlock):
-        report_citations(
-            block, path, ctx, "ChatML has no citations; the text is written without them"
-        )
+        if block.citations:
+            why = "ChatML has no citations; the text is written without them"
+            report_citations(block, path, ctx, why)
         return _escaped(block.text, path, ctx)
     if isinstance(block, RefusalBlock):
         report_as_text(block, path, ctx, "ChatML has no refusals; sent as text")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from providers.formats._kit.extra import Namespace
+from providers.formats._message_lists.shapes import ListDialect
 
 FORMAT_ID: Final = "forge"
 NS: Final = Namespace(FORMAT_ID)
@@ -19,3 +20,15 @@ TOOL_PREFIX: Final = "Tool: "
 ERROR_PREFIX: Final = "Error: "
 # The name a tool message is written with when its result does not say which tool it is.
 DEFAULT_TOOL_NAME: Final = "tool"
+
+DIALECT: Final = ListDialect(
+    NS,
+    LABEL,
+    "not a Forge payload: expected an array of messages, one message, or a request and a response",
+    holder="Forge messages carry",
+    metadata_note=(
+        "Forge messages have no ids, timestamps, models, finish reasons, usage or metadata; "
+        "left out"
+    ),
+    message_keys=("role", "Role"),
+)

@@ -24,13 +24,12 @@ from functools import partial
 from providers.formats._kit.fields import require_mapping, require_str, unknown_fields
 from providers.formats._kit.paths import at
 from providers.formats._message_lists.shapes import (
-    ListShapes,
     parse_result,
     read_payload,
     read_role,
 )
 from providers.formats.base import Drift, ParseResult
-from providers.formats.forge._constants import FORMAT_ID, KEYS, NS, ROLES
+from providers.formats.forge._constants import DIALECT, FORMAT_ID, KEYS, NS, ROLES
 from providers.formats.forge._parse_text import (
     Call,
     Segment,
@@ -40,12 +39,6 @@ from providers.formats.forge._parse_text import (
 )
 from providers.formats.forge._render import fingerprint, message_text
 from providers.umf import JSON, Block, Message, TextBlock, ToolResultBlock, ToolUseBlock
-
-SHAPES = ListShapes(
-    NS,
-    "not a Forge payload: expected an array of messages, one message, or a request and a response",
-    message_keys=("role", "Role"),
-)
 
 
 @dataclass
@@ -64,7 +57,7 @@ def parse(payload: JSON) -> list[ParseResult]:
     state = ParseState()
     read = partial(parse_message, state=state)
     return parse_result(
-        lambda: read_payload(payload, read, SHAPES), FORMAT_ID, state.drift.warnings
+        lambda: read_payload(payload, read, DIALECT), FORMAT_ID, state.drift.warnings
     )
 
 

@@ -31,9 +31,9 @@ from providers.formats._message_lists.render import (
     report_thinking_dropped,
     whole_result,
 )
-from providers.formats._message_lists.shapes import SHAPES, Wire
+from providers.formats._message_lists.shapes import Wire
 from providers.formats.base import Rendered
-from providers.formats.forge._constants import DEFAULT_TOOL_NAME, FORMAT_ID, LABEL, NS
+from providers.formats.forge._constants import DEFAULT_TOOL_NAME, DIALECT, FORMAT_ID, LABEL, NS
 from providers.formats.forge._render_text import write_call, write_result, write_thinking
 from providers.formats.forge._rules import note_call_id, result_name, tool_without_call
 from providers.umf import (
@@ -46,22 +46,11 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-_NO_MESSAGE_METADATA = (
-    "Forge messages have no ids, timestamps, models, finish reasons, usage or metadata; left out"
-)
-
 
 def render(conversation: Conversation) -> Rendered:
     """Write ``conversation`` as Forge messages (see the package docstring): the payload
     and a warning for each thing it could not carry."""
-    faithful = NS.hint(conversation.extra, "shape") in SHAPES
-    return render_list(
-        conversation,
-        render_context(FORMAT_ID, LABEL, faithful=faithful),
-        render_message,
-        holder="Forge messages carry",
-        metadata_note=_NO_MESSAGE_METADATA,
-    )
+    return render_list(conversation, render_message, DIALECT, ListContext)
 
 
 def message_text(
@@ -160,12 +149,14 @@ def _result_text(block: ToolResultBlock, path: str, ctx: ListContext) -> str:
 def _piece(block: Block, role: str, path: str, ctx: ListContext) -> str | None:
     """One block as Forge text, or None when it cannot be said (a warning says why)."""
     if isinstance(block, TextBlock):
-        report_citations(block, path, ctx, "Forge text carries no citations")
+        if block.citations:
+            report_citations(block, path, ctx, "Forge text carries no citations")
         return block.text
     if isinstance(block, ThinkingBlock) and role == "assistant":
         return _thinking(block, path, ctx)
     if isinstance(block, ToolUseBlock) and role == "assistant":
-        report_invalid_arguments(block, path, ctx, "Forge")
+        if block.raw_arguments is not None:
+            report_invalid_arguments(block, path, ctx, "Forge")
         note_call_id(block, path, ctx)
         return write_call(block, NS.fields(block.extra), NS.hint(block.extra, "form"))
     text = plain_text(block)

@@ -100,7 +100,8 @@ def render_block(block: Block, path: str, ctx: ListContext) -> Wire | None:
 
 
 def _text(block: TextBlock, path: str, ctx: ListContext) -> str:
-    report_citations(block, path, ctx, "IR text carries no citations")
+    if block.citations:
+        report_citations(block, path, ctx, "IR text carries no citations")
     return block.text
 
 
@@ -136,7 +137,8 @@ def _image(block: ImageBlock, path: str, ctx: ListContext) -> Wire | None:
 
 
 def _input(block: ToolUseBlock, path: str, ctx: ListContext) -> Any:
-    report_invalid_arguments(block, path, ctx, "the IR")
+    if block.raw_arguments is not None:
+        report_invalid_arguments(block, path, ctx, "the IR")
     if isinstance(block.input, dict):
         return block.input
     ctx.drift.add(

@@ -19,7 +19,7 @@ import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from providers.formats._common import is_base64, parse_data_uri
+from providers.formats._kit.wire import is_base64, parse_data_uri
 from providers.formats.base import Drift, FormatError, ParseResult, Rendered
 from providers.umf import (
     AudioBlock,

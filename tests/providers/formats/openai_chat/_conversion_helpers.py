@@ -40,8 +40,9 @@ PNG = (
 LONG_ID = "fc_68309c2e5b7c8191a2b3c4d5e6f708190a1b2c3d4e5f60718293a4b5c6d7e8f9"
 
 
-def render(conversation: Conversation) -> tuple[Any, list[DriftWarning]]:
-    """Render, check that OpenAI would take it, and give back payload and warnings."""
+def assert_renders_for_openai(conversation: Conversation) -> tuple[Any, list[DriftWarning]]:
+    """Render, assert that OpenAI would take it and that nothing was lost silently, and
+    give back payload and warnings."""
     rendered = OPENAI_CHAT.render(conversation)
     validate_openai_chat_request(rendered.payload)
     check_openai_chat_tool_pairing(rendered.payload)

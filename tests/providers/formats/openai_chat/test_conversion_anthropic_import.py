@@ -21,8 +21,8 @@ from providers.umf import (
 from tests.providers.formats.openai_chat._conversion_helpers import (
     LONG_ID,
     PNG,
+    assert_renders_for_openai,
     png,
-    render,
     rewritten,
     summary,
 )
@@ -90,7 +90,7 @@ def anthropic_import() -> Conversation:
 
 
 def test_anthropic_import_renders_the_exact_request() -> None:
-    payload, _ = render(anthropic_import())
+    payload, _ = assert_renders_for_openai(anthropic_import())
     rome = rewritten(LONG_ID)
     assert payload == {
         "model": DEFAULT_MODEL,
@@ -171,7 +171,7 @@ def test_anthropic_import_renders_the_exact_request() -> None:
 
 
 def test_anthropic_import_warns_for_each_lossy_step() -> None:
-    _, warnings = render(anthropic_import())
+    _, warnings = assert_renders_for_openai(anthropic_import())
     rome = rewritten(LONG_ID)
     assert summary(warnings) == [
         ("field-unknown", "extra.anthropic", {"metadata": {"user_id": "u-1"}}, None),
@@ -206,6 +206,6 @@ def test_anthropic_import_warns_for_each_lossy_step() -> None:
 
 
 def test_signatures_and_redacted_data_never_travel() -> None:
-    payload, _ = render(anthropic_import())
+    payload, _ = assert_renders_for_openai(anthropic_import())
     text = orjson.dumps(payload).decode()
     assert "EqQBCkgIARAB" not in text and "EmwKAhgBEgy3va" not in text

@@ -29,9 +29,9 @@ from providers.umf import (
 from tests.providers.formats.openai_chat._conversion_helpers import (
     FIXTURES,
     LONG_ID,
+    assert_renders_for_openai,
     pdf,
     png,
-    render,
 )
 
 # ------------------------------------------------------------------------ every block, every role
@@ -80,7 +80,7 @@ def test_every_block_in_every_role_is_carried_or_warned(block: Block, role: str)
             ),
         ],
     )
-    render(conversation)  # valid, and nothing lost without a warning
+    assert_renders_for_openai(conversation)  # valid, and nothing lost without a warning
 
 
 # ------------------------------------------------------------------------ other formats' fixtures
@@ -95,7 +95,7 @@ def test_other_formats_fixtures_render_valid_requests(path: Path) -> None:
     parsed = formats.parse(path.parent.name, orjson.loads(path.read_bytes()))
     for item in parsed.items:
         stored = Conversation.model_validate_json(item.conversation.model_dump_json())
-        render(stored)
+        assert_renders_for_openai(stored)
 
 
 # --------------------------------------------------------------------------- random conversations
@@ -128,4 +128,4 @@ _MESSAGES = st.builds(
 def test_any_conversation_renders_a_valid_request_and_warns_for_each_loss(
     messages: list[Message],
 ) -> None:
-    render(Conversation(messages=messages))
+    assert_renders_for_openai(Conversation(messages=messages))

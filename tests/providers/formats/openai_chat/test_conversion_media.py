@@ -17,10 +17,10 @@ from providers.umf import (
 )
 from tests.providers.formats.openai_chat._conversion_helpers import (
     PNG,
+    assert_renders_for_openai,
     one_user_message,
     pdf,
     png,
-    render,
     summary,
 )
 
@@ -28,7 +28,7 @@ from tests.providers.formats.openai_chat._conversion_helpers import (
 
 
 def test_documents_become_file_parts_or_text() -> None:
-    payload, warnings = render(
+    payload, warnings = assert_renders_for_openai(
         one_user_message(
             pdf("JVBERi0x"),
             pdf("JVBERi0y", title="Q3 report"),
@@ -68,7 +68,7 @@ def test_documents_become_file_parts_or_text() -> None:
 
 
 def test_audio_goes_as_wav_or_mp3_or_not_at_all() -> None:
-    payload, warnings = render(
+    payload, warnings = assert_renders_for_openai(
         one_user_message(
             AudioBlock(source=MediaSource(type="base64", media_type="audio/mpeg", data="SUQz")),
             AudioBlock(source=MediaSource(type="base64", media_type="audio/x-wav", data="UklG")),
@@ -88,7 +88,7 @@ def test_audio_goes_as_wav_or_mp3_or_not_at_all() -> None:
 
 def test_images_by_provider_file_id_are_dropped() -> None:
     image = ImageBlock(source=MediaSource(type="file", file_id="file_011CNha8"))
-    payload, warnings = render(one_user_message(TextBlock(text="look"), image))
+    payload, warnings = assert_renders_for_openai(one_user_message(TextBlock(text="look"), image))
     assert payload["messages"] == [{"role": "user", "content": "look"}]
     assert summary(warnings) == [
         (
@@ -102,7 +102,9 @@ def test_images_by_provider_file_id_are_dropped() -> None:
 
 def test_foreign_citations_are_dropped_with_a_warning() -> None:
     citations = [{"type": "char_location", "cited_text": "x", "document_index": 0}]
-    payload, warnings = render(one_user_message(TextBlock(text="quoted", citations=citations)))
+    payload, warnings = assert_renders_for_openai(
+        one_user_message(TextBlock(text="quoted", citations=citations))
+    )
     assert payload["messages"] == [{"role": "user", "content": "quoted"}]
     assert summary(warnings) == [
         ("content-dropped", "messages[0].content[0].citations", citations, None)
@@ -117,7 +119,7 @@ def test_refusals_outside_assistant_messages_become_text() -> None:
             Message(role="assistant", content=[RefusalBlock(text="I can't.")]),
         ],
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders_for_openai(conversation)
     assert payload["messages"] == [
         {"role": "user", "content": "not that"},
         {"role": "assistant", "content": [{"type": "refusal", "refusal": "I can't."}]},
@@ -139,7 +141,7 @@ def test_assistant_media_moves_to_a_user_message_after_the_tool_results() -> Non
             Message(role="tool", tool_call_id="call_1", content=[TextBlock(text="saved")]),
         ],
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders_for_openai(conversation)
     assert payload["messages"][1:] == [
         {
             "role": "assistant",

@@ -23,8 +23,8 @@ from providers.umf import (
 from tests.providers.formats.openai_chat._conversion_helpers import (
     FIXTURES,
     OPENAI_CHAT,
+    assert_renders_for_openai,
     one_user_message,
-    render,
     summary,
 )
 from tests.providers.sdk_validation import (
@@ -34,7 +34,7 @@ from tests.providers.sdk_validation import (
 
 def test_a_result_that_answers_nothing_becomes_a_user_message() -> None:
     conversation = one_user_message(ToolResultBlock(tool_use_id="toolu_gone", content="42"))
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders_for_openai(conversation)
     assert payload["messages"] == [{"role": "user", "content": "42"}]
     assert summary(warnings) == [
         ("content-type-unsupported", "messages[0].content[0]", "tool", "user")
@@ -56,7 +56,7 @@ def test_tool_messages_without_a_result_block() -> None:
             Message(role="tool", content=[TextBlock(text="stray")]),
         ],
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders_for_openai(conversation)
     assert payload["messages"][1:] == [
         {"role": "tool", "tool_call_id": "call_1", "content": "4\n2"},
         {"role": "user", "content": "stray"},
@@ -82,7 +82,7 @@ def test_what_a_tool_result_cannot_hold() -> None:
             Message(role="user", content=[result]),
         ],
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders_for_openai(conversation)
     assert payload["messages"][1] == {
         "role": "tool",
         "tool_call_id": "call_1",
@@ -108,7 +108,7 @@ def test_parameters_openai_cannot_take() -> None:
         ),
         tool_choice=ToolChoice(type="tool", name="f"),
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders_for_openai(conversation)
     assert payload == {
         "model": "gpt-4o",
         "temperature": 2.0,
@@ -145,7 +145,7 @@ def test_tool_choice(choice: ToolChoice, wire: Any, warned: list[tuple[Any, ...]
     conversation = one_user_message(TextBlock(text="hi"))
     conversation.tools = [Tool(name="f")]
     conversation.tool_choice = choice
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders_for_openai(conversation)
     assert payload["tool_choice"] == wire
     assert summary(warnings) == warned
 
@@ -158,7 +158,7 @@ def test_reasoning_fields_are_dropped_with_warnings() -> None:
         reasoning_details=[{"type": "reasoning.encrypted", "data": "gAAAA"}],
     )
     conversation = Conversation(parameters=Parameters(model="gpt-4o"), messages=[message])
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders_for_openai(conversation)
     assert payload["messages"] == [{"role": "assistant", "content": "42"}]
     assert summary(warnings) == [
         ("reasoning-dropped", "messages[0].reasoning", "Six times seven.", None),
@@ -175,7 +175,7 @@ def test_a_tree_exports_its_main_thread() -> None:
             Message(id="c", parent_id="a", role="assistant", content=[TextBlock(text="new")]),
         ],
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders_for_openai(conversation)
     assert [m["content"] for m in payload["messages"]] == ["hi", "new"]
     assert summary(warnings) == [
         ("content-dropped", "messages[1]", "b", None),

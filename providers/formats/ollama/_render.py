@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._chat_completions.blocks import thread
-from providers.formats._chat_completions.shape import SHAPES, enveloped
+from providers.formats._chat_completions.shape import SHAPES, enveloped, one_answer
 from providers.formats._kit.drift import (
     report_foreign_extra,
     report_message_metadata,
@@ -57,7 +57,10 @@ def render(conversation: Conversation) -> Rendered:
     payload = wire if shape in ("messages", "response") else _request(conversation, wire, ctx)
     response = None
     if answer is not None:
-        response = _response(answer[1], _answer_wire(answer, ctx))
+        index, message = answer
+        empty = {"role": "assistant", "content": ""}
+        reply = one_answer(render_message(message, index, ctx), index, ctx, empty)
+        response = _response(message, reply)
     return Rendered(enveloped(conversation, NS, shape, payload, response), ctx.drift.warnings)
 
 
@@ -73,19 +76,6 @@ def _names(conversation: Conversation) -> dict[str, str]:
 
 def _is_answer(message: Message) -> bool:
     return message.role == "assistant" and NS.hint(message.extra, "response") is not None
-
-
-def _answer_wire(answer: tuple[int, Message], ctx: Context) -> dict[str, Any]:
-    index, message = answer
-    wires = render_message(message, index, ctx)
-    for extra_wire in wires[1:]:
-        ctx.drift.add(
-            "content-dropped",
-            "a response holds one assistant message",
-            field=item("messages", index),
-            original=extra_wire,
-        )
-    return wires[0] if wires else {"role": "assistant", "content": ""}
 
 
 def _request(

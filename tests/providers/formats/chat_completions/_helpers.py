@@ -177,3 +177,25 @@ def imported(format_id: str, name: str) -> Conversation:
     """A fixture of another format as storage gives it back after importing it."""
     [item] = formats.get(format_id).parse(load(FIXTURES / format_id / f"{name}.json"))
     return stored(item.conversation)
+
+
+def parse_one(format_id: str, payload: Any) -> Conversation:
+    """The one conversation ``format_id`` reads from ``payload``, asserting no warnings."""
+    [item] = formats.get(format_id).parse(payload)
+    assert item.warnings == []
+    return item.conversation
+
+
+def assert_round_trips(format_id: str, payload: Any) -> None:
+    """Assert that ``payload`` comes back exactly, without warnings, whether rendered
+    straight from what was read or after the storage round trip."""
+    conversation = parse_one(format_id, payload)
+    for candidate in (conversation, stored(conversation)):
+        rendered = formats.get(format_id).render(candidate)
+        assert canonical(rendered.payload) == canonical(payload)
+        assert rendered.warnings == []
+
+
+def shape_of(format_id: str, conversation: Conversation) -> str:
+    """The payload shape ``format_id`` recorded on a conversation it read."""
+    return str(conversation.extra[format_id]["$shape"])

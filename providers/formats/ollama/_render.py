@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._chat_completions.blocks import thread
+from providers.formats._chat_completions.blocks import take_answer, thread
 from providers.formats._chat_completions.shape import SHAPES, enveloped, one_answer
 from providers.formats._kit.drift import (
     report_foreign_extra,
@@ -41,11 +41,7 @@ def render(conversation: Conversation) -> Rendered:
     shape = NS.hint(conversation.extra, "shape")
     ctx = Context(NS, LABEL, Drift(FORMAT_ID), shape in SHAPES, call_names=_names(conversation))
     messages = thread(conversation, ctx, original=lambda entry: extract_text(entry) or entry.role)
-    answer = None
-    if shape in ("exchange", "response") and messages and _is_answer(messages[-1][1]):
-        answer = messages.pop()
-    elif shape in ("exchange", "response"):
-        shape = "request"  # nothing to answer with: the request is all there is
+    answer, shape = take_answer(messages, shape, _is_answer)
     if shape == "response":
         _report_unplaced(conversation, messages, ctx)
         messages = []

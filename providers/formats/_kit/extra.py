@@ -82,7 +82,7 @@ class Namespace:
 
     def extra(self, fields: Mapping[str, Any], **hints: Any) -> Extra:
         """``extra`` holding ``fields`` and the hints that are not None."""
-        return extra_of(self.format_id, with_hints(fields, **hints))
+        return hinted_extra(self.format_id, fields, **hints)
 
     def hint(self, extra: Extra, key: str, default: Any = None) -> Any:
         """The ``$key`` hint this format left on a value."""
@@ -91,14 +91,19 @@ class Namespace:
     def fields(self, extra: Extra) -> dict[str, Any]:
         """This format's verbatim fields on a value (no hints, none of :attr:`kept`)."""
         fields = own_extra(extra, self.format_id)
-        for name in self.kept:
-            fields.pop(name, None)
+        if self.kept:  # the common case has none: no loop on every value
+            for name in self.kept:
+                fields.pop(name, None)
         return fields
 
     def put(self, out: dict[str, Any], extra: Extra, hint_key: str | None = None) -> dict[str, Any]:
         """``out`` plus the verbatim fields (or those kept under ``$hint_key``); what UMF
         itself says wins over a field kept aside."""
-        return put_fields(out, self.hint(extra, hint_key, {}) if hint_key else self.fields(extra))
+        fields = self.hint(extra, hint_key, {}) if hint_key else self.fields(extra)
+        # put_fields's loop, inline: this runs for every value a render writes.
+        for key, value in fields.items():
+            out.setdefault(key, value)
+        return out
 
     def unmapped(self, extra: Extra, name: str) -> list[dict[str, Any]]:
         """The entries kept under ``name`` (one of :attr:`kept`): what UMF has no place

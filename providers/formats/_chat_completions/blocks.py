@@ -199,12 +199,15 @@ def thread(
 
 
 def take_answer(
-    messages: list[tuple[int, Message]], shape: Any
+    messages: list[tuple[int, Message]],
+    shape: Any,
+    is_answer: Callable[[Message], bool] = lambda message: message.role == "assistant",
 ) -> tuple[tuple[int, Message] | None, Any]:
-    """For an exchange or response shape, the answer (the last message, an assistant's)
-    taken off ``messages``; the shape falls back to a request when there is none."""
+    """For an exchange or response shape, the answer (the last message, when
+    ``is_answer``: an assistant's) taken off ``messages``; the shape falls back to a
+    request when there is none (nothing to answer with: the request is all there is)."""
     if shape not in ("exchange", "response"):
         return None, shape
-    if messages and messages[-1][1].role == "assistant":
+    if messages and is_answer(messages[-1][1]):
         return messages.pop(), shape
     return None, "request"

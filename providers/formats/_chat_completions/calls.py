@@ -56,7 +56,8 @@ def write_call(block: ToolUseBlock, call_id: str, ctx: RenderContext) -> dict[st
     """A tool call with the id the request uses, written back as it was read."""
     ns = ctx.ns
     arguments: Any = arguments_string(block.input, block.raw_arguments)
-    if ctx.faithful and ns.hint(block.extra, "arguments") == "object":
+    object_form = block.raw_arguments is None and ns.hint(block.extra, "arguments") == "object"
+    if ctx.faithful and object_form:
         arguments = block.input
     function = ns.put({"name": block.name, "arguments": arguments}, block.extra, "inner")
     call: dict[str, Any] = {"id": call_id, "type": "function", "function": function}

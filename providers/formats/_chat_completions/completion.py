@@ -18,7 +18,7 @@ from typing import Any
 
 from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import require_list, require_mapping, require_str, split
-from providers.formats._kit.paths import at, is_int, item
+from providers.formats._kit.paths import at, is_int, is_number, item
 from providers.formats._kit.wire import wire_finish_reason
 from providers.formats.base import FormatError
 from providers.umf import JSON, FinishReason, Message, Usage
@@ -68,7 +68,7 @@ def read_completion(
         message.provider_finish_reason = reason
         message.finish_reason = api.finish_reasons.get(reason)
     _read_response_fields(message, fields, base, api)
-    message.timestamp = _timestamp(rest.get("created"))
+    message.timestamp = timestamp(rest.get("created"))
     api.ns.add_hints(
         message.extra,
         response=rest,
@@ -90,8 +90,10 @@ def _read_response_fields(
         message.usage = api.read_usage(fields["usage"], at(base, "usage"))
 
 
-def _timestamp(created: JSON) -> datetime | None:
-    if not is_int(created):
+def timestamp(created: JSON, *, whole: bool = True) -> datetime | None:
+    """The time of a response's ``created`` (Unix seconds: ``whole`` ones, else any
+    number), or None when it is not one (it stays in the kept fields)."""
+    if not (is_int(created) if whole else is_number(created)):
         return None
     try:
         return datetime.fromtimestamp(created, tz=UTC)

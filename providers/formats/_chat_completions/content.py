@@ -84,14 +84,18 @@ def write_text(block: TextBlock, path: str, ctx: RenderContext) -> dict[str, Any
     return ctx.ns.put({"type": "text", "text": block.text}, block.extra)
 
 
-def refusal_as_text(block: RefusalBlock, path: str, ctx: RenderContext) -> dict[str, Any]:
-    """A refusal as a ``text`` part, for an API with no refusal content
-    (``content-type-unsupported``)."""
+def sent_as_text(
+    text: str, path: str, ctx: RenderContext, why: str, *, original: Any, text_type: str = "text"
+) -> dict[str, Any]:
+    """A text part (of type ``text_type``) standing in for content the target cannot take
+    as it is (``content-type-unsupported``, ``why`` saying so)."""
     ctx.drift.add(
-        "content-type-unsupported",
-        f"{ctx.label} has no refusal content; sent as text",
-        field=path,
-        original="refusal",
-        transformed="text",
+        "content-type-unsupported", why, field=path, original=original, transformed=text_type
     )
-    return {"type": "text", "text": block.text}
+    return {"type": text_type, "text": text}
+
+
+def refusal_as_text(block: RefusalBlock, path: str, ctx: RenderContext) -> dict[str, Any]:
+    """A refusal as a ``text`` part, for an API with no refusal content."""
+    why = f"{ctx.label} has no refusal content; sent as text"
+    return sent_as_text(block.text, path, ctx, why, original="refusal")

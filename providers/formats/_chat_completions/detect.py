@@ -5,7 +5,7 @@ mark only it has), a payload as good as its worst message and as sure as its sur
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +59,33 @@ def score_all(messages: JSON, score: Callable[[JSON], int]) -> int:
         return 0
     scores = [score(message) for message in messages]
     return 0 if min(scores) == 0 else max(scores)
+
+
+def score_message(
+    message: JSON,
+    roles: Collection[str],
+    foreign: frozenset[str] | set[str],
+    score_part: Callable[[Any, str], int],
+    arguments: type | tuple[type, ...],
+) -> int:
+    """A message's score: 0 when its role is not one of ``roles``, it has one of the
+    ``foreign`` fields (other chat formats' message fields), content that is neither a
+    string, null nor a list of parts ``score_part`` (given the role) accepts, or tool calls
+    whose arguments are not of the ``arguments`` types; else its surest part's (1 without)."""
+    if not isinstance(message, dict) or message.get("role") not in roles:
+        return 0
+    if not foreign.isdisjoint(message.keys()):
+        return 0
+    content = message.get("content")
+    score = 1
+    if isinstance(content, list):
+        scores = [score_part(part, message["role"]) for part in content]
+        if scores and min(scores) == 0:
+            return 0
+        score = max(scores, default=1)
+    elif content is not None and not isinstance(content, str):
+        return 0
+    return score if calls_fit(message.get("tool_calls"), arguments) else 0
 
 
 def calls_fit(calls: JSON, arguments: type | tuple[type, ...], *, with_id: bool = True) -> bool:

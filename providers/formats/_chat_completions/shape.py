@@ -149,6 +149,21 @@ def enveloped(
     return {**ns.hint(conversation.extra, "exchange", {}), "request": request, "response": response}
 
 
+def one_answer(
+    wires: list[dict[str, Any]], index: int, ctx: RenderContext, empty: dict[str, Any]
+) -> dict[str, Any]:
+    """The one assistant message a response holds, from the ``wires`` that UMF message
+    ``index`` was written as: the first (the others ``content-dropped``), or ``empty``."""
+    for extra_wire in wires[1:]:
+        ctx.drift.add(
+            "content-dropped",
+            "a response holds one assistant message",
+            field=item("messages", index),
+            original=extra_wire,
+        )
+    return wires[0] if wires else empty
+
+
 def choice_without_tools(
     choice: ToolChoice, has_tools: bool, ctx: RenderContext, provider: str | None = None
 ) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._chat_completions.detect import Scorers, calls_fit, fit_shapes
+from providers.formats._chat_completions.detect import Scorers, fit_shapes, score_message
 from providers.formats._kit.detect import Distinctive, score_fit
 from providers.umf import JSON
 
@@ -51,25 +51,15 @@ def _score_response(payload: dict[str, Any]) -> int:
 
 
 def _score_message(message: JSON) -> int:
-    if not isinstance(message, dict) or message.get("role") not in ROLES:
+    # A tool message names its call; calls carry an id and a JSON string of arguments.
+    tool = isinstance(message, dict) and message.get("role") == "tool"
+    if tool and not isinstance(message.get("tool_call_id"), str):
         return 0
-    role = message["role"]
-    if _FOREIGN_MESSAGE_KEYS & message.keys():
-        return 0
-    if role == "tool" and not isinstance(message.get("tool_call_id"), str):
-        return 0
-    content = message.get("content")
-    kinds: set[Any] = set()
-    if isinstance(content, list):
-        kinds = {part.get("type") if isinstance(part, dict) else None for part in content}
-        if not kinds <= set(PART_TYPES[role]):
-            return 0
-    elif content is not None and not isinstance(content, str):
-        return 0
-    # Cohere calls carry an id and a JSON string of arguments.
-    if not calls_fit(message.get("tool_calls"), str):
-        return 0
-    return 1
+    return score_message(message, ROLES, _FOREIGN_MESSAGE_KEYS, _score_part, str)
+
+
+def _score_part(part: JSON, role: str) -> int:
+    return 1 if isinstance(part, dict) and part.get("type") in PART_TYPES[role] else 0
 
 
 _SCORERS = Scorers(

@@ -10,6 +10,7 @@ from providers.umf import FinishReason
 
 FORMAT_ID: Final = "mistral"
 LABEL: Final = "Mistral"
+NS: Final = Namespace(FORMAT_ID)
 
 # Filled in (``parameter-defaulted``) when a conversation from another format names no model.
 DEFAULT_MODEL: Final = "mistral-large-latest"
@@ -38,7 +39,6 @@ UNMAPPED_CHUNKS: Final = "unmapped_chunks"
 # Tools of types UMF has no name for (document_library, image_generation, connectors...),
 # kept the same way in the conversation's ``unmapped_tools`` field.
 UNMAPPED_TOOLS: Final = "unmapped_tools"
-NS: Final = Namespace(FORMAT_ID, kept=(UNMAPPED_CHUNKS, UNMAPPED_TOOLS))
 
 # The documented request parameters UMF has names for, with the API's ranges.
 PARAMETERS: Final = (

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._chat_completions.detect import Scorers, calls_fit, fit_shapes
+from providers.formats._chat_completions.detect import Scorers, fit_shapes, score_message
 from providers.formats._kit.detect import Distinctive, score_fit
 from providers.umf import JSON
 
@@ -60,24 +60,12 @@ def _score_response(payload: dict[str, Any]) -> int:
 
 
 def _score_message(message: JSON) -> int:
-    if not isinstance(message, dict) or message.get("role") not in ROLES:
-        return 0
-    if _FOREIGN_MESSAGE_KEYS & message.keys():
-        return 0
-    content = message.get("content")
-    score = 1
-    if isinstance(content, list):
-        allowed = SYSTEM_CHUNK_TYPES if message["role"] == "system" else CHUNK_TYPES
-        chunk_scores = [_score_chunk(chunk, allowed) for chunk in content]
-        if chunk_scores and min(chunk_scores) == 0:
-            return 0
-        score = max(chunk_scores, default=1)
-    elif content is not None and not isinstance(content, str):
-        return 0
     # Mistral calls carry an id and a function with a name (arguments: string or object).
-    if not calls_fit(message.get("tool_calls"), (str, dict)):
-        return 0
-    return score
+    return score_message(message, ROLES, _FOREIGN_MESSAGE_KEYS, _score_part, (str, dict))
+
+
+def _score_part(chunk: JSON, role: str) -> int:
+    return _score_chunk(chunk, SYSTEM_CHUNK_TYPES if role == "system" else CHUNK_TYPES)
 
 
 def _score_chunk(chunk: JSON, allowed: tuple[str, ...]) -> int:

@@ -13,6 +13,7 @@ from providers.formats._chat_completions.shape import choice_without_tools, unna
 from providers.formats._chat_completions.turns import Turn
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import report_foreign_extra
+from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import item
 from providers.formats.base import Rendered
 from providers.umf import JSON, Conversation, Message, ToolChoice
@@ -62,7 +63,8 @@ def _request(conversation: Conversation, messages: list[Any], ctx: Context) -> d
         choice = _tool_choice(conversation.tool_choice, bool(tools), ctx)
         if choice is not None:
             out["tool_choice"] = choice
-    return NS.put(out, conversation.extra)
+    kept = {k: v for k, v in NS.fields(conversation.extra).items() if k != UNMAPPED_TOOLS}
+    return put_fields(out, kept)
 
 
 def _tool_choice(choice: ToolChoice, has_tools: bool, ctx: Context) -> JSON:

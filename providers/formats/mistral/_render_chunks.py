@@ -14,6 +14,7 @@ from providers.formats._chat_completions.blocks import (
     media_uri,
     same_bytes,
 )
+from providers.formats._chat_completions.content import sent_as_text
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import describe
 from providers.formats._kit.wire import signature_portable
@@ -62,14 +63,8 @@ def render_document(block: DocumentBlock, path: str, ctx: Context) -> dict[str, 
         )
         drop(block, path, why, ctx)
         return None
-    ctx.drift.add(
-        "content-type-unsupported",
-        "Mistral has no text documents; sent as a text chunk",
-        field=path,
-        original=describe(block),
-        transformed="text",
-    )
-    return {"type": "text", "text": text}
+    why = "Mistral has no text documents; sent as a text chunk"
+    return sent_as_text(text, path, ctx, why, original=describe(block))
 
 
 def render_audio(block: AudioBlock, path: str, ctx: Context) -> dict[str, Any] | None:

@@ -26,6 +26,7 @@ from providers.formats._chat_completions.content import (
 )
 from providers.formats._chat_completions.turns import Located, Turn, locate, mark_error
 from providers.formats._kit.context import RenderContext as Context
+from providers.formats._kit.extra import put_fields
 from providers.umf import (
     AudioBlock,
     Block,
@@ -66,6 +67,12 @@ class Written:
         return str(self.wire["role"]) if self.wire is not None else ""
 
 
+def fields_of(extra: Extra) -> dict[str, Any]:
+    """This format's verbatim fields on a message, without the unmapped chunks (a request
+    field of that name is the request's own)."""
+    return {k: v for k, v in NS.fields(extra).items() if k != UNMAPPED_CHUNKS}
+
+
 class TurnWriter:
     """Writes turns as Mistral messages."""
 
@@ -94,7 +101,7 @@ class TurnWriter:
         write_content(wire, chunks, turn.role, NS.hint(extra, "content"))
         if calls:
             wire["tool_calls"] = calls
-        written.wire = NS.put(wire, extra)
+        written.wire = put_fields(wire, fields_of(extra))
         return written
 
     def _keep(
@@ -176,7 +183,7 @@ class TurnWriter:
         if name is not None:
             wire["name"] = name
         write_result_content(wire, content, NS.hint(extra, "content"))
-        fields = NS.fields(extra)
+        fields = fields_of(extra)
         if "tool_call_id" in fields:
             wire.pop("tool_call_id", None)
-        return NS.put(wire, {NS.format_id: fields})
+        return put_fields(wire, fields)

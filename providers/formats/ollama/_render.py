@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._chat_completions.blocks import thread
-from providers.formats._chat_completions.shape import SHAPES, enveloped
+from providers.formats._chat_completions.blocks import take_answer, thread
+from providers.formats._chat_completions.shape import SHAPES, enveloped, one_answer
 from providers.formats._kit.drift import (
     report_foreign_extra,
     report_message_metadata,
@@ -41,11 +41,7 @@ def render(conversation: Conversation) -> Rendered:
     shape = NS.hint(conversation.extra, "shape")
     ctx = Context(NS, LABEL, Drift(FORMAT_ID), shape in SHAPES, call_names=_names(conversation))
     messages = thread(conversation, ctx, original=lambda entry: extract_text(entry) or entry.role)
-    answer = None
-    if shape in ("exchange", "response") and messages and _is_answer(messages[-1][1]):
-        answer = messages.pop()
-    elif shape in ("exchange", "response"):
-        shape = "request"  # nothing to answer with: the request is all there is
+    answer, shape = take_answer(messages, shape, _is_answer)
     if shape == "response":
         _report_unplaced(conversation, messages, ctx)
         messages = []
@@ -57,7 +53,10 @@ def render(conversation: Conversation) -> Rendered:
     payload = wire if shape in ("messages", "response") else _request(conversation, wire, ctx)
     response = None
     if answer is not None:
-        response = _response(answer[1], _answer_wire(answer, ctx))
+        index, message = answer
+        empty = {"role": "assistant", "content": ""}
+        reply = one_answer(render_message(message, index, ctx), index, ctx, empty)
+        response = _response(message, reply)
     return Rendered(enveloped(conversation, NS, shape, payload, response), ctx.drift.warnings)
 
 
@@ -73,19 +72,6 @@ def _names(conversation: Conversation) -> dict[str, str]:
 
 def _is_answer(message: Message) -> bool:
     return message.role == "assistant" and NS.hint(message.extra, "response") is not None
-
-
-def _answer_wire(answer: tuple[int, Message], ctx: Context) -> dict[str, Any]:
-    index, message = answer
-    wires = render_message(message, index, ctx)
-    for extra_wire in wires[1:]:
-        ctx.drift.add(
-            "content-dropped",
-            "a response holds one assistant message",
-            field=item("messages", index),
-            original=extra_wire,
-        )
-    return wires[0] if wires else {"role": "assistant", "content": ""}
 
 
 def _request(

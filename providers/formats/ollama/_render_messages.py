@@ -15,6 +15,7 @@ from typing import Any
 
 from providers.formats._chat_completions.turns import mark_error
 from providers.formats._kit.drift import report_foreign_extra, report_reasoning_details
+from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
 from providers.umf import (
     Block,
@@ -130,7 +131,7 @@ def _wire(role: str, parts: Parts, message: Message, path: str, ctx: Context) ->
         out["images"] = parts.images
     if parts.calls:
         out["tool_calls"] = parts.calls
-    return NS.put(out, message.extra)
+    return put_fields(out, kept)
 
 
 # --------------------------------------------------------------------------- tool results

@@ -24,3 +24,40 @@ NS: Final = Namespace(FORMAT_ID, kept=(UNMAPPED_ITEMS, UNMAPPED_TOOLS))
 MESSAGE_ROLES: Final = ("user", "system", "developer", "assistant")
 PART_TYPES: Final = ("input_text", "output_text", "refusal", "input_image", "input_file")
 IMAGE_DETAILS: Final = ("low", "high", "auto", "original")
+
+ASSISTANT_ITEMS = ("reasoning", "function_call", "custom_tool_call")
+OUTPUT_ITEMS = ("function_call_output", "custom_tool_call_output")
+# Item types of the Responses API besides ``message`` (``ResponseInputItemParam``).
+ITEM_TYPES = frozenset(
+    {
+        "function_call",
+        "function_call_output",
+        "custom_tool_call",
+        "custom_tool_call_output",
+        "reasoning",
+        "item_reference",
+        "web_search_call",
+        "file_search_call",
+        "computer_call",
+        "computer_call_output",
+        "code_interpreter_call",
+        "image_generation_call",
+        "local_shell_call",
+        "local_shell_call_output",
+        "shell_call",
+        "shell_call_output",
+        "apply_patch_call",
+        "apply_patch_call_output",
+        "mcp_call",
+        "mcp_list_tools",
+        "mcp_approval_request",
+        "mcp_approval_response",
+        "tool_search_call",
+        "tool_search_output",
+        "additional_tools",
+        "compaction",
+        "compaction_trigger",
+        "program",
+        "program_output",
+    }
+)

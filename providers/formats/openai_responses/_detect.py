@@ -13,9 +13,8 @@ from typing import Any
 
 from providers.umf import JSON
 
-from ._constants import MESSAGE_ROLES, PART_TYPES
+from ._constants import ITEM_TYPES, MESSAGE_ROLES, PART_TYPES
 from ._parse import is_response
-from ._parse_items import ITEM_TYPES
 
 _OWN_PARTS = frozenset(PART_TYPES) - {"refusal"}  # Chat Completions has refusal parts too
 

@@ -17,13 +17,12 @@ request settings...) is kept verbatim in the ``$response`` hint of that message.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
-from providers.formats._chat_completions.completion import read_token_usage
+from providers.formats._chat_completions.completion import read_token_usage, timestamp
 from providers.formats._chat_completions.shape import Readers, read_shape
 from providers.formats._kit.fields import split, umf_checked
-from providers.formats._kit.paths import at, is_number
+from providers.formats._kit.paths import at
 from providers.formats.base import FormatError, ParseResult
 from providers.umf import JSON, Conversation, FinishReason, Message, TextBlock, ToolUseBlock
 
@@ -123,7 +122,7 @@ def parse_response(raw: JSON, base: str, reader: ItemReader) -> Message:
         )
     has_calls = any(isinstance(block, ToolUseBlock) for block in message.content)
     message.finish_reason, message.provider_finish_reason = _finish(rest, base, has_calls)
-    message.timestamp = _timestamp(rest.get("created_at"))
+    message.timestamp = timestamp(rest.get("created_at"), whole=False)
     NS.add_hints(message.extra, response=rest)
     return message
 
@@ -147,15 +146,6 @@ def _finish(
     if not isinstance(reason, str):
         return None, status
     return _INCOMPLETE.get(reason), reason
-
-
-def _timestamp(created: JSON) -> datetime | None:
-    if not is_number(created):
-        return None
-    try:
-        return datetime.fromtimestamp(created, tz=UTC)
-    except (OverflowError, OSError, ValueError):
-        return None  # not a plausible time: it stays only in the kept fields
 
 
 _READERS = Readers(

@@ -42,7 +42,9 @@ def plain(raw: JSON, path: str) -> dict[str, Any]:
     """``raw`` as an object whose keys cannot be mistaken for this format's ``$`` hints or
     its own ``unmapped_*`` fields (which renderers put back as items or tools, never as
     fields: a provider field of that name would vanish)."""
-    found = require_mapping(raw, path or "payload")
+    # The type is checked here first (this runs for every item and part): the kit's
+    # message only for a value that is not an object.
+    found = raw if isinstance(raw, dict) else require_mapping(raw, path or "payload")
     refuse_reserved_names(found, path)
     for name in (UNMAPPED_ITEMS, UNMAPPED_TOOLS):
         refuse_kept_name(found, name, path)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._chat_completions.blocks import thread
+from providers.formats._chat_completions.blocks import take_answer, thread
 from providers.formats._chat_completions.shape import SHAPES, enveloped
 from providers.formats._kit.drift import (
     report_foreign_extra,
@@ -48,11 +48,7 @@ def render_request(conversation: Conversation) -> Rendered:
 def _render(conversation: Conversation, shape: str, ctx: Context) -> Rendered:
     report_foreign_extra(conversation.extra, "", ctx)
     messages = thread(conversation, ctx)
-    answer = None
-    if shape in ("exchange", "response") and messages and _is_answer(messages[-1][1]):
-        answer = messages.pop()
-    elif shape in ("exchange", "response"):
-        shape = "request"  # nothing to answer with: the request is all there is
+    answer, shape = take_answer(messages, shape, _is_answer)
     if shape == "response":
         report_unplaced(conversation, messages, ctx.drift)
         messages = []

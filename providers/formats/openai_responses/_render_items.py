@@ -35,8 +35,7 @@ from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
 from providers.umf import Block, Message, ThinkingBlock, ToolResultBlock, ToolUseBlock
 
-from ._constants import FORMAT_ID, NS, UNMAPPED_ITEMS
-from ._parse_items import ITEM_TYPES, OUTPUT_ITEMS
+from ._constants import FORMAT_ID, ITEM_TYPES, NS, OUTPUT_ITEMS, UNMAPPED_ITEMS
 from ._render_assistant import AssistantWriter
 from ._render_entries import carried, checked_id, drop_reasoning, result_entry
 from ._render_parts import render_part

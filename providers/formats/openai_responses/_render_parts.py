@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._chat_completions.blocks import drop, media_uri
+from providers.formats._chat_completions.content import sent_as_text
 from providers.formats._chat_completions.files import filename_for, openai_file_id
 from providers.formats._kit.drift import describe
 from providers.formats._kit.extra import put_fields
@@ -61,14 +62,8 @@ def warn_citations(block: TextBlock, path: str, ctx: Context) -> None:
 def _render_refusal(block: RefusalBlock, path: str, ctx: Context, role: str) -> dict[str, Any]:
     if role == "assistant" or ctx.faithful:
         return NS.put({"type": "refusal", "refusal": block.text}, block.extra)
-    ctx.drift.add(
-        "content-type-unsupported",
-        f"only assistant messages hold refusals; sent as text in a {role} message",
-        field=path,
-        original="refusal",
-        transformed="input_text",
-    )
-    return {"type": "input_text", "text": block.text}
+    why = f"only assistant messages hold refusals; sent as text in a {role} message"
+    return sent_as_text(block.text, path, ctx, why, original="refusal", text_type="input_text")
 
 
 def _render_image(block: ImageBlock, path: str, ctx: Context) -> dict[str, Any] | None:
@@ -102,7 +97,9 @@ def _render_document(block: DocumentBlock, path: str, ctx: Context) -> dict[str,
     elif source.type == "file" and (ctx.faithful or openai_file_id(source.file_id)):
         out["file_id"] = source.file_id
     elif source.type == "text" and source.data is not None:
-        return document_as_text(block, source.data, path, ctx)
+        why = "OpenAI Responses files take no text source; sent as an input_text part"
+        original = describe(block)
+        return sent_as_text(source.data, path, ctx, why, original=original, text_type="input_text")
     else:
         drop(block, path, "OpenAI Responses takes files as data, a URL or an OpenAI file id", ctx)
         return None
@@ -111,15 +108,3 @@ def _render_document(block: DocumentBlock, path: str, ctx: Context) -> dict[str,
     if filename is not None:
         out["filename"] = filename
     return NS.put(out, block.extra)
-
-
-def document_as_text(block: DocumentBlock, text: str, path: str, ctx: Context) -> dict[str, Any]:
-    """A plain-text document as an ``input_text`` part (files take bytes, URLs or ids)."""
-    ctx.drift.add(
-        "content-type-unsupported",
-        "OpenAI Responses files take no text source; sent as an input_text part",
-        field=path,
-        original=describe(block),
-        transformed="input_text",
-    )
-    return {"type": "input_text", "text": text}

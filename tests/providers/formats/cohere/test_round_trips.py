@@ -5,6 +5,7 @@ Conversions from other formats are in ``cohere/``.
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,6 @@ from providers import formats
 from providers.formats.base import FormatError
 from providers.formats.cohere import detect
 from providers.umf import (
-    Conversation,
     DocumentBlock,
     ImageBlock,
     MediaSource,
@@ -27,6 +27,7 @@ from providers.umf import (
     Usage,
 )
 from tests.providers.formats._mutations import draw_mutation
+from tests.providers.formats.chat_completions import _helpers as family
 from tests.providers.formats.chat_completions._helpers import (
     canonical,
     fixtures_of,
@@ -49,22 +50,9 @@ def fixture(name: str) -> Any:
     return load(FIXTURE_DIR / f"{name}.json")
 
 
-def parse_one(payload: Any) -> Conversation:
-    [item] = COHERE.parse(payload)
-    assert item.warnings == []
-    return item.conversation
-
-
-def assert_round_trips(payload: Any) -> None:
-    conversation = parse_one(payload)
-    for candidate in (conversation, stored(conversation)):
-        rendered = COHERE.render(candidate)
-        assert canonical(rendered.payload) == canonical(payload)
-        assert rendered.warnings == []
-
-
-def shape_of(conversation: Conversation) -> str:
-    return str(conversation.extra["cohere"]["$shape"])
+parse_one = partial(family.parse_one, "cohere")
+assert_round_trips = partial(family.assert_round_trips, "cohere")
+shape_of = partial(family.shape_of, "cohere")
 
 
 # --------------------------------------------------------------------------- fixtures

@@ -6,6 +6,7 @@ Conversions from other formats are in ``mistral/``.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,6 @@ from providers.formats.base import FormatError
 from providers.formats.mistral import detect
 from providers.umf import (
     AudioBlock,
-    Conversation,
     DocumentBlock,
     ImageBlock,
     TextBlock,
@@ -28,6 +28,7 @@ from providers.umf import (
     Usage,
 )
 from tests.providers.formats._mutations import draw_mutation
+from tests.providers.formats.chat_completions import _helpers as family
 from tests.providers.formats.chat_completions._helpers import (
     canonical,
     fixtures_of,
@@ -50,22 +51,9 @@ def fixture(name: str) -> Any:
     return load(FIXTURE_DIR / f"{name}.json")
 
 
-def parse_one(payload: Any) -> Conversation:
-    [item] = MISTRAL.parse(payload)
-    assert item.warnings == []
-    return item.conversation
-
-
-def assert_round_trips(payload: Any) -> None:
-    conversation = parse_one(payload)
-    for candidate in (conversation, stored(conversation)):
-        rendered = MISTRAL.render(candidate)
-        assert canonical(rendered.payload) == canonical(payload)
-        assert rendered.warnings == []
-
-
-def shape_of(conversation: Conversation) -> str:
-    return str(conversation.extra["mistral"]["$shape"])
+parse_one = partial(family.parse_one, "mistral")
+assert_round_trips = partial(family.assert_round_trips, "mistral")
+shape_of = partial(family.shape_of, "mistral")
 
 
 # --------------------------------------------------------------------------- fixtures

@@ -9,23 +9,16 @@ from typing import Any
 import orjson
 
 from providers import formats
-from providers.formats._kit.wire import parse_data_uri
 from providers.formats.ollama import render
 from providers.umf import (
-    AudioBlock,
     Block,
     Conversation,
-    DocumentBlock,
     DriftWarning,
-    ImageBlock,
     Message,
     Parameters,
-    RefusalBlock,
     TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
 )
+from tests.providers.formats.chat_completions._helpers import assert_nothing_silently_dropped
 from tests.providers.sdk.ollama import validate_ollama_request
 
 FIXTURES = Path(__file__).parents[3] / "fixtures"
@@ -42,53 +35,14 @@ def summary(warnings: list[DriftWarning]) -> list[tuple[Any, ...]]:
     ]
 
 
-def _markers(block: Block) -> list[str]:
-    """Strings of a block that must show up in the payload unless a warning says why."""
-    if isinstance(block, TextBlock | RefusalBlock | ThinkingBlock):
-        return [block.text] if block.text else []
-    if isinstance(block, ImageBlock | DocumentBlock | AudioBlock):
-        source = block.source
-        inline = parse_data_uri(source.url) if source.url else None
-        url = inline[1] if inline else source.url
-        return [value for value in (source.data, url, source.file_id) if value]
-    if isinstance(block, ToolUseBlock):
-        return [block.name]
-    if isinstance(block, ToolResultBlock) and isinstance(block.content, str):
-        return [block.content]
-    return []
-
-
-def assert_nothing_silently_dropped(
-    conversation: Conversation, payload: Any, warnings: list[DriftWarning]
-) -> None:
-    text = orjson.dumps(payload).decode()
-    warned = [w.field or "" for w in warnings]
-
-    def check(block: Block, path: str) -> None:
-        # A warning on the block, inside it, or on its whole message accounts for it.
-        message_path = path.split(".")[0]
-        if any(
-            field in (path, message_path) or field.startswith((f"{path}.", f"{path}["))
-            for field in warned
-        ):
-            return
-        for marker in _markers(block):
-            assert orjson.dumps(marker).decode()[1:-1] in text, f"{path} lost {marker!r} silently"
-        if isinstance(block, ToolResultBlock) and isinstance(block.content, list):
-            for index, inner in enumerate(block.content):
-                check(inner, f"{path}.content[{index}]")
-
-    for index, message in enumerate(conversation.messages):
-        for position, block in enumerate(message.content):
-            check(block, f"messages[{index}].content[{position}]")
-
-
 def convert(conversation: Conversation) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
     """Render a conversation from another format: a valid request, nothing lost silently."""
     rendered = render(conversation)
     validate_ollama_request(rendered.payload)
     assert all(w.source == "ollama" for w in rendered.warnings)
-    assert_nothing_silently_dropped(conversation, rendered.payload, rendered.warnings)
+    assert_nothing_silently_dropped(
+        conversation, rendered.payload, rendered.warnings, data_of_urls=True
+    )
     return rendered.payload, summary(rendered.warnings)
 
 

@@ -12,7 +12,6 @@ import orjson
 
 from providers import formats
 from providers.umf import (
-    AudioBlock,
     Block,
     Conversation,
     DocumentBlock,
@@ -21,12 +20,11 @@ from providers.umf import (
     MediaSource,
     Message,
     Parameters,
-    RefusalBlock,
-    TextBlock,
     ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
 )
+from tests.providers.formats.chat_completions._helpers import assert_nothing_silently_dropped
 from tests.providers.sdk.openai_responses import (
     check_openai_responses_rules,
     validate_openai_responses_request,
@@ -56,45 +54,6 @@ def render(conversation: Conversation) -> tuple[Any, list[DriftWarning]]:
 
 def summary(warnings: list[DriftWarning]) -> list[tuple[Any, ...]]:
     return [(w.category, w.field, w.original_value, w.transformed_value) for w in warnings]
-
-
-def _markers(block: Block) -> list[str]:
-    """Strings of a block that must show up in the payload unless a warning says why."""
-    if isinstance(block, TextBlock | RefusalBlock | ThinkingBlock):
-        return [block.text]
-    if isinstance(block, ImageBlock | DocumentBlock | AudioBlock):
-        source = block.source
-        return [value for value in (source.data, source.url, source.file_id) if value]
-    if isinstance(block, ToolUseBlock):
-        return [block.name]
-    if isinstance(block, ToolResultBlock) and isinstance(block.content, str):
-        return [block.content]
-    return []
-
-
-def assert_nothing_silently_dropped(
-    conversation: Conversation, payload: Any, warnings: list[DriftWarning]
-) -> None:
-    text = orjson.dumps(payload).decode()
-    warned = [w.field or "" for w in warnings]
-
-    def check(block: Block, path: str) -> None:
-        # A warning on the block, inside it, or on its whole message accounts for it.
-        message_path = path.split(".")[0]
-        if any(
-            field in (path, message_path) or field.startswith((f"{path}.", f"{path}["))
-            for field in warned
-        ):
-            return
-        for marker in _markers(block):
-            assert orjson.dumps(marker).decode()[1:-1] in text, f"{path} lost {marker!r} silently"
-        if isinstance(block, ToolResultBlock) and isinstance(block.content, list):
-            for index, inner in enumerate(block.content):
-                check(inner, f"{path}.content[{index}]")
-
-    for index, message in enumerate(conversation.messages):
-        for position, block in enumerate(message.content):
-            check(block, f"messages[{index}].content[{position}]")
 
 
 def from_fixture(format_id: str, name: str) -> tuple[Any, Conversation]:

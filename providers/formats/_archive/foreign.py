@@ -11,7 +11,7 @@ import hashlib
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from providers.formats._kit.drift import report_foreign_fields, report_message_name
 from providers.formats.base import Drift
@@ -123,11 +123,20 @@ def thinking_text(block: ThinkingBlock, path: str, drift: Drift, unsigned: str) 
     return block.text
 
 
+class Writing(Protocol):
+    """A render of one of these formats: what carries its warnings."""
+
+    drift: Drift
+
+
+W = TypeVar("W", bound=Writing)
+
+
 def result_text(
     block: ToolResultBlock,
     path: str,
-    drift: Drift,
-    text_of: Callable[[Block, str], str | None],
+    ctx: W,
+    text_of: Callable[[Block, str, W], str | None],
     no_flag: str,
 ) -> str:
     """A tool result as text (``text_of`` writes its inner blocks), its error flag said as
@@ -135,11 +144,11 @@ def result_text(
     if isinstance(block.content, str):
         text = block.content
     else:
-        texts = [text_of(inner, f"{path}.content[{i}]") for i, inner in enumerate(block.content)]
-        text = "\n".join(t for t in texts if t is not None)
+        inner = [text_of(b, f"{path}.content[{i}]", ctx) for i, b in enumerate(block.content)]
+        text = "\n".join(t for t in inner if t is not None)
     if block.is_error:
         marked = f"Error: {text}" if text else "Error"
-        drift.add(
+        ctx.drift.add(
             "capability-unsupported",
             no_flag,
             field=f"{path}.is_error",

@@ -45,6 +45,7 @@ from providers.umf import (
 
 from ._constants import ROOT_ID, WIRE_FINISH, WORDS
 
+_NO_ERROR_FLAG = "ChatGPT tool messages have no error flag; the error is said in the text"
 _NO_MESSAGE_METADATA = "a ChatGPT export has no per-message usage or metadata; left out"
 
 
@@ -266,17 +267,7 @@ def _unanswered(block: ToolResultBlock, path: str, role: str, ctx: _Context) -> 
         original=block.type,
         transformed="text",
     )
-    return _result_text(block, path, ctx)
-
-
-def _result_text(block: ToolResultBlock, path: str, ctx: _Context) -> str:
-    return result_text(
-        block,
-        path,
-        ctx.drift,
-        lambda inner, inner_path: _text(inner, inner_path, ctx),
-        "ChatGPT tool messages have no error flag; the error is said in the text",
-    )
+    return result_text(block, path, ctx, _text, _NO_ERROR_FLAG)
 
 
 def _special(block: Block, path: str, message: Message, ctx: _Context) -> Group | None:
@@ -290,7 +281,10 @@ def _special(block: Block, path: str, message: Message, ctx: _Context) -> Group 
         return ({"content_type": "text", "parts": [text]}, "assistant", block.name, None)
     if isinstance(block, ToolResultBlock):
         return (
-            {"content_type": "text", "parts": [_result_text(block, path, ctx)]},
+            {
+                "content_type": "text",
+                "parts": [result_text(block, path, ctx, _text, _NO_ERROR_FLAG)],
+            },
             "tool",
             "all",
             block.name,

@@ -40,6 +40,8 @@ from providers.umf import (
 
 from ._constants import CANONICAL, MEDIA, NS
 
+_NO_ERROR_FLAG = "ShareGPT observations have no error flag; the error is said in the text"
+
 
 @dataclass
 class Turn:
@@ -177,7 +179,9 @@ def _place(
             report_call_id_dropped(block, path, ctx.drift, why)
         _turn(turns, "function_call", index).calls.append(block)
     elif isinstance(block, ToolResultBlock):
-        _turn(turns, "observation", index).results.append(_result_text(block, path, ctx))
+        _turn(turns, "observation", index).results.append(
+            result_text(block, path, ctx, _text_of, _NO_ERROR_FLAG)
+        )
     elif isinstance(block, ThinkingBlock):
         _thinking(block, path, text_kind, index, turns, ctx)
     elif isinstance(block, ImageBlock | AudioBlock):
@@ -269,16 +273,6 @@ def _media_path(block: ImageBlock | AudioBlock, path: str, ctx: Context) -> str 
             severity="warning" if source.type == "base64" else "info",
         )
     return location
-
-
-def _result_text(block: ToolResultBlock, path: str, ctx: Context) -> str:
-    return result_text(
-        block,
-        path,
-        ctx.drift,
-        lambda inner, inner_path: _text_of(inner, inner_path, ctx),
-        "ShareGPT observations have no error flag; the error is said in the text",
-    )
 
 
 def finish(turn: Turn) -> dict[str, Any]:

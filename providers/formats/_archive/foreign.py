@@ -18,7 +18,9 @@ from providers.formats.base import Drift
 from providers.umf import (
     Block,
     Conversation,
+    DocumentBlock,
     Message,
+    RefusalBlock,
     Severity,
     TextBlock,
     ThinkingBlock,
@@ -166,6 +168,31 @@ def cited_text(block: TextBlock, path: str, drift: Drift, why: str) -> str:
     return block.text
 
 
+@dataclass(frozen=True)
+class PlainText:
+    """How a format that holds text only writes a content block: a text block as its text
+    (its citations dropped, ``citations`` says why), a refusal (and, with ``documents``, a
+    plain-text document) as its text with the warning ``as_text`` words for it, any other
+    block dropped with the warning ``dropped`` words for it."""
+
+    citations: str
+    as_text: Callable[[Block], str]
+    dropped: Callable[[Block], str]
+    documents: bool = True
+
+    def text(self, block: Block, path: str, ctx: Writing) -> str | None:
+        """The block's text, or None (said) when it has none to give."""
+        if isinstance(block, TextBlock):
+            return cited_text(block, path, ctx.drift, self.citations)
+        if isinstance(block, RefusalBlock) or (
+            self.documents and isinstance(block, DocumentBlock) and block.source.type == "text"
+        ):
+            report_as_text(block, path, ctx.drift, self.as_text(block))
+            return block.text if isinstance(block, RefusalBlock) else block.source.data or ""
+        ctx.drift.add("content-dropped", self.dropped(block), field=path, original=block.type)
+        return None
+
+
 def report_as_text(
     block: Block, path: str, drift: Drift, why: str, severity: Severity = "warning"
 ) -> None:
@@ -197,9 +224,11 @@ def report_call_id_dropped(block: ToolUseBlock, path: str, drift: Drift, why: st
     )
 
 
-def report_developer(path: str, drift: Drift, why: str, *, to: str = "system") -> None:
-    """The warning for a developer (or system) message written with another role."""
-    drift.add("system-message-transformed", why, field=path, original="developer", transformed=to)
+def report_developer(path: str, drift: Drift, why: str) -> None:
+    """The warning for a developer message written as a system one."""
+    drift.add(
+        "system-message-transformed", why, field=path, original="developer", transformed="system"
+    )
 
 
 @dataclass(frozen=True)

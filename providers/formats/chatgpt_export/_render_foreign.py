@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._archive.foreign import (
+    PlainText,
     StableIds,
-    cited_text,
-    report_as_text,
     report_call_dropped,
     report_call_id_dropped,
     report_developer,
@@ -33,10 +32,7 @@ from providers.formats.base import Drift, Rendered
 from providers.umf import (
     Block,
     Conversation,
-    DocumentBlock,
     Message,
-    RefusalBlock,
-    TextBlock,
     ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
@@ -45,6 +41,14 @@ from providers.umf import (
 
 from ._constants import ROOT_ID, WIRE_FINISH, WORDS
 
+_TEXT = PlainText(
+    citations="ChatGPT export citations have their own shape",
+    as_text=lambda block: f"a {block.type} is written as text",
+    dropped=lambda block: (
+        f"a ChatGPT export refers only to ChatGPT's own files; this {block.type} has none"
+    ),
+)
+_text = _TEXT.text
 _NO_ERROR_FLAG = "ChatGPT tool messages have no error flag; the error is said in the text"
 _NO_MESSAGE_METADATA = "a ChatGPT export has no per-message usage or metadata; left out"
 
@@ -295,20 +299,3 @@ def _special(block: Block, path: str, message: Message, ctx: _Context) -> Group 
         return None
     thought = {"summary": "", "content": thinking, "chunks": [], "finished": True}
     return ({"content_type": "thoughts", "thoughts": [thought]}, "assistant", "all", None)
-
-
-def _text(block: Block, path: str, ctx: _Context) -> str | None:
-    if isinstance(block, TextBlock):
-        return cited_text(block, path, ctx.drift, "ChatGPT export citations have their own shape")
-    if isinstance(block, RefusalBlock) or (
-        isinstance(block, DocumentBlock) and block.source.type == "text"
-    ):
-        report_as_text(block, path, ctx.drift, f"a {block.type} is written as text")
-        return block.text if isinstance(block, RefusalBlock) else block.source.data or ""
-    ctx.drift.add(
-        "content-dropped",
-        f"a ChatGPT export refers only to ChatGPT's own files; this {block.type} has none",
-        field=path,
-        original=block.type,
-    )
-    return None

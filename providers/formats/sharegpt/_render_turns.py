@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._archive.foreign import (
-    cited_text,
-    report_as_text,
+    PlainText,
     report_call_id_dropped,
     result_text,
     thinking_text,
@@ -28,7 +27,6 @@ from providers.umf import (
     JSON,
     AudioBlock,
     Block,
-    DocumentBlock,
     ImageBlock,
     Message,
     RefusalBlock,
@@ -41,6 +39,17 @@ from providers.umf import (
 from ._constants import CANONICAL, MEDIA, NS
 
 _NO_ERROR_FLAG = "ShareGPT observations have no error flag; the error is said in the text"
+
+_TEXT = PlainText(
+    citations="ShareGPT has no citations",
+    as_text=lambda block: (
+        f"ShareGPT has no {block.type} content; "
+        + ("a refusal" if block.type == "refusal" else "a plain-text document")
+        + " is written as text"
+    ),
+    dropped=lambda block: f"ShareGPT cannot hold {block.type} content here",
+)
+_text_of = _TEXT.text
 
 
 @dataclass
@@ -190,24 +199,6 @@ def _place(
         text = _text_of(block, path, ctx)
         if text is not None:
             _turn(turns, text_kind, index).pieces.append(("text", text))
-
-
-def _text_of(block: Block, path: str, ctx: Context) -> str | None:
-    if isinstance(block, TextBlock):
-        return cited_text(block, path, ctx.drift, "ShareGPT has no citations")
-    if isinstance(block, RefusalBlock):
-        _as_text(block, path, "a refusal", ctx)
-        return block.text
-    if isinstance(block, DocumentBlock) and block.source.type == "text":
-        _as_text(block, path, "a plain-text document", ctx)
-        return block.source.data or ""
-    _dropped(block, path, f"ShareGPT cannot hold {block.type} content here", ctx)
-    return None
-
-
-def _as_text(block: Block, path: str, what: str, ctx: Context) -> None:
-    why = f"ShareGPT has no {block.type} content; {what} is written as text"
-    report_as_text(block, path, ctx.drift, why)
 
 
 def _dropped(block: Block, path: str, why: str, ctx: Context) -> None:

@@ -16,7 +16,18 @@ importers that decide what to do with an upload.
 
 The family's other modules: :mod:`.wiring` (an archive format's parse, render and file
 hooks, from its reader, writer and words), :mod:`.foreign` (what the formats say alike when
-they write another format's conversation), :mod:`.values` (export times, flattened text).
+they write another format's conversation), :mod:`.values` (export times, flattened text,
+tool definitions).
+
+A new archive (another data export, another OpenTelemetry dialect) is a package of the one
+shape holding only what is its own: ``_constants`` (its id, its ``Namespace`` and its
+``Words``), ``_detect`` (what one of its entries looks like, for
+:func:`~.wiring.fits_every_entry`), ``_parse`` (one entry into a conversation),
+``_render`` (a conversation back into one entry, with :mod:`.foreign`'s reporters for
+what it cannot hold) and ``_rules`` (the target's structural rules), and an
+``__init__`` that builds its :class:`~.wiring.Archive` (or :func:`~.wiring.data_export`
+for a ``conversations.json``-or-zip export) and registers ``**ARCHIVE.hooks()``. Files,
+zips, JSON Lines, limits, keys, lists of one and the bulk import's hooks come from here.
 """
 
 from __future__ import annotations

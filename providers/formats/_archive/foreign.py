@@ -11,14 +11,16 @@ import hashlib
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from providers.formats._kit.drift import report_foreign_fields, report_message_name
 from providers.formats.base import Drift
 from providers.umf import (
     Block,
     Conversation,
+    DocumentBlock,
     Message,
+    RefusalBlock,
     Severity,
     TextBlock,
     ThinkingBlock,
@@ -123,11 +125,20 @@ def thinking_text(block: ThinkingBlock, path: str, drift: Drift, unsigned: str) 
     return block.text
 
 
+class Writing(Protocol):
+    """A render of one of these formats: what carries its warnings."""
+
+    drift: Drift
+
+
+W = TypeVar("W", bound=Writing)
+
+
 def result_text(
     block: ToolResultBlock,
     path: str,
-    drift: Drift,
-    text_of: Callable[[Block, str], str | None],
+    ctx: W,
+    text_of: Callable[[Block, str, W], str | None],
     no_flag: str,
 ) -> str:
     """A tool result as text (``text_of`` writes its inner blocks), its error flag said as
@@ -135,11 +146,11 @@ def result_text(
     if isinstance(block.content, str):
         text = block.content
     else:
-        texts = [text_of(inner, f"{path}.content[{i}]") for i, inner in enumerate(block.content)]
-        text = "\n".join(t for t in texts if t is not None)
+        inner = [text_of(b, f"{path}.content[{i}]", ctx) for i, b in enumerate(block.content)]
+        text = "\n".join(t for t in inner if t is not None)
     if block.is_error:
         marked = f"Error: {text}" if text else "Error"
-        drift.add(
+        ctx.drift.add(
             "capability-unsupported",
             no_flag,
             field=f"{path}.is_error",
@@ -155,6 +166,31 @@ def cited_text(block: TextBlock, path: str, drift: Drift, why: str) -> str:
     if block.citations:
         drift.add("content-dropped", why, field=f"{path}.citations", original=block.citations)
     return block.text
+
+
+@dataclass(frozen=True)
+class PlainText:
+    """How a format that holds text only writes a content block: a text block as its text
+    (its citations dropped, ``citations`` says why), a refusal (and, with ``documents``, a
+    plain-text document) as its text with the warning ``as_text`` words for it, any other
+    block dropped with the warning ``dropped`` words for it."""
+
+    citations: str
+    as_text: Callable[[Block], str]
+    dropped: Callable[[Block], str]
+    documents: bool = True
+
+    def text(self, block: Block, path: str, ctx: Writing) -> str | None:
+        """The block's text, or None (said) when it has none to give."""
+        if isinstance(block, TextBlock):
+            return cited_text(block, path, ctx.drift, self.citations)
+        if isinstance(block, RefusalBlock) or (
+            self.documents and isinstance(block, DocumentBlock) and block.source.type == "text"
+        ):
+            report_as_text(block, path, ctx.drift, self.as_text(block))
+            return block.text if isinstance(block, RefusalBlock) else block.source.data or ""
+        ctx.drift.add("content-dropped", self.dropped(block), field=path, original=block.type)
+        return None
 
 
 def report_as_text(
@@ -188,9 +224,11 @@ def report_call_id_dropped(block: ToolUseBlock, path: str, drift: Drift, why: st
     )
 
 
-def report_developer(path: str, drift: Drift, why: str, *, to: str = "system") -> None:
-    """The warning for a developer (or system) message written with another role."""
-    drift.add("system-message-transformed", why, field=path, original="developer", transformed=to)
+def report_developer(path: str, drift: Drift, why: str) -> None:
+    """The warning for a developer message written as a system one."""
+    drift.add(
+        "system-message-transformed", why, field=path, original="developer", transformed="system"
+    )
 
 
 @dataclass(frozen=True)

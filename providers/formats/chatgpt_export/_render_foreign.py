@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._archive.foreign import (
+    PlainText,
     StableIds,
-    cited_text,
-    report_as_text,
     report_call_dropped,
     report_call_id_dropped,
     report_developer,
@@ -33,10 +32,7 @@ from providers.formats.base import Drift, Rendered
 from providers.umf import (
     Block,
     Conversation,
-    DocumentBlock,
     Message,
-    RefusalBlock,
-    TextBlock,
     ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
@@ -45,6 +41,15 @@ from providers.umf import (
 
 from ._constants import ROOT_ID, WIRE_FINISH, WORDS
 
+_TEXT = PlainText(
+    citations="ChatGPT export citations have their own shape",
+    as_text=lambda block: f"a {block.type} is written as text",
+    dropped=lambda block: (
+        f"a ChatGPT export refers only to ChatGPT's own files; this {block.type} has none"
+    ),
+)
+_text = _TEXT.text
+_NO_ERROR_FLAG = "ChatGPT tool messages have no error flag; the error is said in the text"
 _NO_MESSAGE_METADATA = "a ChatGPT export has no per-message usage or metadata; left out"
 
 
@@ -266,17 +271,7 @@ def _unanswered(block: ToolResultBlock, path: str, role: str, ctx: _Context) -> 
         original=block.type,
         transformed="text",
     )
-    return _result_text(block, path, ctx)
-
-
-def _result_text(block: ToolResultBlock, path: str, ctx: _Context) -> str:
-    return result_text(
-        block,
-        path,
-        ctx.drift,
-        lambda inner, inner_path: _text(inner, inner_path, ctx),
-        "ChatGPT tool messages have no error flag; the error is said in the text",
-    )
+    return result_text(block, path, ctx, _text, _NO_ERROR_FLAG)
 
 
 def _special(block: Block, path: str, message: Message, ctx: _Context) -> Group | None:
@@ -290,7 +285,10 @@ def _special(block: Block, path: str, message: Message, ctx: _Context) -> Group 
         return ({"content_type": "text", "parts": [text]}, "assistant", block.name, None)
     if isinstance(block, ToolResultBlock):
         return (
-            {"content_type": "text", "parts": [_result_text(block, path, ctx)]},
+            {
+                "content_type": "text",
+                "parts": [result_text(block, path, ctx, _text, _NO_ERROR_FLAG)],
+            },
             "tool",
             "all",
             block.name,
@@ -301,20 +299,3 @@ def _special(block: Block, path: str, message: Message, ctx: _Context) -> Group 
         return None
     thought = {"summary": "", "content": thinking, "chunks": [], "finished": True}
     return ({"content_type": "thoughts", "thoughts": [thought]}, "assistant", "all", None)
-
-
-def _text(block: Block, path: str, ctx: _Context) -> str | None:
-    if isinstance(block, TextBlock):
-        return cited_text(block, path, ctx.drift, "ChatGPT export citations have their own shape")
-    if isinstance(block, RefusalBlock) or (
-        isinstance(block, DocumentBlock) and block.source.type == "text"
-    ):
-        report_as_text(block, path, ctx.drift, f"a {block.type} is written as text")
-        return block.text if isinstance(block, RefusalBlock) else block.source.data or ""
-    ctx.drift.add(
-        "content-dropped",
-        f"a ChatGPT export refers only to ChatGPT's own files; this {block.type} has none",
-        field=path,
-        original=block.type,
-    )
-    return None

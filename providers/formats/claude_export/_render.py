@@ -44,15 +44,16 @@ def render_message(message: Message) -> dict[str, Any]:
             uploads[kind].append(_render_upload(block))
         else:
             content.append(block)
+    own = message.extra.get(FORMAT_ID, {})  # read once: this runs for every message
     out: dict[str, Any] = {"uuid": message.id, "sender": SENDER_OF[message.role]}
-    if not NS.hint(message.extra, "no_text"):
-        out["text"] = NS.hint(message.extra, "text", default_text(content))
-    if NS.hint(message.extra, "content") != "absent":
-        out["content"] = render_blocks(content, message.extra.get(FORMAT_ID, {}).get(UNMAPPED))
-    absent = NS.hint(message.extra, "absent", [])
+    if not own.get("$no_text"):
+        out["text"] = own.get("$text", default_text(content))
+    if own.get("$content") != "absent":
+        out["content"] = render_blocks(content, own.get(UNMAPPED))
+    absent = own.get("$absent", [])
     out.update({key: items for key, items in uploads.items() if key not in absent})
     if message.timestamp is not None:
-        out["created_at"] = kept_iso(message.timestamp, NS.hint(message.extra, "created_at"))
+        out["created_at"] = kept_iso(message.timestamp, own.get("$created_at"))
     named, parent = written_parent(message)
     if named:
         out["parent_message_uuid"] = parent

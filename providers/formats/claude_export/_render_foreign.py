@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._archive.foreign import (
+    PlainText,
     StableIds,
-    cited_text,
-    report_as_text,
     report_call_dropped,
     report_request,
     thinking_text,
@@ -27,8 +26,6 @@ from providers.umf import (
     Conversation,
     DocumentBlock,
     Message,
-    RefusalBlock,
-    TextBlock,
     ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
@@ -39,6 +36,16 @@ from ._constants import DEFAULT_FILE_NAME, ROOT, SENDER_OF, WORDS
 _NO_MESSAGE_METADATA = (
     "a Claude.ai export has no per-message models, finish reasons, usage or metadata; left out"
 )
+
+_TEXT = PlainText(
+    citations="Claude.ai export citations have their own shape",
+    as_text=lambda block: "a refusal is written as text",
+    dropped=lambda block: (
+        f"a Claude.ai export keeps no {block.type} content (uploads are kept as names only)"
+    ),
+    documents=False,  # plain-text documents are attachments
+)
+_text = _TEXT.text
 
 
 @dataclass
@@ -174,22 +181,6 @@ def _block(block: Block, path: str, sender: str, out: dict[str, Any], ctx: _Cont
         text = _text(block, path, ctx)
         if text is not None:
             out["content"].append({"type": "text", "text": text})
-
-
-def _text(block: Block, path: str, ctx: _Context) -> str | None:
-    if isinstance(block, TextBlock):
-        why = "Claude.ai export citations have their own shape"
-        return cited_text(block, path, ctx.drift, why)
-    if isinstance(block, RefusalBlock):
-        report_as_text(block, path, ctx.drift, "a refusal is written as text")
-        return block.text
-    ctx.drift.add(
-        "content-dropped",
-        f"a Claude.ai export keeps no {block.type} content (uploads are kept as names only)",
-        field=path,
-        original=block.type,
-    )
-    return None
 
 
 def _thinking(block: ThinkingBlock, path: str, ctx: _Context) -> dict[str, Any] | None:

@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._archive.foreign import (
-    cited_text,
-    report_as_text,
+    PlainText,
     report_call_id_dropped,
     result_text,
     thinking_text,
@@ -28,7 +27,6 @@ from providers.umf import (
     JSON,
     AudioBlock,
     Block,
-    DocumentBlock,
     ImageBlock,
     Message,
     RefusalBlock,
@@ -39,6 +37,19 @@ from providers.umf import (
 )
 
 from ._constants import CANONICAL, MEDIA, NS
+
+_NO_ERROR_FLAG = "ShareGPT observations have no error flag; the error is said in the text"
+
+_TEXT = PlainText(
+    citations="ShareGPT has no citations",
+    as_text=lambda block: (
+        f"ShareGPT has no {block.type} content; "
+        + ("a refusal" if block.type == "refusal" else "a plain-text document")
+        + " is written as text"
+    ),
+    dropped=lambda block: f"ShareGPT cannot hold {block.type} content here",
+)
+_text_of = _TEXT.text
 
 
 @dataclass
@@ -177,7 +188,9 @@ def _place(
             report_call_id_dropped(block, path, ctx.drift, why)
         _turn(turns, "function_call", index).calls.append(block)
     elif isinstance(block, ToolResultBlock):
-        _turn(turns, "observation", index).results.append(_result_text(block, path, ctx))
+        _turn(turns, "observation", index).results.append(
+            result_text(block, path, ctx, _text_of, _NO_ERROR_FLAG)
+        )
     elif isinstance(block, ThinkingBlock):
         _thinking(block, path, text_kind, index, turns, ctx)
     elif isinstance(block, ImageBlock | AudioBlock):
@@ -186,24 +199,6 @@ def _place(
         text = _text_of(block, path, ctx)
         if text is not None:
             _turn(turns, text_kind, index).pieces.append(("text", text))
-
-
-def _text_of(block: Block, path: str, ctx: Context) -> str | None:
-    if isinstance(block, TextBlock):
-        return cited_text(block, path, ctx.drift, "ShareGPT has no citations")
-    if isinstance(block, RefusalBlock):
-        _as_text(block, path, "a refusal", ctx)
-        return block.text
-    if isinstance(block, DocumentBlock) and block.source.type == "text":
-        _as_text(block, path, "a plain-text document", ctx)
-        return block.source.data or ""
-    _dropped(block, path, f"ShareGPT cannot hold {block.type} content here", ctx)
-    return None
-
-
-def _as_text(block: Block, path: str, what: str, ctx: Context) -> None:
-    why = f"ShareGPT has no {block.type} content; {what} is written as text"
-    report_as_text(block, path, ctx.drift, why)
 
 
 def _dropped(block: Block, path: str, why: str, ctx: Context) -> None:
@@ -269,16 +264,6 @@ def _media_path(block: ImageBlock | AudioBlock, path: str, ctx: Context) -> str 
             severity="warning" if source.type == "base64" else "info",
         )
     return location
-
-
-def _result_text(block: ToolResultBlock, path: str, ctx: Context) -> str:
-    return result_text(
-        block,
-        path,
-        ctx.drift,
-        lambda inner, inner_path: _text_of(inner, inner_path, ctx),
-        "ShareGPT observations have no error flag; the error is said in the text",
-    )
 
 
 def finish(turn: Turn) -> dict[str, Any]:

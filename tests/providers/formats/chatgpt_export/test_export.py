@@ -6,7 +6,6 @@ test_convert.py)."""
 from __future__ import annotations
 
 import base64
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -31,19 +30,16 @@ from tests.providers.formats.archive._helpers import parse_fixture
 from tests.providers.sdk.archive import (
     FIXTURES,
     PNG,
-    assert_mutations_fail_cleanly,
     assert_round_trips,
     check_mutation,
     fixtures,
     load,
     nested,
-    other_fixtures,
     results,
     stored,
     summary,
     zip_bytes,
 )
-from tests.providers.sdk.chatgpt_export import check_chatgpt_conversation
 
 FORMAT = formats.get("chatgpt-export")
 FIXTURE_PATHS = fixtures("chatgpt-export")
@@ -67,47 +63,6 @@ def export_zip(**extra: bytes) -> bytes:
         **extra,
     }
     return zip_bytes(members)
-
-
-# --------------------------------------------------------------------------- fixtures
-
-
-def test_there_are_enough_fixtures() -> None:
-    assert len(FIXTURE_PATHS) >= 6
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_fixture_round_trips_exactly(path: Path) -> None:
-    assert_round_trips(FORMAT, load(path))
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_fixture_reads_like_a_chatgpt_export(path: Path) -> None:
-    for entry in load(path):
-        check_chatgpt_conversation(entry)
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_fixture_is_detected_as_chatgpt_export(path: Path) -> None:
-    assert FORMAT.detect(load(path)) == 2
-    assert formats.detect(load(path)).id == "chatgpt-export"
-
-
-@pytest.mark.parametrize("path", other_fixtures("chatgpt-export"), ids=lambda p: p.stem)
-def test_other_formats_fixtures_are_not_taken_for_chatgpt_exports(path: Path) -> None:
-    assert FORMAT.detect(load(path)) == 0
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_no_other_format_claims_a_chatgpt_export(path: Path) -> None:
-    for fmt in formats.all_formats():
-        if fmt.id != "chatgpt-export":
-            assert fmt.detect(load(path)) < 2, fmt.id
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_mutated_fixtures_read_or_fail_with_a_format_error(path: Path) -> None:
-    assert_mutations_fail_cleanly(FORMAT, load(path), path.stem)
 
 
 # --------------------------------------------------------------------------- reading

@@ -4,7 +4,6 @@ refused). Other formats' conversations as export entries: test_convert.py."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -27,19 +26,16 @@ from providers.umf import (
 from tests.providers.formats.archive._helpers import parse_fixture
 from tests.providers.sdk.archive import (
     FIXTURES,
-    assert_mutations_fail_cleanly,
     assert_round_trips,
     check_mutation,
     fixtures,
     load,
     nested,
-    other_fixtures,
     results,
     summary,
     zip_bomb,
     zip_bytes,
 )
-from tests.providers.sdk.claude_export import check_claude_conversation
 
 FORMAT = formats.get("claude-export")
 FIXTURE_PATHS = fixtures("claude-export")
@@ -57,48 +53,6 @@ def export_zip(**extra: bytes) -> bytes:
         **extra,
     }
     return zip_bytes(members)
-
-
-# --------------------------------------------------------------------------- fixtures
-
-
-def test_there_are_enough_fixtures() -> None:
-    assert len(FIXTURE_PATHS) >= 6
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_fixture_round_trips_exactly(path: Path) -> None:
-    assert_round_trips(FORMAT, load(path))
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_fixture_reads_like_a_claude_export(path: Path) -> None:
-    payload = load(path)
-    for entry in payload if isinstance(payload, list) else [payload]:
-        check_claude_conversation(entry)
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_fixture_is_detected_as_claude_export(path: Path) -> None:
-    assert FORMAT.detect(load(path)) == 2
-    assert formats.detect(load(path)).id == "claude-export"
-
-
-@pytest.mark.parametrize("path", other_fixtures("claude-export"), ids=lambda p: p.stem)
-def test_other_formats_fixtures_are_not_taken_for_claude_exports(path: Path) -> None:
-    assert FORMAT.detect(load(path)) == 0
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_no_other_format_claims_a_claude_export(path: Path) -> None:
-    for fmt in formats.all_formats():
-        if fmt.id != "claude-export":
-            assert fmt.detect(load(path)) < 2, fmt.id
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_mutated_fixtures_read_or_fail_with_a_format_error(path: Path) -> None:
-    assert_mutations_fail_cleanly(FORMAT, load(path), path.stem)
 
 
 # --------------------------------------------------------------------------- reading

@@ -4,7 +4,6 @@ test_convert.py)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -27,13 +26,11 @@ from providers.umf import (
 from tests.providers.formats.archive._helpers import parse_fixture
 from tests.providers.sdk.archive import (
     FIXTURES,
-    assert_mutations_fail_cleanly,
     assert_round_trips,
     check_mutation,
     fixtures,
     load,
     nested,
-    other_fixtures,
     results,
     summary,
 )
@@ -54,46 +51,6 @@ def assert_valid_otel(payload: Any) -> None:
         return
     for span in payload if isinstance(payload, list) else [payload]:
         validate_otel_attributes(span)
-
-
-# --------------------------------------------------------------------------- fixtures
-
-
-def test_there_are_enough_fixtures() -> None:
-    assert len(FIXTURE_PATHS) >= 6
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_fixture_round_trips_exactly(path: Path) -> None:
-    assert_round_trips(FORMAT, load(path))
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_fixture_follows_the_semantic_conventions(path: Path) -> None:
-    assert_valid_otel(load(path))
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_fixture_is_detected_as_otel_genai(path: Path) -> None:
-    assert FORMAT.detect(load(path)) == 2
-    assert formats.detect(load(path)).id == "otel-genai"
-
-
-@pytest.mark.parametrize("path", other_fixtures("otel-genai"), ids=lambda p: p.stem)
-def test_other_formats_fixtures_are_not_taken_for_spans(path: Path) -> None:
-    assert FORMAT.detect(load(path)) == 0
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_no_other_format_claims_a_span(path: Path) -> None:
-    for fmt in formats.all_formats():
-        if fmt.id != "otel-genai":
-            assert fmt.detect(load(path)) < 2, fmt.id
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_mutated_fixtures_read_or_fail_with_a_format_error(path: Path) -> None:
-    assert_mutations_fail_cleanly(FORMAT, load(path), path.stem)
 
 
 # --------------------------------------------------------------------------- reading

@@ -28,7 +28,6 @@ from providers.umf import (
 from tests.providers.formats.archive import _helpers as archive_helpers
 from tests.providers.sdk.archive import (
     FIXTURES,
-    assert_mutations_fail_cleanly,
     assert_nothing_dropped_silently,
     assert_round_trips,
     check_mutation,
@@ -36,7 +35,6 @@ from tests.providers.sdk.archive import (
     fixtures,
     load,
     nested,
-    other_fixtures,
     results,
     stored,
     summary,
@@ -46,58 +44,11 @@ from tests.providers.sdk.sharegpt import check_sharegpt_entry
 FORMAT = formats.get("sharegpt")
 FIXTURE_PATHS = fixtures("sharegpt")
 FILES = FIXTURES / "sharegpt" / "files"
-# Original ShareGPT dumps use role names LLaMA-Factory does not take.
-DUMPS = {"role_name_variants"}
 
 
 def parse_one(payload: Any) -> Conversation:
     [item] = FORMAT.parse(payload)
     return item.conversation
-
-
-def entries_of(payload: Any) -> list[Any]:
-    return payload if isinstance(payload, list) else [payload]
-
-
-# --------------------------------------------------------------------------- fixtures
-
-
-def test_there_are_enough_fixtures() -> None:
-    assert len(FIXTURE_PATHS) >= 6
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_fixture_round_trips_exactly(path: Path) -> None:
-    assert_round_trips(FORMAT, load(path))
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_fixture_is_what_llama_factory_reads(path: Path) -> None:
-    for entry in entries_of(load(path)):
-        check_sharegpt_entry(entry, strict=path.stem not in DUMPS)
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_fixture_is_detected_as_sharegpt(path: Path) -> None:
-    assert FORMAT.detect(load(path)) == 2
-    assert formats.detect(load(path)).id == "sharegpt"
-
-
-@pytest.mark.parametrize("path", other_fixtures("sharegpt"), ids=lambda p: p.stem)
-def test_other_formats_fixtures_are_not_taken_for_sharegpt(path: Path) -> None:
-    assert FORMAT.detect(load(path)) == 0
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_no_other_format_claims_a_sharegpt_entry(path: Path) -> None:
-    for fmt in formats.all_formats():
-        if fmt.id != "sharegpt":
-            assert fmt.detect(load(path)) < 2, fmt.id
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_mutated_fixtures_read_or_fail_with_a_format_error(path: Path) -> None:
-    assert_mutations_fail_cleanly(FORMAT, load(path), path.stem)
 
 
 # --------------------------------------------------------------------------- reading

@@ -1,9 +1,8 @@
 """Every format package has the one shape of issue 18: ``__init__.py`` (registration and
 capabilities), ``_detect.py``, ``_parse.py``, ``_render.py``, ``_rules.py`` (the target's
 structural rules), ``_constants.py`` (its names and defaults), and ``_parse_<topic>.py`` /
-``_render_<topic>.py`` where a file would pass 300 lines. Packages not yet moved onto the
-kit are listed apart; the list shrinks as their families move, and a moved package may not
-come back to it."""
+``_render_<topic>.py`` where a file would pass 300 lines. Every format package has it:
+there is no list of exceptions."""
 
 from __future__ import annotations
 
@@ -16,9 +15,6 @@ import pytest
 import providers.formats
 
 FORMATS_DIR = Path(providers.formats.__file__).parent
-
-# The packages of families not yet moved (issue 18, item 5).
-NOT_YET_MOVED: frozenset[str] = frozenset()
 
 REQUIRED = ("__init__.py", "_detect.py", "_parse.py", "_render.py", "_rules.py")
 ALLOWED = re.compile(
@@ -45,16 +41,14 @@ def misshapen(package: str) -> list[str]:
     return outside + missing + subpackages
 
 
-@pytest.mark.parametrize("package", [p for p in format_packages() if p not in NOT_YET_MOVED])
-def test_a_moved_format_package_has_the_one_shape(package: str) -> None:
+@pytest.mark.parametrize("package", format_packages())
+def test_every_format_package_has_the_one_shape(package: str) -> None:
     assert misshapen(package) == []
 
 
-def test_the_list_of_packages_not_yet_moved_holds_only_misshapen_packages() -> None:
-    # A package that has taken the shape leaves the list, so that the test holds it there.
-    shaped = sorted(p for p in NOT_YET_MOVED & set(format_packages()) if not misshapen(p))
-    assert shaped == []
-    assert set(format_packages()) >= NOT_YET_MOVED
+def test_every_registered_format_is_a_package() -> None:
+    # 19 formats, each a package of that shape (the umf format included: ``unified``).
+    assert len(format_packages()) == len(providers.formats.all_formats()) == 19
 
 
 def test_the_shape_refuses_the_old_stage_names() -> None:

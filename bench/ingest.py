@@ -34,7 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "umfsite.settings")
-DATABASE = "umf_bench_ingest"
+# BENCH_DATABASE: another name, so that two people on one server do not drop each other's.
+DATABASE = os.environ.get("BENCH_DATABASE", "umf_bench_ingest")
 TURNS = 10  # user/assistant pairs per conversation
 IMAGES = 25  # distinct images; conversation i (i % 10 == 0) shows image i // 10 % IMAGES
 DOCUMENTS = 12  # distinct PDFs; conversation i (i % 7 == 0) attaches PDF i // 7 % DOCUMENTS

@@ -233,6 +233,7 @@ def copy_baseline(url: str, count: int) -> tuple[float, int]:
                                 Jsonb({}),
                                 text,
                                 "",
+                                "",
                             )
                         )
                         blocks.append((uuid.uuid4(), message_id, 0, "text", text, Jsonb({})))
@@ -265,7 +266,8 @@ def copy_baseline(url: str, count: int) -> tuple[float, int]:
                     ),
                     (
                         "COPY conversations_message (id, conversation_id, parent_id, position,"
-                        " role, source_id, metadata, extra, search_text, provider) FROM STDIN",
+                        " role, source_id, metadata, extra, search_text, search_cjk, provider)"
+                        " FROM STDIN",
                         messages,
                     ),
                     (

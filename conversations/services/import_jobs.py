@@ -32,17 +32,13 @@ from django.db.models import F, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from conversations import models
+from conversations import models, selectors
 from conversations.records import content_hash
 from conversations.services import enqueue as enqueue_task
 from conversations.services import uploads
 from conversations.services.bulk import bulk_insert
 from conversations.services.import_files import Entry, Read, Unread, detect_format, file_entries
-from conversations.services.imports import (
-    ImportedConversation,
-    conversations_save_many,
-    stored_unchanged,
-)
+from conversations.services.imports import ImportedConversation, conversations_save_many
 from providers import formats
 from providers.validation import check_conversation
 
@@ -72,7 +68,9 @@ def import_job_create(
     when no job is made."""
     stored = upload if isinstance(upload, models.Upload) else None
     try:
-        if idempotency_key and (earlier := import_job_by_key(owner, idempotency_key)):
+        if idempotency_key and (
+            earlier := selectors.import_job_by_key(owner=owner, idempotency_key=idempotency_key)
+        ):
             uploads.upload_delete(stored.pk if stored else None)
             return earlier
         if format_id != "auto":
@@ -95,7 +93,11 @@ def import_job_create(
     except IntegrityError:
         # The same key in a concurrent request: that request's job is the one.
         uploads.upload_delete(stored.pk if stored else None)
-        earlier = import_job_by_key(owner, idempotency_key) if idempotency_key else None
+        earlier = (
+            selectors.import_job_by_key(owner=owner, idempotency_key=idempotency_key)
+            if idempotency_key
+            else None
+        )
         if earlier is None:
             raise
         return earlier
@@ -103,11 +105,6 @@ def import_job_create(
         uploads.upload_delete(stored.pk if stored else None)
         raise
     return job
-
-
-def import_job_by_key(owner: User, idempotency_key: str) -> models.ImportJob | None:
-    """The owner's job created with that Idempotency-Key, if any."""
-    return models.ImportJob.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
 
 
 def import_job_execute(
@@ -314,7 +311,7 @@ def _skip_stored(
     without being read (a re-import costs a hash and a query a batch); the others are
     read."""
     unread = [entry for entry in batch if isinstance(entry, Unread) and entry.digest]
-    stored = stored_unchanged(
+    stored = selectors.conversations_unchanged(
         owner=job.owner,
         format_id=fmt.id,
         identities=[(entry.key, entry.digest or "") for entry in unread],

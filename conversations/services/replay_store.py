@@ -30,7 +30,7 @@ class TurnAnswer:
     position: int
 
 
-def store_turn_answer(
+def replay_turn_store(
     answer: TurnAnswer, *, finish_run: bool, succeeded_before: Sequence[models.ReplayTurn] = ()
 ) -> bool:
     """Store the answer and mark the turn succeeded (and the run, when this was its last
@@ -61,7 +61,7 @@ def store_turn_answer(
     # Each write as (model, where, values): run one by one through the ORM, or all in one
     # round trip by the hand-written statements.
     mark = _mark_succeeded(answer.turn, exchange, message_id)
-    close = _run_finished(run, turns) if finish_run else _call_counted(run)
+    close = _run_finished(run, turns, calls=1) if finish_run else _call_counted(run)
     try:
         with transaction.atomic():
             if pgsql.enabled() and not rows.attachments and not rows.tools:
@@ -105,13 +105,17 @@ def _write_together(mark: Update, rows: Rows, close: Update) -> None:
         raise _StoredBefore
 
 
-def finish_run_succeeded(run: models.ReplayRun, turns: Sequence[models.ReplayTurn]) -> None:
-    """Mark a run succeeded with its totals over ``turns`` (all its turns, succeeded),
-    counting the call just stored."""
-    pgsql.update(*_run_finished(run, turns))
+def replay_run_finish(run: models.ReplayRun, turns: Sequence[models.ReplayTurn]) -> None:
+    """Mark a run succeeded with its totals over ``turns`` (all its turns, succeeded):
+    for a redelivered task that finds every turn stored, and calls nothing."""
+    pgsql.update(*_run_finished(run, turns, calls=0))
 
 
-def _run_finished(run: models.ReplayRun, turns: Sequence[models.ReplayTurn]) -> Update:
+def _run_finished(
+    run: models.ReplayRun, turns: Sequence[models.ReplayTurn], *, calls: int
+) -> Update:
+    """The UPDATE that marks a run succeeded with its totals, adding ``calls`` provider
+    calls (the one whose answer is stored with it, if any)."""
     usage: dict[str, int] = {}
     for turn in turns:
         for key, value in (turn.usage or {}).items():
@@ -122,10 +126,11 @@ def _run_finished(run: models.ReplayRun, turns: Sequence[models.ReplayTurn]) -> 
         "error": "",
         "usage": usage,
         "latency_ms": sum(turn.latency_ms or 0 for turn in turns),
-        "provider_calls": pgsql.Add(1),
         "finished_at": timezone.now(),
         "lease_expires_at": None,
     }
+    if calls:
+        values["provider_calls"] = pgsql.Add(calls)
     return models.ReplayRun, {"id": run.pk}, values
 
 

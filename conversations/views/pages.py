@@ -5,35 +5,22 @@ from __future__ import annotations
 import mimetypes
 import re
 import uuid
-from typing import Any, cast
+from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from conversations import forms, models, selectors
+from conversations import forms, selectors
+from conversations.ownership import current_user, owned_conversation
 from conversations.provider_settings import configured_providers
 
 PAGE_SIZE = 50
 # Shown inline; anything else (SVG, HTML, PDF...) is a download, never a page of ours.
 INLINE_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp"}
 MEDIA_TYPE = re.compile(r"[\w.+-]+/[\w.+-]+")
-
-
-def current_user(request: HttpRequest) -> User:
-    """The logged-in user (every page but login requires one)."""
-    return cast(User, request.user)
-
-
-def owned_conversation(request: HttpRequest, pk: Any) -> models.Conversation:
-    """The user's conversation, or 404 (also for someone else's)."""
-    try:
-        return selectors.conversation_get(owner=current_user(request), conversation_id=pk)
-    except models.Conversation.DoesNotExist:
-        raise Http404("no such conversation") from None
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

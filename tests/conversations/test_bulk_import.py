@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError
 from rest_framework.test import APIClient
 
-from conversations import models
+from conversations import models, records
 from conversations.services import imports, storage
 from providers.formats import chatgpt_export
 
@@ -143,7 +143,7 @@ def test_a_batch_that_collides_with_a_concurrent_import_is_saved_one_by_one(
     def collide(many: Any) -> None:
         # As if another import stored "b" a moment before this batch's insert.
         storage.insert_rows(
-            imports.conversation_rows(
+            records.conversation_rows(
                 User.objects.get(username="alice"),
                 chatgpt_export.parse([conversation("b", 4)])[0],
                 chatgpt_export.FORMAT,

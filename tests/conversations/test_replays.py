@@ -185,13 +185,14 @@ def test_countdowns_stay_well_under_the_visibility_timeout() -> None:
     visibility = settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
     assert visibility >= settings.REPLAY_MAX_COUNTDOWN * 4
     assert visibility >= settings.REPLAY_LEASE_SECONDS * 4
-    assert replays.retry_delay(50, retry_after=10_000) == settings.REPLAY_MAX_COUNTDOWN
+    countdown = replays.task_countdown(replays.retry_backoff(50, retry_after=10_000))
+    assert countdown == settings.REPLAY_MAX_COUNTDOWN
 
 
 def test_retry_delay_honours_retry_after() -> None:
-    assert replays.retry_delay(1, retry_after=7.5) >= 7.5
-    assert replays.retry_delay(1, retry_after=None) <= 1.2
-    assert 3.2 <= replays.retry_delay(3, retry_after=None) <= 4.8
+    assert replays.retry_backoff(1, retry_after=7.5) >= 7.5
+    assert replays.retry_backoff(1, retry_after=None) <= 1.2
+    assert 3.2 <= replays.retry_backoff(3, retry_after=None) <= 4.8
 
 
 def test_task_settings_are_json_and_late_acks() -> None:

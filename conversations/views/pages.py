@@ -76,7 +76,7 @@ def conversation_count(request: HttpRequest) -> HttpResponse:
     holds the page back)."""
     form = forms.ConversationFilterForm(request.GET or None)
     filters = form.selector_kwargs() if form.is_valid() else {}
-    total = selectors.conversation_list(owner=current_user(request), **filters).count()
+    total = selectors.conversation_count(owner=current_user(request), **filters)
     return render(request, "conversations/_list_count.html", {"total": total})
 
 

@@ -40,10 +40,7 @@ def conversation_umf(*, conversation: models.Conversation) -> StoredConversation
     Rows are fetched as plain values and mapped back by
     :func:`~conversations.records.conversation_from_rows`.
     """
-    if pgsql.enabled():
-        messages, blocks, tools, warnings = _rows_sql(conversation)
-    else:
-        messages, blocks, tools, warnings = _rows_orm(conversation)
+    messages, blocks, tools, warnings = _stored_rows(conversation)
     attachments = _attachment_bytes({row[4] for row in blocks if row[4]})
     read, import_warnings = conversation_from_rows(
         conversation, messages, blocks, tools, warnings, attachments
@@ -52,38 +49,6 @@ def conversation_umf(*, conversation: models.Conversation) -> StoredConversation
 
 
 Rows = tuple[list[Any], list[Any], list[dict[str, Any]], list[models.DriftWarning]]
-
-
-def _rows_orm(conversation: models.Conversation) -> Rows:
-    """The rows :func:`conversation_umf` reads, in four queries: its messages (id, then
-    ``MESSAGE_COLUMNS``), their blocks, its tools and its warnings."""
-    columns = [column for column, _ in MESSAGE_COLUMNS]
-    messages = list(
-        models.Message.objects.filter(conversation=conversation, replay_run__isnull=True)
-        .order_by("position")
-        .values_list("id", *columns)
-    )
-    blocks = list(
-        models.ContentBlock.objects.filter(
-            message__conversation=conversation, message__replay_run__isnull=True
-        )
-        # Grouped by message by the caller: only the order within a message matters.
-        .order_by("index")
-        .values_list(*_BLOCK_COLUMNS)
-    )
-    # Explicit orders: the models' default ones start with the conversation, a foreign key,
-    # which orders by the conversation's own ordering through a join.
-    tools = list(
-        models.ToolDefinition.objects.filter(conversation=conversation)
-        .order_by("position")
-        .values(*_TOOL_COLUMNS)
-    )
-    warnings = list(
-        models.DriftWarning.objects.filter(
-            conversation=conversation, replay_run__isnull=True
-        ).order_by("stage", "position")
-    )
-    return messages, blocks, tools, warnings
 
 
 _BLOCK_COLUMNS = ("message_id", "type", "text", "payload", "attachment_id")
@@ -117,7 +82,7 @@ def _rows_statements() -> tuple[tuple[str, ...], Any, Any, Any, Any]:
 
 
 def _rows_sql(conversation: models.Conversation) -> Rows:
-    """:func:`_rows_orm` as four prepared statements sent together, in one round trip."""
+    """:func:`_stored_rows` as four prepared statements sent together, in one round trip."""
     statements, message_fields, block_fields, tool_fields, warning_fields = _rows_statements()
     results = pgsql.fetch_many([(sql, [conversation.pk]) for sql in statements])
 
@@ -130,6 +95,40 @@ def _rows_sql(conversation: models.Conversation) -> Rows:
         [dict(zip(_TOOL_COLUMNS, decoded(tool_fields, row), strict=True)) for row in results[2]],
         [pgsql.instance(models.DriftWarning, warning_fields, row) for row in results[3]],
     )
+
+
+@pgsql.sql_twin(_rows_sql)
+def _stored_rows(conversation: models.Conversation) -> Rows:
+    """The rows :func:`conversation_umf` reads, in four queries (on PostgreSQL four
+    prepared statements sent together, :func:`_rows_sql`): its messages (id, then
+    ``MESSAGE_COLUMNS``), their blocks, its tools and its warnings."""
+    columns = [column for column, _ in MESSAGE_COLUMNS]
+    messages = list(
+        models.Message.objects.filter(conversation=conversation, replay_run__isnull=True)
+        .order_by("position")
+        .values_list("id", *columns)
+    )
+    blocks = list(
+        models.ContentBlock.objects.filter(
+            message__conversation=conversation, message__replay_run__isnull=True
+        )
+        # Grouped by message by the caller: only the order within a message matters.
+        .order_by("index")
+        .values_list(*_BLOCK_COLUMNS)
+    )
+    # Explicit orders: the models' default ones start with the conversation, a foreign key,
+    # which orders by the conversation's own ordering through a join.
+    tools = list(
+        models.ToolDefinition.objects.filter(conversation=conversation)
+        .order_by("position")
+        .values(*_TOOL_COLUMNS)
+    )
+    warnings = list(
+        models.DriftWarning.objects.filter(
+            conversation=conversation, replay_run__isnull=True
+        ).order_by("stage", "position")
+    )
+    return messages, blocks, tools, warnings
 
 
 def _attachment_bytes(keys: set[str]) -> dict[str, bytes]:

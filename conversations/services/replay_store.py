@@ -58,16 +58,12 @@ def replay_turn_store(
         )
     )
     turns = [*succeeded_before, answer.turn]
-    # Each write as (model, where, values): run one by one through the ORM, or all in one
-    # round trip by the hand-written statements.
+    # Each write as (model, where, values), for the ORM or the hand-written statements.
     mark = _mark_succeeded(answer.turn, exchange, message_id)
     close = _run_finished(run, turns, calls=1) if finish_run else _call_counted(run)
     try:
         with transaction.atomic():
-            if pgsql.enabled() and not rows.attachments and not rows.tools:
-                _write_together(mark, rows, close)
-            else:
-                _write_one_by_one(mark, rows, close)
+            _write_answer(mark, rows, close)
     except _StoredBefore:
         return False
     return True
@@ -80,20 +76,13 @@ class _StoredBefore(Exception):
     """The turn was no longer pending: another delivery stored it (rolls back)."""
 
 
-def _write_one_by_one(mark: Update, rows: Rows, close: Update) -> None:
-    # The turn first, so that nothing is written when another delivery stored it; the row
-    # lock it takes holds a concurrent delivery until this commits (which then finds the
-    # turn succeeded). The message it points to is inserted next: foreign keys are checked
-    # at commit.
-    if pgsql.update(*mark) != 1:
-        raise _StoredBefore
-    insert_rows(rows, new_conversation=False)
-    pgsql.update(*close)
-
-
 def _write_together(mark: Update, rows: Rows, close: Update) -> None:
-    """The same writes in the same order, sent together (one round trip); when the turn
-    turns out to be no longer pending, the transaction is rolled back instead."""
+    """:func:`_write_answer` sent together (one round trip); when the turn turns out to be
+    no longer pending, the transaction is rolled back instead. An answer with attachments
+    or tools (rare: they need an upsert, or model rows) goes one by one."""
+    if rows.attachments or rows.tools:
+        _write_one_by_one(mark, rows, close)
+        return
     mark_sql, mark_params = pgsql.update_statement(*mark)
     close_sql, close_params = pgsql.update_statement(*close)
     statements = [
@@ -103,6 +92,24 @@ def _write_together(mark: Update, rows: Rows, close: Update) -> None:
     ]
     if pgsql.execute_many(statements)[0] != 1:
         raise _StoredBefore
+
+
+@pgsql.sql_twin(_write_together)
+def _write_answer(mark: Update, rows: Rows, close: Update) -> None:
+    """Flip the turn (``mark``), insert the answer's rows, count the call or close the
+    run (``close``); :class:`_StoredBefore` when the turn was no longer pending."""
+    _write_one_by_one(mark, rows, close)
+
+
+def _write_one_by_one(mark: Update, rows: Rows, close: Update) -> None:
+    # The turn first, so that nothing is written when another delivery stored it; the row
+    # lock it takes holds a concurrent delivery until this commits (which then finds the
+    # turn succeeded). The message it points to is inserted next: foreign keys are checked
+    # at commit.
+    if pgsql.update(*mark) != 1:
+        raise _StoredBefore
+    insert_rows(rows, new_conversation=False)
+    pgsql.update(*close)
 
 
 def replay_run_finish(run: models.ReplayRun, turns: Sequence[models.ReplayTurn]) -> None:

@@ -165,25 +165,7 @@ def _claim(run_id: uuid.UUID) -> list[models.ReplayTurn] | None:
     to take."""
     now = timezone.now()
     lease = now + timedelta(seconds=settings.REPLAY_LEASE_SECONDS)
-    if pgsql.enabled():
-        return _claim_sql(run_id, now, lease)
-    due = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
-    claimable = (Q(status=Status.QUEUED) & due) | Q(status=Status.RUNNING, lease_expires_at__lt=now)
-    updated = models.ReplayRun.objects.filter(claimable, pk=run_id).update(
-        status=Status.RUNNING,
-        lease_expires_at=lease,
-        attempts=F("attempts") + 1,
-        started_at=now,
-        next_attempt_at=None,
-    )
-    if updated != 1:
-        return None
-    return list(
-        models.ReplayTurn.objects.filter(run_id=run_id)
-        .select_related("run__conversation")
-        .defer(*_TURN_DEFERRED)
-        .order_by("index")
-    )
+    return _claim_turns(run_id, now, lease)
 
 
 # What a worker never reads of a turn: the exchange it stored.
@@ -240,6 +222,31 @@ def _claim_sql(run_id: uuid.UUID, now: datetime, lease: datetime) -> list[models
         turn.run = run
         turns.append(turn)
     return turns
+
+
+@pgsql.sql_twin(_claim_sql)
+def _claim_turns(
+    run_id: uuid.UUID, now: datetime, lease: datetime
+) -> list[models.ReplayTurn] | None:
+    """:func:`_claim` through the ORM: the conditional UPDATE, then the turns with their
+    run and conversation (on PostgreSQL one statement does both, :func:`_claim_sql`)."""
+    due = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
+    claimable = (Q(status=Status.QUEUED) & due) | Q(status=Status.RUNNING, lease_expires_at__lt=now)
+    updated = models.ReplayRun.objects.filter(claimable, pk=run_id).update(
+        status=Status.RUNNING,
+        lease_expires_at=lease,
+        attempts=F("attempts") + 1,
+        started_at=now,
+        next_attempt_at=None,
+    )
+    if updated != 1:
+        return None
+    return list(
+        models.ReplayTurn.objects.filter(run_id=run_id)
+        .select_related("run__conversation")
+        .defer(*_TURN_DEFERRED)
+        .order_by("index")
+    )
 
 
 def replay_execute(*, run_id: uuid.UUID) -> Outcome:

@@ -119,3 +119,16 @@ def test_the_check_sees_a_query_a_write_and_a_transaction(tmp_path: Path) -> Non
         "views/pages.py:6 .get()",
         "views/pages.py:6 Run.objects",
     ]
+
+
+def test_only_pgsql_chooses_between_hand_written_sql_and_the_orm() -> None:
+    """Each hot statement is one function (``pgsql.sql_twin``): no caller asks
+    ``pgsql.enabled()`` and picks a path of its own."""
+    askers = [
+        f"{path.relative_to(APP)}:{node.lineno}"
+        for path in sorted(APP.rglob("*.py"))
+        if path.name != "pgsql.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute) and node.attr in ("enabled", "USE_SQL")
+    ]
+    assert askers == []

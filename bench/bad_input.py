@@ -60,7 +60,7 @@ def run_corpus(verbose: bool) -> bool:
     from django.contrib.auth.models import User
     from django.test import Client
 
-    from tests.security import bad_inputs
+    from fakes import bad_inputs
 
     logging.getLogger("django.request").setLevel(logging.ERROR)  # every case is a 4xx
     user = User.objects.create_user("bench-bad-input")

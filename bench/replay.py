@@ -72,7 +72,7 @@ def main() -> None:
 def run_benchmark(args: argparse.Namespace) -> None:
     import redis
 
-    from tests.fakes.provider_server import FakeProviderServer, Fault, RandomFaults
+    from fakes.provider_server import FakeProviderServer, Fault, RandomFaults
 
     redis.Redis.from_url(BROKER).flushdb()
     _prepare_owner()

@@ -15,8 +15,8 @@ from rest_framework.test import APIClient
 
 from conversations import models
 from conversations.services import replays
+from fakes.provider_server import Answer, FakeProviderServer, Fault, RandomFaults
 from tests.conftest import load_fixture
-from tests.fakes.provider_server import Answer, FakeProviderServer, Fault, RandomFaults
 
 pytestmark = pytest.mark.django_db
 KEY = "sk-fake-provider-key-0123456789"

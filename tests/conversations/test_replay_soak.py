@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 import redis
 
-from tests.fakes.provider_server import FakeProviderServer, Fault, RecordedRequest
-from tests.fakes.replay_soak import (
+from fakes.provider_server import FakeProviderServer, Fault, RecordedRequest
+from fakes.replay_soak import (
     KEY,
     check_soak,
     import_conversations,
@@ -25,8 +25,8 @@ from tests.fakes.replay_soak import (
     soak_providers,
     start_runs,
 )
-from tests.fakes.replay_soak import start_worker as start_soak_worker
-from tests.fakes.request_audit import audit_requests
+from fakes.replay_soak import start_worker as start_soak_worker
+from fakes.request_audit import audit_requests
 from umfsite.celery import app as celery_app
 
 _PROCESS = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
@@ -97,7 +97,7 @@ def test_thirty_replays_under_faults_all_end_with_no_loss_and_no_early_retry(
 
 
 def wait_until_ended(run_ids: Any, *, seconds: float) -> None:
-    from tests.fakes.replay_soak import unfinished
+    from fakes.replay_soak import unfinished
 
     deadline = time.monotonic() + seconds
     while unfinished(run_ids) and time.monotonic() < deadline:

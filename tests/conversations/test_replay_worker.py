@@ -21,8 +21,8 @@ from django.conf import settings
 from rest_framework.test import APIClient
 
 from conversations import models
+from fakes.provider_server import Answer, FakeProviderServer, Fault
 from tests.conftest import load_fixture
-from tests.fakes.provider_server import Answer, FakeProviderServer, Fault
 from umfsite.celery import app as celery_app
 
 pytestmark = [

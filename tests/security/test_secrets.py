@@ -15,8 +15,8 @@ from rest_framework.test import APIClient
 
 from conversations import models
 from conversations.services import replays
+from fakes.provider_server import FakeProviderServer
 from tests.conftest import load_fixture
-from tests.fakes.provider_server import FakeProviderServer
 
 pytestmark = pytest.mark.django_db
 CANARY = "sk-canary-7f3a9c1e5b2d4f6a8e0c"

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from tests.fakes.provider_server import RecordedRequest
+from fakes.provider_server import RecordedRequest
 
 
 @dataclass

@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
 CONVERSATION = "{conversation}"  # replaced by the id of a conversation of the caller
 
 IMPORT = "/api/v1/conversations/import"

@@ -40,8 +40,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import orjson
 
-from tests.fakes.provider_faults import STREAM_ERROR_TYPES, Fault, RandomFaults, error_type_for
-from tests.fakes.wire import WIRES, Answer, Call, Frame, ToolCall
+from fakes.provider_faults import STREAM_ERROR_TYPES, Fault, RandomFaults, error_type_for
+from fakes.wire import WIRES, Answer, Call, Frame, ToolCall
 
 __all__ = [
     "Answer",

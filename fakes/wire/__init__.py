@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.fakes.wire.answers import Answer, Call, Frame, ToolCall, ndjson, sse
-from tests.fakes.wire.anthropic import AnthropicWire
-from tests.fakes.wire.gemini import GeminiWire
-from tests.fakes.wire.ollama import OllamaWire
-from tests.fakes.wire.openai_chat import OpenAIChatWire
-from tests.fakes.wire.openai_responses import OpenAIResponsesWire
+from fakes.wire.answers import Answer, Call, Frame, ToolCall, ndjson, sse
+from fakes.wire.anthropic import AnthropicWire
+from fakes.wire.gemini import GeminiWire
+from fakes.wire.ollama import OllamaWire
+from fakes.wire.openai_chat import OpenAIChatWire
+from fakes.wire.openai_responses import OpenAIResponsesWire
 
 __all__ = ["WIRES", "Answer", "Call", "Frame", "ToolCall", "ndjson", "sse"]
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import orjson
 
-from tests.fakes.wire.answers import Answer, Call, Frame, split_text, sse
+from fakes.wire.answers import Answer, Call, Frame, split_text, sse
 
 
 class AnthropicWire:

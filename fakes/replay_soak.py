@@ -21,11 +21,11 @@ from typing import IO, Any
 
 import orjson
 
-from tests.fakes.provider_faults import Fault, RandomFaults
-from tests.fakes.provider_server import FakeProviderServer, RecordedRequest
-from tests.fakes.request_audit import Audit, audit_requests
+from fakes.provider_faults import Fault, RandomFaults
+from fakes.provider_server import FakeProviderServer, RecordedRequest
+from fakes.request_audit import Audit, audit_requests
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 KEY = "sk-soak-provider-key-0123456789"
 # Short enough that the soak is quick; a hang outlasts the client's timeout.
 CLIENT_TIMEOUT = 1.0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from tests.fakes.wire.answers import CREATED_AT, Answer, Call, Frame, ndjson
+from fakes.wire.answers import CREATED_AT, Answer, Call, Frame, ndjson
 
 
 class OllamaWire:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from tests.fakes.wire.answers import CREATED, Answer, Call, Frame, arguments_json, split_text, sse
+from fakes.wire.answers import CREATED, Answer, Call, Frame, arguments_json, split_text, sse
 
 
 class OpenAIChatWire:

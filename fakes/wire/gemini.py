@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from tests.fakes.wire.answers import Answer, Call, Frame, sse
+from fakes.wire.answers import Answer, Call, Frame, sse
 
 
 class GeminiWire:

@@ -100,7 +100,7 @@ class ImportJobListView(APIView):
         key = idempotency_key(request)
         # A retry is answered before its body is read: the upload is stored once.
         owner = current_user(request)
-        if key and (earlier := selectors.import_job_by_key(owner=owner, idempotency_key=key)):
+        if earlier := selectors.import_job_by_key(owner=owner, idempotency_key=key):
             return Response(ImportJobOutput(earlier).data, status=status.HTTP_202_ACCEPTED)
         try:
             data = ImportUploadInput(data=request.data)

@@ -21,7 +21,10 @@ def import_job_list(*, owner: User, limit: int) -> list[models.ImportJob]:
 
 
 def import_job_by_key(*, owner: User, idempotency_key: str) -> models.ImportJob | None:
-    """The owner's job created with that Idempotency-Key, if any."""
+    """The owner's job created with that Idempotency-Key, if any (None without a
+    key: no query)."""
+    if not idempotency_key:
+        return None
     return models.ImportJob.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
 
 

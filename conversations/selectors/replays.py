@@ -36,7 +36,10 @@ def replay_run_list(
 
 
 def replay_run_by_key(*, owner: User, idempotency_key: str) -> models.ReplayRun | None:
-    """The owner's run created with that Idempotency-Key, if any."""
+    """The owner's run created with that Idempotency-Key, if any (None without a
+    key: no query)."""
+    if not idempotency_key:
+        return None
     return models.ReplayRun.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
 
 

@@ -68,9 +68,7 @@ def import_job_create(
     when no job is made."""
     stored = upload if isinstance(upload, models.Upload) else None
     try:
-        if idempotency_key and (
-            earlier := selectors.import_job_by_key(owner=owner, idempotency_key=idempotency_key)
-        ):
+        if earlier := selectors.import_job_by_key(owner=owner, idempotency_key=idempotency_key):
             uploads.upload_delete(stored.pk if stored else None)
             return earlier
         if format_id != "auto":
@@ -93,11 +91,7 @@ def import_job_create(
     except IntegrityError:
         # The same key in a concurrent request: that request's job is the one.
         uploads.upload_delete(stored.pk if stored else None)
-        earlier = (
-            selectors.import_job_by_key(owner=owner, idempotency_key=idempotency_key)
-            if idempotency_key
-            else None
-        )
+        earlier = selectors.import_job_by_key(owner=owner, idempotency_key=idempotency_key)
         if earlier is None:
             raise
         return earlier

@@ -64,9 +64,7 @@ def replay_start(
     ``idempotency_key`` the owner used before, the run made then, and nothing new.
     :class:`QueueUnavailable` when the broker cannot take the task: the run is stored
     and waits, queued, for the reconciler."""
-    if idempotency_key and (
-        earlier := selectors.replay_run_by_key(owner=owner, idempotency_key=idempotency_key)
-    ):
+    if earlier := selectors.replay_run_by_key(owner=owner, idempotency_key=idempotency_key):
         return earlier
     if provider not in configured_providers():
         known = ", ".join(sorted(configured_providers()))
@@ -92,11 +90,7 @@ def replay_start(
             enqueue.send_on_commit(enqueue.REPLAY_RUN, run.pk)
     except IntegrityError:
         # The same key in a concurrent request: that request's run is the one.
-        earlier = (
-            selectors.replay_run_by_key(owner=owner, idempotency_key=idempotency_key)
-            if idempotency_key
-            else None
-        )
+        earlier = selectors.replay_run_by_key(owner=owner, idempotency_key=idempotency_key)
         if earlier is None:
             raise
         return earlier

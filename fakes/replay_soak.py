@@ -1,5 +1,5 @@
 """The replay soak, shared by ``bench/soak.py`` (1,000 runs) and its fast version in the
-test suite (``tests/conversations/test_replay_soak.py``): conversations each marked with a
+test suite (``tests/conversations/services/test_replay_soak.py``): conversations each marked with a
 run tag, a fake provider that fails about a quarter of its calls in every way the issue
 lists, real Celery workers, and the checks that every run ended, with its reason, with no
 turn lost or stored twice, and that the server saw no forbidden retry.

@@ -9,7 +9,7 @@ from django.test import Client
 
 from conversations import models
 from tests.conftest import load_fixture
-from tests.conversations.pages_helpers import (
+from tests.conversations.helpers import (
     PNG_1PX,
     html,
     logged_in,

@@ -27,6 +27,7 @@ from fakes.replay_soak import (
 )
 from fakes.replay_soak import start_worker as start_soak_worker
 from fakes.request_audit import audit_requests
+from tests.conversations.helpers import redis_emptied
 from umfsite.celery import app as celery_app
 
 _PROCESS = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
@@ -35,10 +36,7 @@ BROKER = os.environ.get("TEST_CELERY_BROKER_URL", f"redis://127.0.0.1:6379/{11 +
 
 @pytest.fixture
 def queue() -> Iterator[str]:
-    try:
-        redis.Redis.from_url(BROKER, socket_connect_timeout=2).flushdb()
-    except redis.RedisError:
-        pytest.fail(f"Redis is not reachable at {BROKER}: start it (see .ci/run)")
+    redis_emptied(BROKER)
     name = f"soak-{uuid.uuid4().hex[:8]}"
     previous = {key: celery_app.conf[key] for key in ("broker_url", "task_always_eager")}
     previous["task_default_queue"] = celery_app.conf.task_default_queue

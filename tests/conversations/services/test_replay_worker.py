@@ -22,14 +22,14 @@ from rest_framework.test import APIClient
 
 from conversations import models
 from fakes.provider_server import Answer, FakeProviderServer, Fault
-from tests.conftest import load_fixture
+from tests.conversations.helpers import weather_imported
 from umfsite.celery import app as celery_app
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.slow,
 ]
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 # A Redis database of the suite's own, one per test process (pytest-xdist), flushed freely.
 _PROCESS = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
 BROKER = os.environ.get("TEST_CELERY_BROKER_URL", f"redis://127.0.0.1:6379/{11 + _PROCESS}")
@@ -154,11 +154,7 @@ def start_worker(
 
 def import_and_replay(api: APIClient, settings: Any, mode: str) -> str:
     settings.UMF_PROVIDERS = [{"name": "fake", "kind": "openai-chat", "base_url": "unused"}]
-    conversation = api.post(
-        "/api/v1/conversations/import",
-        {"format": "umf", "payload": load_fixture("umf/weather-tools.json")},
-        format="json",
-    ).json()["conversations"][0]["id"]
+    conversation = weather_imported(api)
     response = api.post(
         f"/api/v1/conversations/{conversation}/replays",
         {"provider": "fake", "model": "fake-1", "mode": mode},

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from conversations.selectors import listing
-from tests.conversations.pages_helpers import store
+from tests.conversations.helpers import store
 
 pytestmark = pytest.mark.django_db
 

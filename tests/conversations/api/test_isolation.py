@@ -6,19 +6,14 @@ import pytest
 from rest_framework.test import APIClient
 
 from conversations import models
-from tests.conftest import load_fixture
+from tests.conversations.helpers import weather_imported
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def alices_conversation(api: APIClient) -> str:
-    response = api.post(
-        "/api/v1/conversations/import",
-        {"format": "umf", "payload": load_fixture("umf/weather-tools.json")},
-        format="json",
-    )
-    return str(response.json()["conversations"][0]["id"])
+    return weather_imported(api)
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.conversations.pages_helpers import html, logged_in, store
+from tests.conversations.helpers import html, logged_in, store
 
 pytestmark = pytest.mark.django_db
 

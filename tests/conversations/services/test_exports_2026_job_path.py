@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import io
 import itertools
-import zipfile
 from typing import Any
 
 import orjson
@@ -22,6 +20,7 @@ from rest_framework.test import APIClient
 
 from conversations import models
 from tests.conftest import load_fixture
+from tests.conversations.helpers import run_upload, zip_of
 from tests.providers.formats.test_claude_export_2026 import EMPTY, INJECTED
 
 pytestmark = pytest.mark.django_db
@@ -36,14 +35,6 @@ SHARDS = [
     load_fixture("chatgpt-export/files/conversations-000.json")[:1],
     load_fixture("chatgpt-export/reasoning_thoughts.json") + HIDDEN_CONTEXT,
 ]
-
-
-def zip_of(members: list[tuple[str, bytes]]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in members:
-            archive.writestr(name, data)
-    return buffer.getvalue()
 
 
 def chatgpt_members() -> list[tuple[str, bytes]]:
@@ -61,17 +52,6 @@ def chatgpt_members() -> list[tuple[str, bytes]]:
     ]
 
 
-def run_upload(api: APIClient, capture: Any, content: bytes) -> dict[str, Any]:
-    file = io.BytesIO(content)
-    file.name = "export.zip"
-    with capture(execute=True):
-        response = api.post(
-            "/api/v1/imports/", {"file": file, "format": "auto"}, format="multipart"
-        )
-    assert response.status_code == 202, response.content
-    return dict(api.get(f"/api/v1/imports/{response.json()['id']}").json())
-
-
 def test_a_2026_chatgpt_zip_imports_in_any_member_order(
     api: APIClient, alice: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
@@ -82,7 +62,7 @@ def test_a_2026_chatgpt_zip_imports_in_any_member_order(
         list(itertools.islice(itertools.cycle(members), 3, 3 + len(members))),
     ]
     for order in orders:
-        job = run_upload(api, django_capture_on_commit_callbacks, zip_of(order))
+        job = run_upload(api, django_capture_on_commit_callbacks, "export.zip", zip_of(order))
         assert job["status"] == "succeeded", job["error"]
         assert job["format"] == "chatgpt-export"
         assert sorted(item["status"] for item in job["items"]) in (
@@ -136,7 +116,7 @@ def test_a_split_claude_zip_imports_with_search_results_an_injected_prompt_and_a
             ("conversations-001.json", orjson.dumps([EMPTY, INJECTED])),
         ]
     )
-    job = run_upload(api, django_capture_on_commit_callbacks, content)
+    job = run_upload(api, django_capture_on_commit_callbacks, "export.zip", content)
     assert job["status"] == "succeeded", job["error"]
     assert job["format"] == "claude-export"
     # An empty conversation has nothing to archive: its item says so, the others import.

@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 from conversations import models
 from conversations.source_dates import source_dates
 from tests.conftest import load_fixture
-from tests.conversations.pages_helpers import html, logged_in, store
+from tests.conversations.helpers import html, logged_in, store
 
 pytestmark = pytest.mark.django_db
 

@@ -17,9 +17,9 @@ from rest_framework.test import APIClient
 
 from conversations import models
 from conversations.services import import_jobs, replays
-from tests.conftest import load_fixture
-from tests.conversations.test_import_job_path import finetune_lines
-from tests.conversations.test_replay_worker import forget_connections
+from tests.conversations.helpers import weather_imported
+from tests.conversations.services.test_import_job_path import finetune_lines
+from tests.conversations.services.test_replay_worker import forget_connections
 from umfsite.celery import app as celery_app
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -54,15 +54,6 @@ def upload(api: APIClient, key: str | None = None) -> Any:
     file.name = "f.jsonl"
     headers: dict[str, Any] = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
     return api.post("/api/v1/imports/", {"file": file}, format="multipart", **headers)
-
-
-def imported_conversation(api: APIClient) -> str:
-    response = api.post(
-        "/api/v1/conversations/import",
-        {"format": "umf", "payload": load_fixture("umf/weather-tools.json")},
-        format="json",
-    )
-    return str(response.json()["conversations"][0]["id"])
 
 
 def replay(api: APIClient, conversation: str, key: str | None = None) -> Any:
@@ -101,7 +92,7 @@ def test_an_upload_with_the_broker_down_is_a_503_naming_the_job_that_waits(
 def test_a_replay_with_the_broker_down_is_a_503_and_runs_once_when_it_is_back(
     api: APIClient, broker_down: None
 ) -> None:
-    conversation = imported_conversation(api)
+    conversation = weather_imported(api)
     response = replay(api, conversation, key="replay-1")
 
     assert response.status_code == 503
@@ -129,7 +120,7 @@ def test_a_retry_with_the_same_idempotency_key_gets_the_same_rows(api: APIClient
     assert upload(api, key="k-2").json()["id"] != first.json()["id"]
     assert models.ImportJob.objects.count() == 2
 
-    conversation = imported_conversation(api)
+    conversation = weather_imported(api)
     runs = [replay(api, conversation, key="r-1").json()["id"] for _ in range(2)]
     assert runs[0] == runs[1]
     assert replay(api, conversation).json()["id"] != runs[0]

@@ -11,17 +11,9 @@ from rest_framework.test import APIClient
 from conversations import models
 from conversations.api.filters import NOT_BLANK
 from tests.conftest import load_fixture
+from tests.conversations.helpers import imported
 
 pytestmark = pytest.mark.django_db
-
-
-def imported(api: APIClient, payload: Any, fmt: str = "auto", title: str | None = None) -> str:
-    body: dict[str, Any] = {"format": fmt, "payload": payload}
-    if title:
-        body["title"] = title
-    response = api.post("/api/v1/conversations/import", body, format="json")
-    assert response.status_code in (200, 201), response.json()
-    return str(response.json()["conversations"][0]["id"])
 
 
 def titles(response: Any) -> list[str]:

@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from conversations import models
 from tests.conftest import load_fixture, token_client
-from tests.conversations.pages_helpers import html, logged_in, store, tool_conversation
+from tests.conversations.helpers import html, logged_in, store, tool_conversation
 
 pytestmark = pytest.mark.django_db
 

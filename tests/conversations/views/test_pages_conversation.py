@@ -11,7 +11,7 @@ import pytest
 
 from conversations import models, selectors
 from tests.conftest import load_fixture
-from tests.conversations.pages_helpers import (
+from tests.conversations.helpers import (
     TREE,
     html,
     logged_in,
@@ -189,7 +189,7 @@ def test_hostile_content_renders_inert(alice: Any) -> None:
 
 def test_a_cited_answer_reads_as_one_passage_with_numbered_sources(alice: Any) -> None:
     path = (
-        Path(__file__).resolve().parents[2]
+        Path(__file__).resolve().parents[3]
         / "conversations/demo/anthropic.multimodal-documents.json"
     )
     payload = json.loads(path.read_text())

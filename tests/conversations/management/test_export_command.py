@@ -13,7 +13,7 @@ from django.core.management import call_command
 from conversations import models, selectors
 from conversations.management.commands import export_conversations
 from providers import formats
-from tests.conversations.pages_helpers import store, tool_conversation
+from tests.conversations.helpers import store, tool_conversation
 
 pytestmark = pytest.mark.django_db
 

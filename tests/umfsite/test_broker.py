@@ -16,6 +16,7 @@ import redis
 from kombu import Connection
 from kombu.simple import SimpleQueue
 
+from tests.conversations.helpers import redis_emptied
 from umfsite import broker
 
 _PROCESS = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
@@ -26,11 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def connection() -> Iterator[Connection]:
-    try:
-        redis.Redis.from_url(URL, socket_connect_timeout=2).ping()
-    except redis.RedisError:
-        pytest.fail(f"Redis is not reachable at {URL}: start it (see .ci/run)")
-    redis.Redis.from_url(URL).flushdb()
+    redis_emptied(URL)
     with Connection(URL, transport=broker.Transport) as conn:
         yield conn
     redis.Redis.from_url(URL).flushdb()

@@ -14,7 +14,10 @@ from rest_framework.test import APIClient
 
 from conversations import models
 from conversations.services import import_jobs, uploads
-from tests.conversations.test_import_job_path import chatgpt_zip_with_images, finetune_lines
+from tests.conversations.services.test_import_job_path import (
+    chatgpt_zip_with_images,
+    finetune_lines,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from providers import formats
 
-FIXTURES = Path(__file__).parents[1] / "fixtures"
+FIXTURES = Path(__file__).parents[2] / "fixtures"
 KNOWN = {fmt.id for fmt in formats.all_formats()}
 CASES = [
     path

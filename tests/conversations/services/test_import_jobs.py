@@ -13,23 +13,9 @@ from rest_framework.test import APIClient
 
 from conversations import models
 from tests.conftest import FIXTURES, load_fixture
+from tests.conversations.helpers import run_upload, upload
 
 pytestmark = pytest.mark.django_db
-
-
-def upload(api: APIClient, name: str, content: bytes, fmt: str = "auto") -> Any:
-    file = io.BytesIO(content)
-    file.name = name
-    return api.post("/api/v1/imports/", {"file": file, "format": fmt}, format="multipart")
-
-
-def run_upload(api: APIClient, capture: Any, name: str, content: bytes, fmt: str = "auto") -> Any:
-    with capture(execute=True):
-        response = upload(api, name, content, fmt)
-    assert response.status_code == 202, response.json()
-    job = api.get(f"/api/v1/imports/{response.json()['id']}")
-    assert job.status_code == 200
-    return job.json()
 
 
 def test_a_file_is_imported_in_the_background(

@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 from conversations import models
 from conversations.services import replays
 from fakes.provider_server import Answer, FakeProviderServer, Fault, RandomFaults
-from tests.conftest import load_fixture
+from tests.conversations.helpers import weather_imported
 
 pytestmark = pytest.mark.django_db
 KEY = "sk-fake-provider-key-0123456789"
@@ -41,11 +41,7 @@ def provider(settings: Any) -> Iterator[FakeProviderServer]:
 
 @pytest.fixture
 def run_id(api: APIClient, provider: FakeProviderServer) -> uuid.UUID:
-    imported = api.post(
-        "/api/v1/conversations/import",
-        {"format": "umf", "payload": load_fixture("umf/weather-tools.json")},
-        format="json",
-    ).json()["conversations"][0]["id"]
+    imported = weather_imported(api)
     # Not executed here (no on_commit capture): each test drives the service itself.
     response = api.post(
         f"/api/v1/conversations/{imported}/replays",

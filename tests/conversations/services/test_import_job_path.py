@@ -8,7 +8,6 @@ import base64
 import hashlib
 import io
 import itertools
-import zipfile
 from typing import Any
 
 import orjson
@@ -20,6 +19,7 @@ from rest_framework.test import APIClient
 from conversations import models
 from conversations.services import import_jobs
 from tests.conftest import FIXTURES, load_fixture
+from tests.conversations.helpers import run_upload, zip_of
 
 pytestmark = pytest.mark.django_db
 
@@ -32,14 +32,6 @@ UPLOADED_IMAGE = "file-7QeUu8fRsdBwHp1D2kZxCq"
 GENERATED_IMAGE = "file_00000000a1b2c3d4e5f6a7b8c9d0e1f2"
 
 
-def zip_of(members: list[tuple[str, bytes]]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in members:
-            archive.writestr(name, data)
-    return buffer.getvalue()
-
-
 def chatgpt_zip_with_images() -> bytes:
     conversations = load_fixture("chatgpt-export/dalle_images.json")
     return zip_of(
@@ -49,21 +41,6 @@ def chatgpt_zip_with_images() -> bytes:
             (f"{GENERATED_IMAGE}.dat", b"not read: the image block points at no zip member"),
         ]
     )
-
-
-def upload(api: APIClient, name: str, content: bytes, fmt: str = "auto") -> Any:
-    file = io.BytesIO(content)
-    file.name = name
-    return api.post("/api/v1/imports/", {"file": file, "format": fmt}, format="multipart")
-
-
-def run_upload(api: APIClient, capture: Any, name: str, content: bytes, fmt: str = "auto") -> Any:
-    with capture(execute=True):
-        response = upload(api, name, content, fmt)
-    assert response.status_code == 202, response.content
-    job = api.get(f"/api/v1/imports/{response.json()['id']}")
-    assert job.status_code == 200
-    return job.json()
 
 
 def test_a_chatgpt_zip_with_images_imports_with_its_attachments(

@@ -1,12 +1,19 @@
-"""Shared helpers of the page tests: logged-in clients and conversations to look at."""
+"""What the tests of ``conversations`` share: conversations stored through the service or
+imported through the API, files uploaded to the job path, logged-in clients, Redis."""
 
 from __future__ import annotations
 
+import io
+import zipfile
 from typing import Any
 
+import pytest
+import redis
 from django.test import Client
+from rest_framework.test import APIClient
 
 from conversations import models, services
+from tests.conftest import load_fixture
 
 
 def logged_in(user: Any) -> Client:
@@ -75,3 +82,53 @@ def tool_conversation(turns: int, tag: str) -> list[dict[str, Any]]:
             },
         ]
     return messages
+
+
+def imported(api: APIClient, payload: Any, fmt: str = "auto", title: str | None = None) -> str:
+    """Import ``payload`` through the API; the id of the (first) conversation."""
+    body: dict[str, Any] = {"format": fmt, "payload": payload}
+    if title:
+        body["title"] = title
+    response = api.post("/api/v1/conversations/import", body, format="json")
+    assert response.status_code in (200, 201), response.json()
+    return str(response.json()["conversations"][0]["id"])
+
+
+def weather_imported(api: APIClient) -> str:
+    """The weather conversation with its tool calls (``umf/weather-tools.json``), imported
+    through the API; its id."""
+    return imported(api, load_fixture("umf/weather-tools.json"), "umf")
+
+
+def zip_of(members: list[tuple[str, bytes]]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members:
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def upload(api: APIClient, name: str, content: bytes, fmt: str = "auto") -> Any:
+    """Upload a file to the job path (``POST /api/v1/imports/``); the response."""
+    file = io.BytesIO(content)
+    file.name = name
+    return api.post("/api/v1/imports/", {"file": file, "format": fmt}, format="multipart")
+
+
+def run_upload(api: APIClient, capture: Any, name: str, content: bytes, fmt: str = "auto") -> Any:
+    """:func:`upload`, with the job run in-process (``capture``:
+    ``django_capture_on_commit_callbacks``); the job as the API shows it."""
+    with capture(execute=True):
+        response = upload(api, name, content, fmt)
+    assert response.status_code == 202, response.content
+    job = api.get(f"/api/v1/imports/{response.json()['id']}")
+    assert job.status_code == 200
+    return job.json()
+
+
+def redis_emptied(url: str) -> None:
+    """Empty the Redis database of ``url``, or fail the test saying how to start Redis."""
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).flushdb()
+    except redis.RedisError:
+        pytest.fail(f"Redis is not reachable at {url}: start it (see .ci/run)")

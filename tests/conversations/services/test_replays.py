@@ -1,5 +1,5 @@
 """Replays through the API with the offline echo provider (tasks run in-process here;
-tests/conversations/test_replay_worker.py runs them in a real Celery worker)."""
+tests/conversations/services/test_replay_worker.py runs them in a real Celery worker)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from conversations import models
 from conversations.services import replays
 from tests.conftest import load_fixture
+from tests.conversations.helpers import weather_imported
 
 # Every test both ways: the worker's hand-written statements (conversations.pgsql) and the ORM.
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("statements")]
@@ -20,12 +21,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("statements")]
 
 @pytest.fixture
 def weather(api: APIClient) -> str:
-    response = api.post(
-        "/api/v1/conversations/import",
-        {"format": "umf", "payload": load_fixture("umf/weather-tools.json")},
-        format="json",
-    )
-    return str(response.json()["conversations"][0]["id"])
+    return weather_imported(api)
 
 
 def start(api: APIClient, conversation: str, **body: Any) -> Any:

@@ -16,7 +16,7 @@ from django.db import connection
 
 from conversations import selectors
 from conversations.search_syntax import Term, cjk_terms, parse, to_websearch
-from tests.conversations.pages_helpers import html, logged_in, store
+from tests.conversations.helpers import html, logged_in, store
 
 pytestmark = pytest.mark.django_db
 

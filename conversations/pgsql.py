@@ -30,7 +30,7 @@ from django.db import connection, models
 from django.db.models import F
 from psycopg.types.json import Jsonb
 
-from conversations import stored_json
+from conversations import jsonb_text
 
 # Flipped off by tests to run the ORM fallback on PostgreSQL too.
 USE_SQL = True
@@ -231,8 +231,8 @@ def update_statement(
 
 def jsonb(value: Any) -> Any:
     """A JSON value for a ``jsonb`` parameter (None: SQL NULL), written so that it reads
-    back as it was (:mod:`conversations.stored_json`)."""
-    return None if value is None else Jsonb(value, dumps=stored_json.dumps)
+    back as it was (:mod:`conversations.jsonb_text`)."""
+    return None if value is None else Jsonb(value, dumps=jsonb_text.dumps)
 
 
 def adapter(field: Any) -> Any:

@@ -38,7 +38,7 @@ from conversations.services import enqueue as enqueue_task
 from conversations.services import uploads
 from conversations.services.bulk import bulk_insert
 from conversations.services.import_files import Entry, Read, Unread, detect_format, file_entries
-from conversations.services.imports import ImportedConversation, conversations_save_many
+from conversations.services.imports import ImportedConversation, conversation_save_many
 from providers import formats
 from providers.validation import check_conversation
 
@@ -253,7 +253,7 @@ def _position(entry: Entry) -> tuple[int, str | None]:
 
 def _store_batch(job: models.ImportJob, fmt: formats.Format, batch: list[Entry]) -> None:
     """Store a batch in one transaction: conversations that cannot be read or stored are
-    failed items, the others are saved together (:func:`conversations_save_many`)."""
+    failed items, the others are saved together (:func:`conversation_save_many`)."""
     failures: dict[int, tuple[str | None, formats.FormatError]] = {}
     ready: list[tuple[int, formats.ParseResult, str]] = []
     unchanged, read = _skip_stored(job, fmt, batch)
@@ -271,7 +271,7 @@ def _store_batch(job: models.ImportJob, fmt: formats.Format, batch: list[Entry])
         ready.append((index, entry, digest))
     with transaction.atomic():
         _hold(job)  # first: the job's row stays locked until this batch commits
-        saved = conversations_save_many(
+        saved = conversation_save_many(
             owner=job.owner, fmt=fmt, items=[(item, digest) for _, item, digest in ready]
         )
         items = [_failed_item(job, index, key, error) for index, (key, error) in failures.items()]

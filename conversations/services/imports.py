@@ -137,7 +137,7 @@ class _Batch:
         return any(rows.conversation is conversation for *_, rows in self.pending)
 
 
-def conversations_save_many(
+def conversation_save_many(
     *,
     owner: User,
     fmt: formats.Format,

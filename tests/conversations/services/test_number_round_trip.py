@@ -1,7 +1,7 @@
 """JSON numbers survive import -> PostgreSQL (jsonb) -> export with their value and type.
 
 ``jsonb`` keeps numbers as ``numeric``: a float written as ``1e+16`` would come back as
-the integer ``10000000000000000`` (see ``conversations/stored_json.py``). Each payload is
+the integer ``10000000000000000`` (see ``conversations/jsonb_text.py``). Each payload is
 sent as raw text, so that the number is spelled exactly as written here, and the export
 is compared with the standard library's reading of it, which tells ``1e16`` from
 ``10000000000000000`` and ``1.0`` from ``1``.
@@ -19,7 +19,7 @@ from rest_framework.test import APIClient
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("statements")]
 
 NUMBERS = [
-    # Floats that jsonb printed back as integers before stored_json.
+    # Floats that jsonb printed back as integers before jsonb_text.
     "1e16",
     "1.5e16",
     "-1e17",

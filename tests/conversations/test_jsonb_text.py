@@ -1,4 +1,4 @@
-"""conversations.stored_json: JSON text whose numbers jsonb gives back as written."""
+"""conversations.jsonb_text: JSON text whose numbers jsonb gives back as written."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import orjson
 import pytest
 from django.db import connection
 
-from conversations.stored_json import dumps
+from conversations.jsonb_text import dumps
 
 
 def random_floats(count: int) -> list[float]:

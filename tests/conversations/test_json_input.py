@@ -6,18 +6,18 @@ from typing import Any
 
 import pytest
 
-from conversations import strict_json
-from conversations.strict_json import JsonError
+from conversations import json_input
+from conversations.json_input import JsonError
 
 
 def refusal(raw: bytes) -> tuple[str, str | None]:
     with pytest.raises(JsonError) as caught:
-        strict_json.loads(raw)
+        json_input.loads(raw)
     return caught.value.code, caught.value.path
 
 
 def test_a_utf8_bom_is_accepted() -> None:
-    assert strict_json.loads(b'\xef\xbb\xbf{"a": [1]}') == {"a": [1]}
+    assert json_input.loads(b'\xef\xbb\xbf{"a": [1]}') == {"a": [1]}
 
 
 @pytest.mark.parametrize(
@@ -46,11 +46,11 @@ def test_a_duplicate_key_is_refused_with_its_path(raw: bytes, path: str) -> None
     ],
 )
 def test_colons_in_strings_and_repeated_keys_in_other_objects_are_fine(raw: bytes) -> None:
-    strict_json.loads(raw)
+    json_input.loads(raw)
 
 
 def test_nesting_is_limited_to_128_levels() -> None:
-    assert strict_json.loads(b"[" * 128 + b"]" * 128)
+    assert json_input.loads(b"[" * 128 + b"]" * 128)
     assert refusal(b"[" * 129 + b"]" * 129) == ("too_deep", None)
     assert refusal(b'{"a":' * 129 + b"1" + b"}" * 129) == ("too_deep", None)
     # Past orjson's own limit the answer is the same, not a generic syntax error.
@@ -75,8 +75,8 @@ def test_a_nul_character_is_refused_with_its_path() -> None:
 
 
 def test_an_overlong_string_is_refused_with_its_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(strict_json, "MAX_STRING_CHARS", 10)
-    assert strict_json.loads(b'{"a": "0123456789"}') == {"a": "0123456789"}
+    monkeypatch.setattr(json_input, "MAX_STRING_CHARS", 10)
+    assert json_input.loads(b'{"a": "0123456789"}') == {"a": "0123456789"}
     assert refusal(b'{"a": ["0123456789x"]}') == ("too_large", "a[0]")
 
 
@@ -99,7 +99,7 @@ def test_64_bit_integers_long_digit_strings_and_floats_are_read_as_they_are() ->
         b'{"max": 18446744073709551615, "min": -9223372036854775808,'
         b' "id": "123456789012345678901234567890", "f": 12345678901234567890.5, "e": 1e30}'
     )
-    assert strict_json.loads(raw) == {
+    assert json_input.loads(raw) == {
         "max": 2**64 - 1,
         "min": -(2**63),
         "id": "123456789012345678901234567890",
@@ -122,7 +122,7 @@ def test_the_exact_reading_runs_only_for_numbers_that_may_be_out_of_range(
 
     monkeypatch.setattr(json, "loads", counted)
     # Nanosecond timestamps (19 digits) and in-range negatives: orjson alone is enough.
-    strict_json.loads(b'{"t": 1732560000000000000, "n": -922337203685477580, "s": "-1"}')
+    json_input.loads(b'{"t": 1732560000000000000, "n": -922337203685477580, "s": "-1"}')
     assert reads == []
-    strict_json.loads(b'{"t": 12345678901234567890}')  # 20 digits, in range: read again
+    json_input.loads(b'{"t": 12345678901234567890}')  # 20 digits, in range: read again
     assert len(reads) == 1

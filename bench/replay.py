@@ -230,16 +230,7 @@ def _start_workers(
     from django.conf import settings
 
     database = settings.DATABASES["default"]
-    providers = [
-        {
-            "name": "fake",
-            "kind": "openai-chat",
-            "base_url": server.base_url("openai-chat"),  # type: ignore[attr-defined]
-            "models": ["fake-1"],
-            "timeout": 10,
-            "allow_private_network": True,
-        }
-    ]
+    providers = [server.provider_settings("openai-chat", "fake-1", timeout=10)]  # type: ignore[attr-defined]
     env = {
         **os.environ,
         "DATABASE_URL": (

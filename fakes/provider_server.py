@@ -151,6 +151,21 @@ class FakeProviderServer:
         """The ``base_url`` a client of ``kind`` is configured with (OpenAI's include ``/v1``)."""
         return f"{self.url}/v1" if kind in ("openai-chat", "openai-responses") else self.url
 
+    def provider_settings(self, kind: str, model: str, **more: Any) -> dict[str, Any]:
+        """An entry of ``UMF_PROVIDERS`` named ``fake`` that calls this server as a ``kind``
+        provider with one ``model`` (``more``: other keys, such as ``timeout``), with this
+        server's key when it asks for one."""
+        key = {"api_key": self.api_key} if self.api_key is not None else {}
+        return {
+            "name": "fake",
+            "kind": kind,
+            "base_url": self.base_url(kind),
+            **key,
+            "allow_private_network": True,
+            "models": [model],
+            **more,
+        }
+
     # ----------------------------------------------------------------- script and log
 
     def script(self, *steps: Step) -> None:

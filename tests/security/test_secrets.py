@@ -25,16 +25,7 @@ CANARY = "sk-canary-7f3a9c1e5b2d4f6a8e0c"
 @pytest.fixture
 def provider(settings: Any) -> Iterator[FakeProviderServer]:
     with FakeProviderServer(api_key=CANARY) as server:
-        settings.UMF_PROVIDERS = [
-            {
-                "name": "fake",
-                "kind": "anthropic",
-                "base_url": server.base_url("anthropic"),
-                "api_key": CANARY,
-                "allow_private_network": True,
-                "models": ["claude-test"],
-            },
-        ]
+        settings.UMF_PROVIDERS = [server.provider_settings("anthropic", "claude-test")]
         yield server
 
 

@@ -25,17 +25,7 @@ KEY = "sk-fake-provider-key-0123456789"
 @pytest.fixture
 def provider(settings: Any) -> Iterator[FakeProviderServer]:
     with FakeProviderServer(api_key=KEY) as server:
-        settings.UMF_PROVIDERS = [
-            {
-                "name": "fake",
-                "kind": "openai-chat",
-                "base_url": server.base_url("openai-chat"),
-                "api_key": KEY,
-                "allow_private_network": True,
-                "models": ["fake-1"],
-                "timeout": 2,
-            },
-        ]
+        settings.UMF_PROVIDERS = [server.provider_settings("openai-chat", "fake-1", timeout=2)]
         yield server
 
 

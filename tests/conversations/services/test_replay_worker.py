@@ -94,16 +94,7 @@ def start_worker(
         f"postgres://{database['USER']}:{database['PASSWORD'] or ''}@{database['HOST']}:"
         f"{database['PORT']}/{database['NAME']}"
     )
-    providers = [
-        {
-            "name": "fake",
-            "kind": "openai-chat",
-            "base_url": provider.base_url("openai-chat"),
-            "models": ["fake-1"],
-            "timeout": 30,
-            "allow_private_network": True,
-        }
-    ]
+    providers = [provider.provider_settings("openai-chat", "fake-1", timeout=30)]
     env = {
         **os.environ,
         "DATABASE_URL": url,

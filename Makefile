@@ -48,7 +48,7 @@ ifeq ($(strip $(PYTEST_ARGS)),)
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(VENV)/bin/pytest tests/providers
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(VENV)/bin/pytest --ignore=tests/providers
 	@# Search must mean the same on SQLite (make run's default): its shared test once more.
-	DATABASE_URL=sqlite:///$(CURDIR)/.test-search.sqlite3 $(VENV)/bin/pytest -n 0 -p no:cacheprovider tests/conversations/test_search_semantics.py
+	DATABASE_URL=sqlite:///$(CURDIR)/.test-search.sqlite3 $(VENV)/bin/pytest -n 0 -p no:cacheprovider tests/conversations/selectors/test_search_semantics.py
 else
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(VENV)/bin/pytest $(PYTEST_ARGS)
 endif

@@ -3,7 +3,7 @@
 Each case must be answered with a 4xx JSON error naming the field, in under a second, with
 no row written. Runs in-process through Django's test client against PostgreSQL from
 DATABASE_URL, in a database of its own (``<name>_badinput``, dropped afterwards). Then
-measures what strict JSON parsing (conversations/strict_json.py) costs over plain orjson
+measures what strict JSON parsing (conversations/json_input.py) costs over plain orjson
 on a ~10 MB import body.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/umf_archive \\
@@ -60,7 +60,7 @@ def run_corpus(verbose: bool) -> bool:
     from django.contrib.auth.models import User
     from django.test import Client
 
-    from tests.security import bad_inputs
+    from fakes import bad_inputs
 
     logging.getLogger("django.request").setLevel(logging.ERROR)  # every case is a 4xx
     user = User.objects.create_user("bench-bad-input")
@@ -100,10 +100,10 @@ def run_corpus(verbose: bool) -> bool:
     return not problems
 
 
-def strict_json_cost(repeats: int) -> None:
+def json_input_cost(repeats: int) -> None:
     import orjson
 
-    from conversations import strict_json
+    from conversations import json_input
 
     messages = [
         {
@@ -123,7 +123,7 @@ def strict_json_cost(repeats: int) -> None:
             times.append(time.perf_counter() - started)
         return min(times) * 1000
 
-    plain, strict = best(orjson.loads), best(strict_json.loads)
+    plain, strict = best(orjson.loads), best(json_input.loads)
     print(
         f"parse a {len(raw) / 1e6:.1f} MB body (best of {repeats}): orjson {plain:.0f} ms, "
         f"strict {strict:.0f} ms ({strict / plain:.2f}x)"
@@ -153,7 +153,7 @@ def main() -> None:
         passed = run_corpus(args.verbose)
     finally:
         runner.teardown_databases(old)
-    strict_json_cost(args.repeats)
+    json_input_cost(args.repeats)
     sys.exit(0 if passed else 1)
 
 

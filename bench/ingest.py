@@ -34,7 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "umfsite.settings")
-DATABASE = "umf_bench_ingest"
+# BENCH_DATABASE: another name, so that two people on one server do not drop each other's.
+DATABASE = os.environ.get("BENCH_DATABASE", "umf_bench_ingest")
 TURNS = 10  # user/assistant pairs per conversation
 IMAGES = 25  # distinct images; conversation i (i % 10 == 0) shows image i // 10 % IMAGES
 DOCUMENTS = 12  # distinct PDFs; conversation i (i % 7 == 0) attaches PDF i // 7 % DOCUMENTS
@@ -232,6 +233,7 @@ def copy_baseline(url: str, count: int) -> tuple[float, int]:
                                 Jsonb({}),
                                 text,
                                 "",
+                                "",
                             )
                         )
                         blocks.append((uuid.uuid4(), message_id, 0, "text", text, Jsonb({})))
@@ -264,7 +266,8 @@ def copy_baseline(url: str, count: int) -> tuple[float, int]:
                     ),
                     (
                         "COPY conversations_message (id, conversation_id, parent_id, position,"
-                        " role, source_id, metadata, extra, search_text, provider) FROM STDIN",
+                        " role, source_id, metadata, extra, search_text, search_cjk, provider)"
+                        " FROM STDIN",
                         messages,
                     ),
                     (

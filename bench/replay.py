@@ -72,7 +72,7 @@ def main() -> None:
 def run_benchmark(args: argparse.Namespace) -> None:
     import redis
 
-    from tests.fakes.provider_server import FakeProviderServer, Fault, RandomFaults
+    from fakes.provider_server import FakeProviderServer, Fault, RandomFaults
 
     redis.Redis.from_url(BROKER).flushdb()
     _prepare_owner()
@@ -230,16 +230,7 @@ def _start_workers(
     from django.conf import settings
 
     database = settings.DATABASES["default"]
-    providers = [
-        {
-            "name": "fake",
-            "kind": "openai-chat",
-            "base_url": server.base_url("openai-chat"),  # type: ignore[attr-defined]
-            "models": ["fake-1"],
-            "timeout": 10,
-            "allow_private_network": True,
-        }
-    ]
+    providers = [server.provider_settings("openai-chat", "fake-1", timeout=10)]  # type: ignore[attr-defined]
     env = {
         **os.environ,
         "DATABASE_URL": (

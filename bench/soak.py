@@ -48,8 +48,8 @@ def run_soak(args: argparse.Namespace, database_url: str) -> int:
     from django.conf import settings
     from django.contrib.auth.models import User
 
-    from tests.fakes import replay_soak
-    from tests.fakes.provider_server import FakeProviderServer
+    from fakes import replay_soak
+    from fakes.provider_server import FakeProviderServer
     from umfsite.celery import app
 
     redis.Redis.from_url(BROKER).flushdb()
@@ -96,7 +96,7 @@ def run_soak(args: argparse.Namespace, database_url: str) -> int:
 
 
 def _wait(run_ids: object, timeout: float) -> None:
-    from tests.fakes.replay_soak import unfinished
+    from fakes.replay_soak import unfinished
 
     ids = list(run_ids)  # type: ignore[call-overload]
     deadline = time.monotonic() + timeout
@@ -107,7 +107,7 @@ def _wait(run_ids: object, timeout: float) -> None:
 
 
 def _print(args: argparse.Namespace, report: object, elapsed: float) -> None:
-    from tests.fakes import replay_soak
+    from fakes import replay_soak
 
     assert isinstance(report, replay_soak.SoakReport)
     audit = report.audit

@@ -133,15 +133,9 @@ class ConversationAdmin(LargeTableAdmin):
                 "action_checkbox_name": ACTION_CHECKBOX_NAME,
             }
             return render(request, "admin/conversations/replay_against.html", context)
-        started = 0
-        for conversation in queryset.select_related("owner"):
-            try:
-                replays.replay_start(
-                    owner=conversation.owner, conversation=conversation, **form.cleaned_data
-                )
-                started += 1
-            except replays.ReplayRequestError as error:
-                self.message_user(request, f"{conversation}: {error.message}", messages.WARNING)
+        started, refused = replays.replay_start_each(conversations=queryset, **form.cleaned_data)
+        for conversation, error in refused:
+            self.message_user(request, f"{conversation}: {error.message}", messages.WARNING)
         self.message_user(request, f"Started {started} replay run(s).", messages.SUCCESS)
         return None
 
@@ -210,12 +204,9 @@ class ReplayRunAdmin(LargeTableAdmin):
 
     @admin.action(description="Retry the failed runs")
     def retry(self, request: HttpRequest, queryset: QuerySet[models.ReplayRun]) -> None:
-        failed = list(queryset.filter(status=models.ReplayRun.Status.FAILED))
-        for run in failed:
-            replays.replay_retry(run=run)
-        skipped = queryset.count() - len(failed)
+        retried, skipped = replays.replay_retry_failed(runs=queryset)
         note = f" ({skipped} not failed, left alone)" if skipped else ""
-        self.message_user(request, f"Retrying {len(failed)} run(s){note}.", messages.SUCCESS)
+        self.message_user(request, f"Retrying {retried} run(s){note}.", messages.SUCCESS)
 
 
 class ImportItemInline(admin.TabularInline):  # type: ignore[type-arg]

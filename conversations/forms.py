@@ -9,7 +9,7 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
-from conversations import models, selectors, strict_json
+from conversations import json_input, models, selectors
 from conversations.provider_settings import configured_providers
 from providers import formats
 
@@ -20,7 +20,7 @@ def _set_choices(form: forms.Form, name: str, choices: list[tuple[str, str]]) ->
     field.choices = choices
 
 
-def _json_problem(error: strict_json.JsonError) -> str:
+def _json_problem(error: json_input.JsonError) -> str:
     if error.code == "parse_error":
         return f"not valid JSON: {error.message.removeprefix('malformed JSON: ')}"
     return error.message  # it names the place: "duplicate key at messages[0].role"
@@ -93,8 +93,8 @@ class PasteImportForm(forms.Form):
         raw = self.cleaned_data["payload"]
         try:
             # The API's rules: no duplicate key, no NUL, no integer beyond 64 bits...
-            return strict_json.loads(raw.encode())
-        except strict_json.JsonError as error:
+            return json_input.loads(raw.encode())
+        except json_input.JsonError as error:
             if error.code == "parse_error" and _is_text_format(self.data.get("format")):
                 return raw
             raise forms.ValidationError(_json_problem(error)) from None
@@ -146,8 +146,8 @@ class ReplayForm(forms.Form):
         if not raw:
             return {}
         try:
-            value = strict_json.loads(raw.encode())
-        except strict_json.JsonError as error:
+            value = json_input.loads(raw.encode())
+        except json_input.JsonError as error:
             raise forms.ValidationError(_json_problem(error)) from None
         if not isinstance(value, dict):
             raise forms.ValidationError("expected a JSON object")

@@ -8,17 +8,20 @@ own metadata (table and column names are never typed twice), and run through Dja
 connection, so they take part in its transactions.
 
 Other databases (the embedded SQLite of ``make run``) keep the ORM version of the same
-read or write: callers check :func:`enabled` and fall back. Tests run both.
+read or write. Each such statement is one function, the ORM version decorated with
+:func:`sql_twin`: callers never choose, and :func:`enabled` is asked nowhere else. Tests
+run both.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import orjson
 import psycopg
@@ -27,7 +30,7 @@ from django.db import connection, models
 from django.db.models import F
 from psycopg.types.json import Jsonb
 
-from conversations import stored_json
+from conversations import jsonb_text
 
 # Flipped off by tests to run the ORM fallback on PostgreSQL too.
 USE_SQL = True
@@ -36,6 +39,28 @@ USE_SQL = True
 def enabled() -> bool:
     """Whether the hand-written statements apply (PostgreSQL, and not switched off)."""
     return USE_SQL and connection.vendor == "postgresql"
+
+
+Arguments = ParamSpec("Arguments")
+Result = TypeVar("Result")
+
+
+def sql_twin(
+    hand_written: Callable[Arguments, Result],
+) -> Callable[[Callable[Arguments, Result]], Callable[Arguments, Result]]:
+    """Decorate the ORM version of a statement with its hand-written twin (same
+    arguments, same result): the one function callers call runs the twin where the
+    statements apply (:func:`enabled`), the ORM version elsewhere."""
+
+    def decorate(orm_version: Callable[Arguments, Result]) -> Callable[Arguments, Result]:
+        @functools.wraps(orm_version)
+        def statement(*args: Arguments.args, **kwargs: Arguments.kwargs) -> Result:
+            run = hand_written if enabled() else orm_version
+            return run(*args, **kwargs)
+
+        return statement
+
+    return decorate
 
 
 def quote(name: str) -> str:
@@ -166,16 +191,19 @@ class Add:
     amount: int = 1
 
 
+def _update_sql(model: type[models.Model], where: dict[str, Any], values: dict[str, Any]) -> int:
+    return execute(*update_statement(model, where, values))
+
+
+@sql_twin(_update_sql)
 def update(model: type[models.Model], where: dict[str, Any], values: dict[str, Any]) -> int:
     """``UPDATE model SET values WHERE where`` (equalities, by field name or attname);
-    the number of rows updated. The ORM's ``filter(**where).update(**values)`` elsewhere."""
-    if not enabled():
-        assignments = {
-            name: F(name) + value.amount if isinstance(value, Add) else value
-            for name, value in values.items()
-        }
-        return model._default_manager.filter(**where).update(**assignments)
-    return execute(*update_statement(model, where, values))
+    the number of rows updated. The ORM's ``filter(**where).update(**values)``."""
+    assignments = {
+        name: F(name) + value.amount if isinstance(value, Add) else value
+        for name, value in values.items()
+    }
+    return model._default_manager.filter(**where).update(**assignments)
 
 
 def update_statement(
@@ -203,8 +231,8 @@ def update_statement(
 
 def jsonb(value: Any) -> Any:
     """A JSON value for a ``jsonb`` parameter (None: SQL NULL), written so that it reads
-    back as it was (:mod:`conversations.stored_json`)."""
-    return None if value is None else Jsonb(value, dumps=stored_json.dumps)
+    back as it was (:mod:`conversations.jsonb_text`)."""
+    return None if value is None else Jsonb(value, dumps=jsonb_text.dumps)
 
 
 def adapter(field: Any) -> Any:

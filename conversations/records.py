@@ -1,8 +1,9 @@
 """The mapping between UMF values and table rows, both ways, with no queries of its own.
 
-Services call :func:`rows_for` to turn a UMF conversation into unsaved rows; selectors call
+Services call :func:`conversation_rows` (a new conversation) and :func:`add_messages`
+(messages added to a stored one) to turn UMF into unsaved rows; selectors call
 :func:`conversation_from_rows` to turn fetched rows back into the same UMF conversation.
-The pair is exact: ``conversation_from_rows(rows_for(c))`` equals ``c``.
+The pair is exact: what one writes, the other reads back equal.
 """
 
 from __future__ import annotations
@@ -11,17 +12,19 @@ import base64
 import binascii
 import hashlib
 import uuid
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC
 from typing import Any
 
 import orjson
+from django.contrib.auth.models import User
 
 from conversations import models
 from conversations.search_syntax import cjk_terms
 from conversations.source_dates import conversation_dates
-from providers import umf
+from providers import formats, umf
 
 # Titles made from a conversation's first question are cut to this many characters.
 TITLE_LENGTH = 80
@@ -356,3 +359,89 @@ def conversation_fields(
         "metadata": metadata,
         "extra": conversation.extra,
     }
+
+
+def conversation_rows(
+    owner: User, item: formats.ParseResult, fmt: formats.Format, digest: str, title: str | None
+) -> Rows:
+    """Unsaved rows for a new conversation of ``owner`` read by ``fmt`` (its source
+    document's hash ``digest``, its title ``title`` unless None)."""
+    conversation, warnings, format_id = item.conversation, item.warnings, fmt.id
+    row = models.Conversation(
+        owner=owner,
+        source_format=format_id,
+        source_key=item.key,
+        provider=fmt.provider or "",
+        content_hash=digest,
+        message_count=len(conversation.messages),
+        warning_count=len(warnings) + len(conversation.metadata.warnings),
+        **conversation_fields(conversation, title, format_id),
+    )
+    rows = Rows(conversation=row)
+    add_messages(rows, conversation.messages)
+    rows.provenance.append(
+        models.Provenance(
+            conversation=row, frontend=format_id, backend=row.provider, model=row.model
+        )
+    )
+    rows.tools.extend(_tool_rows(conversation, rows.conversation))
+    rows.warnings.extend(
+        warning_row(w, row, models.DriftWarning.Stage.RECORD, i)
+        for i, w in enumerate(conversation.metadata.warnings)
+    )
+    rows.warnings.extend(
+        warning_row(w, row, models.DriftWarning.Stage.IMPORT, i) for i, w in enumerate(warnings)
+    )
+    return rows
+
+
+def _tool_rows(
+    conversation: umf.Conversation, row: models.Conversation
+) -> list[models.ToolDefinition]:
+    return [
+        models.ToolDefinition(
+            conversation=row,
+            position=position,
+            name=tool.name,
+            description=tool.description,
+            parameters=tool.parameters,
+            extra=tool.extra,
+        )
+        for position, tool in enumerate(conversation.tools)
+    ]
+
+
+def conversation_from_rows(
+    row: models.Conversation,
+    messages: Sequence[Sequence[Any]],
+    blocks: Sequence[Sequence[Any]],
+    tools: list[dict[str, Any]],
+    warnings: Sequence[models.DriftWarning],
+    attachments: dict[str, bytes],
+) -> tuple[umf.Conversation, list[umf.DriftWarning]]:
+    """The UMF conversation that fetched rows hold, and the warnings recorded when it was
+    imported: ``messages`` as (id, then ``MESSAGE_COLUMNS``) in order, ``blocks`` as
+    (message id, type, text, payload, attachment key) in order within each message,
+    ``tools`` as dicts of their columns, ``warnings`` in order, and the bytes of the
+    attachments the blocks name. Validated in one pydantic call: a model instance per row
+    would cost more than the queries."""
+    blocks_by_message: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    for message_id, block_type, text, payload, attachment_id in blocks:
+        data = attachments.get(attachment_id) if attachment_id else None
+        blocks_by_message[message_id].append(block_data(block_type, text, payload, data))
+    recorded = [w for w in warnings if w.stage == models.DriftWarning.Stage.RECORD]
+    document = {
+        "messages": [message_data(m[1:], blocks_by_message[m[0]]) for m in messages],
+        "tools": tools,
+        "tool_choice": row.tool_choice,
+        "parameters": row.parameters,
+        "metadata": {
+            **row.metadata,
+            "warnings": [warning_from_row(w).model_dump(mode="json") for w in recorded],
+        },
+        "extra": row.extra,
+    }
+    imported = [
+        warning_from_row(w) for w in warnings if w.stage == models.DriftWarning.Stage.IMPORT
+    ]
+    return umf.Conversation.model_validate(document), imported

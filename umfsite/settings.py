@@ -288,8 +288,8 @@ SPECTACULAR_SETTINGS = {
         "ReplayTurnStatusEnum": "conversations.models.replays.ReplayTurn.Status",
         "ImportItemStatusEnum": "conversations.models.imports.ImportItem.Status",
         # Format ids: any a payload can be read as (with auto), any one can be written in.
-        "SourceFormatEnum": "conversations.api.serializers.SOURCE_FORMAT_IDS",
-        "TargetFormatEnum": "conversations.api.serializers.TARGET_FORMAT_IDS",
+        "SourceFormatEnum": "conversations.api.serializers.common.SOURCE_FORMAT_IDS",
+        "TargetFormatEnum": "conversations.api.serializers.common.TARGET_FORMAT_IDS",
     },
 }
 

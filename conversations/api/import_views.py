@@ -2,27 +2,32 @@
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from django.conf import settings
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
-from rest_framework import serializers, status
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from conversations import models
+from conversations import selectors
 from conversations.api.errors import PayloadTooLarge, error_response, idempotency_key
-from conversations.api.serializers import SourceFormatField
+from conversations.api.serializers.imports import (
+    ImportItemOutput,
+    ImportJobDetailOutput,
+    ImportJobOutput,
+    ImportUploadInput,
+)
 from conversations.api.throttles import WriteRateThrottle
 from conversations.api.upload_handler import DatabaseUploadHandler, StoredUploadFile
-from conversations.api.views import current_user
+from conversations.ownership import current_user, owned_import_job
 from conversations.services import import_jobs, uploads
 from providers.formats._archive import SNIFF_BYTES, sniff
 
 MAX_LISTED_ITEMS = 1000
+MAX_LISTED_JOBS = 200
 
 
 def _unreadable_reason(upload: Any) -> str | None:
@@ -42,70 +47,6 @@ def _unreadable_reason(upload: Any) -> str | None:
     if sniffed.kind != "zip" and not sniffed.text:
         return "the file is not a zip, JSON or UTF-8 text file"
     return None
-
-
-@extend_schema_field({"type": "string", "format": "binary", "minLength": 1})
-class UploadField(serializers.FileField):
-    """A non-empty file (Django drops an empty file part: it arrives as no file at all)."""
-
-
-class ImportUploadInput(serializers.Serializer[Any]):
-    file = UploadField(
-        allow_empty_file=True, help_text="conversations.json, a .jsonl dataset or a .zip export"
-    )
-    format = SourceFormatField(default="auto", help_text="A format id, or `auto`")
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        # A form's empty field would otherwise silently mean the default.
-        if self.initial_data.get("format") == "":
-            raise serializers.ValidationError({"format": "may not be blank"}, code="blank")
-        return attrs
-
-
-class ImportItemOutput(serializers.ModelSerializer[models.ImportItem]):
-    class Meta:
-        model = models.ImportItem
-        fields = [
-            "index",
-            "key",
-            "status",
-            "conversation",
-            "title",
-            "added_messages",
-            "warning_count",
-            "error",
-            "field",
-        ]
-
-
-class ImportJobOutput(serializers.ModelSerializer[models.ImportJob]):
-    class Meta:
-        model = models.ImportJob
-        fields = [
-            "id",
-            "filename",
-            "requested_format",
-            "format",
-            "size",
-            "status",
-            "processed",
-            "created",
-            "updated",
-            "unchanged",
-            "failed",
-            "error",
-            "created_at",
-            "started_at",
-            "finished_at",
-        ]
-
-
-class ImportJobDetailOutput(ImportJobOutput):
-    items = ImportItemOutput(many=True, help_text="Up to 1,000 results from ?offset=")
-    items_offset = serializers.IntegerField()
-
-    class Meta(ImportJobOutput.Meta):
-        fields = [*ImportJobOutput.Meta.fields, "items", "items_offset"]
 
 
 class ImportUploadParser(MultiPartParser):
@@ -148,7 +89,8 @@ class ImportJobListView(APIView):
     def post(self, request: Request) -> Response:
         key = idempotency_key(request)
         # A retry is answered before its body is read: the upload is stored once.
-        if key and (earlier := import_jobs.import_job_by_key(current_user(request), key)):
+        owner = current_user(request)
+        if earlier := selectors.import_job_by_key(owner=owner, idempotency_key=key):
             return Response(ImportJobOutput(earlier).data, status=status.HTTP_202_ACCEPTED)
         try:
             data = ImportUploadInput(data=request.data)
@@ -160,7 +102,7 @@ class ImportJobListView(APIView):
                 # that is not its format): 422, and no job.
                 return error_response(422, "unreadable_file", reason, "file")
             job = import_jobs.import_job_create(
-                owner=current_user(request),
+                owner=owner,
                 upload=upload.upload if isinstance(upload, StoredUploadFile) else upload,
                 filename=upload.name or "upload.json",
                 format_id=data.validated_data["format"],
@@ -168,12 +110,12 @@ class ImportJobListView(APIView):
             )
         finally:
             _discard_unused(request)
-        job.refresh_from_db()
+        job = selectors.import_job_get(owner=owner, job_id=job.pk)  # as the worker may have left it
         return Response(ImportJobOutput(job).data, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(responses=ImportJobOutput(many=True), summary="Your import jobs, newest first")
     def get(self, request: Request) -> Response:
-        jobs = models.ImportJob.objects.filter(owner=current_user(request))[:200]
+        jobs = selectors.import_job_list(owner=current_user(request), limit=MAX_LISTED_JOBS)
         return Response(ImportJobOutput(jobs, many=True).data)
 
 
@@ -184,15 +126,12 @@ class ImportJobDetailView(APIView):
         summary="An import job: progress and a result per conversation",
     )
     def get(self, request: Request, pk: str) -> Response:
-        try:
-            job = models.ImportJob.objects.get(owner=current_user(request), pk=uuid.UUID(pk))
-        except ValueError:
-            raise models.ImportJob.DoesNotExist from None
+        job = owned_import_job(request, pk)
         try:
             offset = max(int(request.query_params.get("offset", 0)), 0)
         except ValueError:
             return error_response(400, "invalid", "offset must be a number", "offset")
-        items = job.items.all()[offset : offset + MAX_LISTED_ITEMS]
+        items = selectors.import_job_items(job=job, offset=offset, limit=MAX_LISTED_ITEMS)
         body = ImportJobOutput(job).data
         body["items"] = ImportItemOutput(items, many=True).data
         body["items_offset"] = offset

@@ -1,4 +1,4 @@
-"""JSON request parsing: strict JSON (:mod:`conversations.strict_json`), a size cap (413)
+"""JSON request parsing: strict JSON (:mod:`conversations.json_input`), a size cap (413)
 and clear errors (400 naming the body, or the path of a duplicate key)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import BaseParser
 
-from conversations import strict_json
+from conversations import json_input
 from conversations.api.errors import PayloadTooLarge
 
 
@@ -21,7 +21,7 @@ class UnstorableText(APIException):
     status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
     default_code = "nul_character"
 
-    def __init__(self, error: strict_json.JsonError) -> None:
+    def __init__(self, error: json_input.JsonError) -> None:
         super().__init__(error.message, code=error.code)
         self.field = error.path or "body"
 
@@ -30,7 +30,7 @@ UNSTORABLE = {"nul_character", "integer_out_of_range"}
 
 
 class JsonParseError(ParseError):
-    def __init__(self, error: strict_json.JsonError) -> None:
+    def __init__(self, error: json_input.JsonError) -> None:
         super().__init__(error.message, code=error.code)
         self.field = error.path or "body"
 
@@ -57,8 +57,8 @@ class OrjsonParser(BaseParser):
         if len(raw) > settings.MAX_REQUEST_BYTES:
             raise PayloadTooLarge(f"request body is over {settings.MAX_REQUEST_BYTES} bytes")
         try:
-            return strict_json.loads(raw, max_objects=settings.UMF_MAX_REQUEST_OBJECTS)
-        except strict_json.JsonError as error:
+            return json_input.loads(raw, max_objects=settings.UMF_MAX_REQUEST_OBJECTS)
+        except json_input.JsonError as error:
             if error.code in UNSTORABLE:
                 raise UnstorableText(error) from None
             if error.code in ("too_large", "too_many_objects"):

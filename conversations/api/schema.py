@@ -13,7 +13,7 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 
-from conversations.api.serializers import ErrorOutput
+from conversations.api.serializers.common import ErrorOutput
 
 ERROR_DESCRIPTIONS = {
     "400": "Malformed request: the field and the reason",

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import asdict
-from typing import Any, cast
+from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import User
-from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.exceptions import APIException, NotFound, ValidationError
@@ -17,27 +14,26 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from conversations import models, selectors, services
-from conversations.api import serializers as s
+from conversations import selectors, services
 from conversations.api.errors import error_response, exception_handler, format_error_response
 from conversations.api.filters import ConversationFilter
+from conversations.api.serializers.conversations import (
+    IMPORT_BATCH_SCHEMA,
+    ConversationDetail,
+    ConversationPage,
+    ConversationSummary,
+    ExportOutput,
+    ExportQuery,
+    ImportBatchOutput,
+    ImportInput,
+    ImportOutput,
+)
+from conversations.api.serializers.formats import ConvertInput, ConvertOutput, FormatOutput
 from conversations.api.throttles import WriteRateThrottle
+from conversations.ownership import current_user, object_id, owned, owned_conversation
 from providers import formats
 
 BATCH_LIMIT = 100
-
-
-def current_user(request: Request) -> User:
-    """The authenticated user (every view requires authentication)."""
-    return cast(User, request.user)
-
-
-def _owned_conversation(request: Request, pk: str) -> models.Conversation:
-    try:
-        conversation_id = uuid.UUID(pk)
-    except ValueError:
-        raise models.Conversation.DoesNotExist from None
-    return selectors.conversation_get(owner=current_user(request), conversation_id=conversation_id)
 
 
 def _warnings(warnings: list[Any]) -> list[dict[str, Any]]:
@@ -45,7 +41,7 @@ def _warnings(warnings: list[Any]) -> list[dict[str, Any]]:
 
 
 class FormatListView(APIView):
-    @extend_schema(responses=s.FormatOutput(many=True), summary="The supported formats")
+    @extend_schema(responses=FormatOutput(many=True), summary="The supported formats")
     def get(self, request: Request) -> Response:
         data = []
         for fmt in formats.all_formats():
@@ -67,7 +63,7 @@ class FormatListView(APIView):
 
 def _import_one(request: Request, body: Any) -> tuple[int, dict[str, Any]]:
     """Run one import; returns the HTTP status and body (errors in the API's shape)."""
-    serializer = s.ImportInput(data=body)
+    serializer = ImportInput(data=body)
     serializer.is_valid(raise_exception=True)
     data = serializer.validated_data
     format_id, results = services.conversation_import(
@@ -100,8 +96,8 @@ class ImportView(APIView):
     throttle_scope = "imports"
 
     @extend_schema(
-        request=s.ImportInput,
-        responses={201: s.ImportOutput, 200: s.ImportOutput},
+        request=ImportInput,
+        responses={201: ImportOutput, 200: ImportOutput},
         summary="Import a payload (201 new, 200 already archived)",
     )
     def post(self, request: Request) -> Response:
@@ -114,8 +110,8 @@ class ImportBatchView(APIView):
     throttle_scope = "imports"
 
     @extend_schema(
-        request={"application/json": s.IMPORT_BATCH_SCHEMA},
-        responses={207: s.ImportBatchOutput},
+        request={"application/json": IMPORT_BATCH_SCHEMA},
+        responses={207: ImportBatchOutput},
         summary="Import several payloads; each succeeds or fails on its own",
     )
     def post(self, request: Request) -> Response:
@@ -168,7 +164,7 @@ class ConversationListView(APIView):
 
     @extend_schema(
         parameters=[ConversationFilter.schema_parameters()],
-        responses=s.ConversationPage,
+        responses=ConversationPage,
         operation_id="v1_conversations_list",
         summary="List, filter and search your conversations",
     )
@@ -180,37 +176,35 @@ class ConversationListView(APIView):
         )
         paginator = ConversationPagination()
         page = paginator.paginate_queryset(queryset, request, view=self)
-        return paginator.get_paginated_response(s.ConversationSummary(page, many=True).data)
+        return paginator.get_paginated_response(ConversationSummary(page, many=True).data)
 
 
 class ConversationDetailView(APIView):
-    @extend_schema(responses=s.ConversationDetail, summary="A conversation, in UMF")
+    @extend_schema(responses=ConversationDetail, summary="A conversation, in UMF")
     def get(self, request: Request, pk: str) -> Response:
-        conversation = _owned_conversation(request, pk)
+        conversation = owned_conversation(request, pk)
         stored = selectors.conversation_umf(conversation=conversation)
-        return Response(s.ConversationDetail(conversation, context={"stored": stored}).data)
+        return Response(ConversationDetail(conversation, context={"stored": stored}).data)
 
     @extend_schema(responses={204: None}, summary="Delete a conversation")
     def delete(self, request: Request, pk: str) -> Response:
-        with transaction.atomic():
-            conversation = _owned_conversation(request, pk)
-            services.conversation_delete(conversation=conversation)
+        owner, conversation_id = current_user(request), object_id(pk)
+        owned(lambda: services.conversation_delete(owner=owner, conversation_id=conversation_id))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class ExportView(APIView):
     @extend_schema(
-        parameters=[s.ExportQuery],
-        responses=s.ExportOutput,
+        parameters=[ExportQuery],
+        responses=ExportOutput,
         summary="Export a conversation in any format, with what the target could not hold",
     )
     def get(self, request: Request, pk: str) -> Response:
-        query = s.ExportQuery(data=request.query_params)
+        query = ExportQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
-        conversation = _owned_conversation(request, pk)
-        stored = selectors.conversation_umf(conversation=conversation)
+        conversation = owned_conversation(request, pk)
         target = formats.get(query.validated_data["format"])
-        rendered = target.render_all([stored.umf])
+        rendered = selectors.conversation_export(conversation=conversation, target=target)
         return Response(
             {
                 "format": target.id,
@@ -222,12 +216,12 @@ class ExportView(APIView):
 
 class ConvertView(APIView):
     @extend_schema(
-        request=s.ConvertInput,
-        responses=s.ConvertOutput,
+        request=ConvertInput,
+        responses=ConvertOutput,
         summary="Convert a payload between formats without storing anything",
     )
     def post(self, request: Request) -> Response:
-        serializer = s.ConvertInput(data=request.data)
+        serializer = ConvertInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         converted = formats.convert(data["from"], data["to"], data["payload"])

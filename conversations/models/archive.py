@@ -21,14 +21,14 @@ from django.db import models
 from django.db.models.fields.json import KeyTransform
 from psycopg.types.json import Jsonb
 
-from conversations import stored_json
+from conversations import jsonb_text
 
 
 class JSONField(models.JSONField):
     """Django's JSONField, decoded with orjson: a long conversation reads ~50,000 JSON
     values, and the standard library's decoder was most of the export's time. On
     PostgreSQL it is written as the hand-written statements write it
-    (:mod:`conversations.stored_json`), so that a float comes back a float."""
+    (:mod:`conversations.jsonb_text`), so that a float comes back a float."""
 
     def get_db_prep_value(self, value: Any, connection: Any, prepared: bool = False) -> Any:
         # SQLite keeps the text as Django writes it, and it reads back as it was.
@@ -36,7 +36,7 @@ class JSONField(models.JSONField):
             return super().get_db_prep_value(value, connection, prepared)
         if not prepared:
             value = self.get_prep_value(value)
-        return Jsonb(value, dumps=stored_json.dumps)
+        return Jsonb(value, dumps=jsonb_text.dumps)
 
     def from_db_value(self, value: object, expression: object, connection: object) -> object:
         if value is None:

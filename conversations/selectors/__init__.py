@@ -1,15 +1,34 @@
 """Reads. Each function decides its related-row fetching once, here, and runs a bounded
 number of queries whatever the size of the conversation (tests pin the counts).
 
-``stored``: a conversation read back as UMF; ``listing``: the list, its search and sorts;
-``thread``: the conversation page's path through the tree; ``replays``: runs and their
-comparison with the original."""
+``stored``: a conversation read back as UMF; ``exports``: conversations rendered in a
+format; ``listing``: the list, its search and sorts; ``thread``: the conversation page's
+path through the tree; ``replays``: runs and their comparison with the original;
+``import_jobs``: jobs and their results; ``identities``: the stored conversations an import
+reads again; ``users``: people by name."""
 
+from conversations.selectors.exports import (
+    conversation_export,
+    conversations_to_export,
+    conversations_umf,
+)
+from conversations.selectors.identities import (
+    StoredIdentities,
+    conversation_identities,
+    conversations_unchanged,
+)
+from conversations.selectors.import_jobs import (
+    import_job_by_key,
+    import_job_get,
+    import_job_items,
+    import_job_list,
+)
 from conversations.selectors.listing import (
     HIT_START,
     HIT_STOP,
     LIST_SORTS,
     SearchHit,
+    conversation_count,
     conversation_list,
     conversation_models,
     conversation_sorted,
@@ -19,7 +38,11 @@ from conversations.selectors.listing import (
 from conversations.selectors.replays import (
     ComparedTurn,
     replay_comparison,
+    replay_run_by_key,
+    replay_run_detail,
     replay_run_get,
+    replay_run_list,
+    replay_run_warnings,
     replay_runs_of,
 )
 from conversations.selectors.stored import (
@@ -30,6 +53,7 @@ from conversations.selectors.stored import (
     warnings_for,
 )
 from conversations.selectors.thread import Thread, conversation_thread, warning_message_index
+from conversations.selectors.users import user_by_username
 
 __all__ = [
     "HIT_START",
@@ -38,19 +62,35 @@ __all__ = [
     "ComparedTurn",
     "SearchHit",
     "StoredConversation",
+    "StoredIdentities",
     "Thread",
     "attachment_for",
+    "conversation_count",
+    "conversation_export",
     "conversation_get",
+    "conversation_identities",
     "conversation_list",
     "conversation_models",
     "conversation_sorted",
     "conversation_thread",
     "conversation_umf",
+    "conversations_to_export",
+    "conversations_umf",
+    "conversations_unchanged",
     "filter_suggestions",
+    "import_job_by_key",
+    "import_job_get",
+    "import_job_items",
+    "import_job_list",
     "replay_comparison",
+    "replay_run_by_key",
+    "replay_run_detail",
     "replay_run_get",
+    "replay_run_list",
+    "replay_run_warnings",
     "replay_runs_of",
     "search_hits",
+    "user_by_username",
     "warning_message_index",
     "warnings_for",
 ]

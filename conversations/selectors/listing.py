@@ -76,6 +76,11 @@ def conversation_list(
     return conversations.order_by(*LIST_SORTS["newest"])
 
 
+def conversation_count(*, owner: User, **filters: Any) -> int:
+    """How many conversations :func:`conversation_list` gives for these filters."""
+    return conversation_list(owner=owner, **filters).count()
+
+
 def _uses_model(lookup: dict[str, str]) -> Q:
     # The conversation's own models: a replay's answers are another model's (issue 20.9).
     in_messages = models.Message.objects.filter(

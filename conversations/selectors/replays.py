@@ -19,6 +19,35 @@ def replay_run_get(*, owner: User, run_id: Any, conversation_id: Any) -> models.
     )
 
 
+def replay_run_detail(*, owner: User, run_id: Any) -> models.ReplayRun:
+    """The owner's run with its turns (``DoesNotExist`` otherwise), as the API shows it."""
+    return models.ReplayRun.objects.prefetch_related("turns").get(owner=owner, pk=run_id)
+
+
+def replay_run_list(
+    *, owner: User, limit: int, conversation_id: Any = None
+) -> list[models.ReplayRun]:
+    """The owner's latest runs (of one conversation, when named), newest first, with
+    their turns."""
+    runs = models.ReplayRun.objects.filter(owner=owner).prefetch_related("turns")
+    if conversation_id is not None:
+        runs = runs.filter(conversation_id=conversation_id)
+    return list(runs[:limit])
+
+
+def replay_run_by_key(*, owner: User, idempotency_key: str) -> models.ReplayRun | None:
+    """The owner's run created with that Idempotency-Key, if any (None without a
+    key: no query)."""
+    if not idempotency_key:
+        return None
+    return models.ReplayRun.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
+
+
+def replay_run_warnings(*, run: models.ReplayRun) -> list[models.DriftWarning]:
+    """What rendering the conversation for the run's provider could not carry, in order."""
+    return list(run.warnings.all())
+
+
 def replay_runs_of(*, conversation: models.Conversation, limit: int = 20) -> list[Any]:
     """The latest runs of a conversation, newest first."""
     return list(models.ReplayRun.objects.filter(conversation=conversation)[:limit])

@@ -3,7 +3,6 @@ the attachments its owner may read."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -12,7 +11,7 @@ from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef
 
 from conversations import models, pgsql
-from conversations.records import MESSAGE_COLUMNS, block_data, message_data, warning_from_row
+from conversations.records import MESSAGE_COLUMNS, conversation_from_rows
 from providers.umf import Conversation, DriftWarning
 
 
@@ -38,74 +37,18 @@ def conversation_umf(*, conversation: models.Conversation) -> StoredConversation
     there are attachments).
 
     This is the thread as it was imported; the branches replays added are not part of it.
-    Rows are fetched as plain values and validated into UMF in one pydantic call: building
-    a model instance per row would cost more than the queries.
+    Rows are fetched as plain values and mapped back by
+    :func:`~conversations.records.conversation_from_rows`.
     """
-    if pgsql.enabled():
-        messages, blocks, tools, warnings = _rows_sql(conversation)
-    else:
-        messages, blocks, tools, warnings = _rows_orm(conversation)
+    messages, blocks, tools, warnings = _stored_rows(conversation)
     attachments = _attachment_bytes({row[4] for row in blocks if row[4]})
-    blocks_by_message: dict[Any, list[dict[str, Any]]] = defaultdict(list)
-    for message_id, block_type, text, payload, attachment_id in blocks:
-        data = attachments.get(attachment_id) if attachment_id else None
-        blocks_by_message[message_id].append(block_data(block_type, text, payload, data))
-    recorded = [w for w in warnings if w.stage == models.DriftWarning.Stage.RECORD]
-    document = {
-        "messages": [message_data(row[1:], blocks_by_message[row[0]]) for row in messages],
-        "tools": tools,
-        "tool_choice": conversation.tool_choice,
-        "parameters": conversation.parameters,
-        "metadata": {
-            **conversation.metadata,
-            "warnings": [warning_from_row(w).model_dump(mode="json") for w in recorded],
-        },
-        "extra": conversation.extra,
-    }
-    import_warnings = [
-        warning_from_row(w) for w in warnings if w.stage == models.DriftWarning.Stage.IMPORT
-    ]
-    return StoredConversation(
-        conversation,
-        Conversation.model_validate(document),
-        import_warnings,
-        [row[0] for row in messages],
+    read, import_warnings = conversation_from_rows(
+        conversation, messages, blocks, tools, warnings, attachments
     )
+    return StoredConversation(conversation, read, import_warnings, [row[0] for row in messages])
 
 
 Rows = tuple[list[Any], list[Any], list[dict[str, Any]], list[models.DriftWarning]]
-
-
-def _rows_orm(conversation: models.Conversation) -> Rows:
-    """The rows :func:`conversation_umf` reads, in four queries: its messages (id, then
-    ``MESSAGE_COLUMNS``), their blocks, its tools and its warnings."""
-    columns = [column for column, _ in MESSAGE_COLUMNS]
-    messages = list(
-        models.Message.objects.filter(conversation=conversation, replay_run__isnull=True)
-        .order_by("position")
-        .values_list("id", *columns)
-    )
-    blocks = list(
-        models.ContentBlock.objects.filter(
-            message__conversation=conversation, message__replay_run__isnull=True
-        )
-        # Grouped by message by the caller: only the order within a message matters.
-        .order_by("index")
-        .values_list(*_BLOCK_COLUMNS)
-    )
-    # Explicit orders: the models' default ones start with the conversation, a foreign key,
-    # which orders by the conversation's own ordering through a join.
-    tools = list(
-        models.ToolDefinition.objects.filter(conversation=conversation)
-        .order_by("position")
-        .values(*_TOOL_COLUMNS)
-    )
-    warnings = list(
-        models.DriftWarning.objects.filter(
-            conversation=conversation, replay_run__isnull=True
-        ).order_by("stage", "position")
-    )
-    return messages, blocks, tools, warnings
 
 
 _BLOCK_COLUMNS = ("message_id", "type", "text", "payload", "attachment_id")
@@ -139,7 +82,7 @@ def _rows_statements() -> tuple[tuple[str, ...], Any, Any, Any, Any]:
 
 
 def _rows_sql(conversation: models.Conversation) -> Rows:
-    """:func:`_rows_orm` as four prepared statements sent together, in one round trip."""
+    """:func:`_stored_rows` as four prepared statements sent together, in one round trip."""
     statements, message_fields, block_fields, tool_fields, warning_fields = _rows_statements()
     results = pgsql.fetch_many([(sql, [conversation.pk]) for sql in statements])
 
@@ -152,6 +95,40 @@ def _rows_sql(conversation: models.Conversation) -> Rows:
         [dict(zip(_TOOL_COLUMNS, decoded(tool_fields, row), strict=True)) for row in results[2]],
         [pgsql.instance(models.DriftWarning, warning_fields, row) for row in results[3]],
     )
+
+
+@pgsql.sql_twin(_rows_sql)
+def _stored_rows(conversation: models.Conversation) -> Rows:
+    """The rows :func:`conversation_umf` reads, in four queries (on PostgreSQL four
+    prepared statements sent together, :func:`_rows_sql`): its messages (id, then
+    ``MESSAGE_COLUMNS``), their blocks, its tools and its warnings."""
+    columns = [column for column, _ in MESSAGE_COLUMNS]
+    messages = list(
+        models.Message.objects.filter(conversation=conversation, replay_run__isnull=True)
+        .order_by("position")
+        .values_list("id", *columns)
+    )
+    blocks = list(
+        models.ContentBlock.objects.filter(
+            message__conversation=conversation, message__replay_run__isnull=True
+        )
+        # Grouped by message by the caller: only the order within a message matters.
+        .order_by("index")
+        .values_list(*_BLOCK_COLUMNS)
+    )
+    # Explicit orders: the models' default ones start with the conversation, a foreign key,
+    # which orders by the conversation's own ordering through a join.
+    tools = list(
+        models.ToolDefinition.objects.filter(conversation=conversation)
+        .order_by("position")
+        .values(*_TOOL_COLUMNS)
+    )
+    warnings = list(
+        models.DriftWarning.objects.filter(
+            conversation=conversation, replay_run__isnull=True
+        ).order_by("stage", "position")
+    )
+    return messages, blocks, tools, warnings
 
 
 def _attachment_bytes(keys: set[str]) -> dict[str, bytes]:

@@ -41,22 +41,33 @@ def bulk_insert(model: type[models.Model], rows: Sequence[dict[str, Any]]) -> No
                 copy.write_row(plan.values(row))
 
 
-def insert_tables(tables: Sequence[tuple[type[models.Model], Sequence[dict[str, Any]]]]) -> None:
-    """:func:`bulk_insert` into several tables, in order. A few rows in all (a replay's
-    answer: a message, its blocks, its provenance) go as one prepared INSERT per table,
-    run for each row, all sent together in one round trip."""
-    if not pgsql.enabled() or sum(len(rows) for _, rows in tables) > SMALL:
-        for model, rows in tables:
-            bulk_insert(model, rows)
+Tables = Sequence[tuple[type[models.Model], Sequence[dict[str, Any]]]]
+
+
+def _insert_tables_sql(tables: Tables) -> None:
+    """A few rows in all (a replay's answer: a message, its blocks, its provenance) as one
+    prepared INSERT per table, run for each row, all sent together in one round trip;
+    more by COPY."""
+    if sum(len(rows) for _, rows in tables) > SMALL:
+        _insert_each_table(tables)
         return
     statements = insert_statements(tables)
     if statements:
         pgsql.execute_many(statements)
 
 
-def insert_statements(
-    tables: Sequence[tuple[type[models.Model], Sequence[dict[str, Any]]]],
-) -> list[tuple[str, list[list[Any]]]]:
+@pgsql.sql_twin(_insert_tables_sql)
+def insert_tables(tables: Tables) -> None:
+    """:func:`bulk_insert` into several tables, in order."""
+    _insert_each_table(tables)
+
+
+def _insert_each_table(tables: Tables) -> None:
+    for model, rows in tables:
+        bulk_insert(model, rows)
+
+
+def insert_statements(tables: Tables) -> list[tuple[str, list[list[Any]]]]:
     """The prepared INSERT of each table with rows, and its parameters, row by row, for
     :func:`~conversations.pgsql.execute_many` (PostgreSQL)."""
     statements = []

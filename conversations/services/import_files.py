@@ -14,7 +14,7 @@ from typing import IO, Any
 import orjson
 from django.conf import settings
 
-from conversations import strict_json
+from conversations import json_input
 from conversations.records import content_hash
 from providers import formats
 from providers.formats._archive import LIMITS, json_entries, sniff
@@ -93,8 +93,8 @@ def _json_document(data: bytes) -> object:
     """The file's JSON, read by the API's rules (no duplicate key, no integer beyond 64
     bits...): a file of one conversation is the same document as a request body."""
     try:
-        return strict_json.loads(data)
-    except strict_json.JsonError as error:
+        return json_input.loads(data)
+    except json_input.JsonError as error:
         if error.code == "parse_error":
             reason = error.message.removeprefix("malformed JSON: ")
             raise formats.FormatError(

@@ -32,7 +32,7 @@ from django.db.models import F, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from conversations import models
+from conversations import models, selectors
 from conversations.records import content_hash
 from conversations.services import enqueue as enqueue_task
 from conversations.services import uploads
@@ -41,8 +41,7 @@ from conversations.services.import_files import Entry, Read, Unread, detect_form
 from conversations.services.imports import (
     ImportedConversation,
     conversation_caps,
-    conversations_save_many,
-    stored_unchanged,
+    conversation_save_many,
 )
 from providers import formats
 from providers.validation import check_conversation
@@ -73,7 +72,7 @@ def import_job_create(
     when no job is made."""
     stored = upload if isinstance(upload, models.Upload) else None
     try:
-        if idempotency_key and (earlier := import_job_by_key(owner, idempotency_key)):
+        if earlier := selectors.import_job_by_key(owner=owner, idempotency_key=idempotency_key):
             uploads.upload_delete(stored.pk if stored else None)
             return earlier
         if format_id != "auto":
@@ -96,7 +95,7 @@ def import_job_create(
     except IntegrityError:
         # The same key in a concurrent request: that request's job is the one.
         uploads.upload_delete(stored.pk if stored else None)
-        earlier = import_job_by_key(owner, idempotency_key) if idempotency_key else None
+        earlier = selectors.import_job_by_key(owner=owner, idempotency_key=idempotency_key)
         if earlier is None:
             raise
         return earlier
@@ -104,11 +103,6 @@ def import_job_create(
         uploads.upload_delete(stored.pk if stored else None)
         raise
     return job
-
-
-def import_job_by_key(owner: User, idempotency_key: str) -> models.ImportJob | None:
-    """The owner's job created with that Idempotency-Key, if any."""
-    return models.ImportJob.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
 
 
 def import_job_execute(
@@ -263,7 +257,7 @@ def _position(entry: Entry) -> tuple[int, str | None]:
 
 def _store_batch(job: models.ImportJob, fmt: formats.Format, batch: list[Entry]) -> None:
     """Store a batch in one transaction: conversations that cannot be read or stored are
-    failed items, the others are saved together (:func:`conversations_save_many`)."""
+    failed items, the others are saved together (:func:`conversation_save_many`)."""
     failures: dict[int, tuple[str | None, formats.FormatError]] = {}
     ready: list[tuple[int, formats.ParseResult, str]] = []
     unchanged, read = _skip_stored(job, fmt, batch)
@@ -281,7 +275,7 @@ def _store_batch(job: models.ImportJob, fmt: formats.Format, batch: list[Entry])
         ready.append((index, entry, digest))
     with transaction.atomic():
         _hold(job)  # first: the job's row stays locked until this batch commits
-        saved = conversations_save_many(
+        saved = conversation_save_many(
             owner=job.owner, fmt=fmt, items=[(item, digest) for _, item, digest in ready]
         )
         items = [_failed_item(job, index, key, error) for index, (key, error) in failures.items()]
@@ -315,7 +309,7 @@ def _skip_stored(
     without being read (a re-import costs a hash and a query a batch); the others are
     read."""
     unread = [entry for entry in batch if isinstance(entry, Unread) and entry.digest]
-    stored = stored_unchanged(
+    stored = selectors.conversations_unchanged(
         owner=job.owner,
         format_id=fmt.id,
         identities=[(entry.key, entry.digest or "") for entry in unread],

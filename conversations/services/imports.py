@@ -10,7 +10,8 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from conversations import models
-from conversations.records import Rows, add_messages, content_hash, conversation_fields, warning_row
+from conversations.records import Rows, content_hash, conversation_rows
+from conversations.selectors.identities import StoredIdentities, conversation_identities
 from conversations.services.merge import merge_new_messages
 from conversations.services.storage import insert_many, insert_rows
 from providers import formats, umf
@@ -125,32 +126,25 @@ def _existing(
 @dataclass
 class _Batch:
     """What one batch of a bulk import knows: the stored conversations its items may be
-    (by source key, by content hash), and the new ones waiting to be inserted together."""
+    (``known``), and the new ones waiting to be inserted together."""
 
     owner: User
     format_id: str
-    by_key: dict[str, models.Conversation] = field(default_factory=dict)
-    by_digest: dict[str, models.Conversation] = field(default_factory=dict)
+    known: StoredIdentities = field(default_factory=StoredIdentities)
     pending: list[tuple[int, formats.ParseResult, str, Rows]] = field(default_factory=list)
-
-    def find(self, key: str | None, digest: str) -> models.Conversation | None:
-        """The conversation an item is, as :func:`_existing` would find it."""
-        if key is not None and key in self.by_key:
-            return self.by_key[key]
-        return self.by_digest.get(digest)
 
     def hold(self, index: int, item: formats.ParseResult, rows: Rows) -> None:
         conversation = rows.conversation
         self.pending.append((index, item, conversation.content_hash, rows))
         if conversation.source_key is not None:
-            self.by_key.setdefault(conversation.source_key, conversation)
-        self.by_digest.setdefault(conversation.content_hash, conversation)
+            self.known.by_key.setdefault(conversation.source_key, conversation)
+        self.known.by_digest.setdefault(conversation.content_hash, conversation)
 
     def is_pending(self, conversation: models.Conversation) -> bool:
         return any(rows.conversation is conversation for *_, rows in self.pending)
 
 
-def conversations_save_many(
+def conversation_save_many(
     *,
     owner: User,
     fmt: formats.Format,
@@ -165,11 +159,14 @@ def conversations_save_many(
     Call inside a transaction. Should the inserts collide with a concurrent import of the
     same conversations, each of them is saved on its own instead.
     """
-    batch = _Batch(owner, fmt.id)
-    _load_existing(batch, items)
+    keys = [item.key for item, _ in items if item.key is not None]
+    known = conversation_identities(
+        owner=owner, format_id=fmt.id, keys=keys, digests=[digest for _, digest in items]
+    )
+    batch = _Batch(owner, fmt.id, known)
     results: list[ImportedConversation | formats.FormatError | None] = [None] * len(items)
     for index, (item, digest) in enumerate(items):
-        found = batch.find(item.key, digest)
+        found = batch.known.find(item.key, digest)
         if found is not None and batch.is_pending(found) and found.content_hash != digest:
             # A newer version of a conversation this batch adds: store that one first.
             _flush(batch, results)
@@ -185,59 +182,10 @@ def conversations_save_many(
         except formats.FormatError as error:
             results[index] = error
             continue
-        batch.by_digest[digest] = found
+        batch.known.by_digest[digest] = found
         results[index] = ImportedConversation(found, False, item.warnings, added)
     _flush(batch, results)
     return [result for result in results if result is not None]
-
-
-def _load_existing(batch: _Batch, items: Sequence[tuple[formats.ParseResult, str]]) -> None:
-    keys = [item.key for item, _ in items if item.key is not None]
-    _index_stored(batch, keys, [digest for _, digest in items])
-
-
-# What a batch needs of a stored conversation (the rest loads if a merge needs it).
-_IDENTITY_FIELDS = (
-    "id",
-    "owner",
-    "source_format",
-    "source_key",
-    "content_hash",
-    "title",
-    "warning_count",
-)
-
-
-def _index_stored(batch: _Batch, keys: Sequence[str], digests: Sequence[str]) -> None:
-    """Fill ``batch`` with the owner's conversations that have one of these source keys
-    (in the batch's format) or content hashes: two queries, each on its unique index (one
-    with OR between them makes PostgreSQL read the whole table)."""
-    mine = models.Conversation.objects.filter(owner=batch.owner).order_by()
-    mine = mine.only(*_IDENTITY_FIELDS)
-    if keys:
-        for stored in mine.filter(source_format=batch.format_id, source_key__in=keys):
-            batch.by_key[str(stored.source_key)] = stored
-            batch.by_digest[stored.content_hash] = stored
-    for stored in mine.filter(content_hash__in=digests):
-        stored = batch.by_digest.setdefault(stored.content_hash, stored)
-        if stored.source_format == batch.format_id and stored.source_key is not None:
-            batch.by_key.setdefault(stored.source_key, stored)
-
-
-def stored_unchanged(
-    *, owner: User, format_id: str, identities: Sequence[tuple[str | None, str]]
-) -> list[models.Conversation | None]:
-    """For each (source key, content hash) of conversations not read yet, the stored
-    conversation it is, unchanged, if the owner has it (:func:`conversation_save` would
-    find it and do nothing), else None. One query."""
-    batch = _Batch(owner, format_id)
-    keys = [key for key, _ in identities if key is not None]
-    _index_stored(batch, keys, [digest for _, digest in identities])
-    found = [batch.find(key, digest) for key, digest in identities]
-    return [
-        stored if stored is not None and stored.content_hash == digest else None
-        for stored, (_, digest) in zip(found, identities, strict=True)
-    ]
 
 
 def _flush(batch: _Batch, results: list[ImportedConversation | formats.FormatError | None]) -> None:
@@ -273,61 +221,9 @@ def _save_each(
             continue
         results[index] = saved
         stands[id(rows.conversation)] = saved.conversation
-        batch.by_digest[digest] = saved.conversation
+        batch.known.by_digest[digest] = saved.conversation
         if item.key is not None:
-            batch.by_key[item.key] = saved.conversation
+            batch.known.by_key[item.key] = saved.conversation
     for result in results:
         if isinstance(result, ImportedConversation) and id(result.conversation) in stands:
             result.conversation = stands[id(result.conversation)]
-
-
-def conversation_delete(*, conversation: models.Conversation) -> None:
-    """Delete a conversation and everything under it (attachments stay: they are shared)."""
-    conversation.delete()
-
-
-def conversation_rows(
-    owner: User, item: formats.ParseResult, fmt: formats.Format, digest: str, title: str | None
-) -> Rows:
-    """Unsaved rows for a new conversation (see :func:`insert_rows`)."""
-    conversation, warnings, format_id = item.conversation, item.warnings, fmt.id
-    row = models.Conversation(
-        owner=owner,
-        source_format=format_id,
-        source_key=item.key,
-        provider=fmt.provider or "",
-        content_hash=digest,
-        message_count=len(conversation.messages),
-        warning_count=len(warnings) + len(conversation.metadata.warnings),
-        **conversation_fields(conversation, title, format_id),
-    )
-    rows = Rows(conversation=row)
-    add_messages(rows, conversation.messages)
-    rows.provenance.append(
-        models.Provenance(
-            conversation=row, frontend=format_id, backend=row.provider, model=row.model
-        )
-    )
-    _tool_rows(conversation, rows)
-    rows.warnings.extend(
-        warning_row(w, row, models.DriftWarning.Stage.RECORD, i)
-        for i, w in enumerate(conversation.metadata.warnings)
-    )
-    rows.warnings.extend(
-        warning_row(w, row, models.DriftWarning.Stage.IMPORT, i) for i, w in enumerate(warnings)
-    )
-    return rows
-
-
-def _tool_rows(conversation: umf.Conversation, rows: Rows) -> None:
-    rows.tools.extend(
-        models.ToolDefinition(
-            conversation=rows.conversation,
-            position=position,
-            name=tool.name,
-            description=tool.description,
-            parameters=tool.parameters,
-            extra=tool.extra,
-        )
-        for position, tool in enumerate(conversation.tools)
-    )

@@ -30,7 +30,7 @@ class TurnAnswer:
     position: int
 
 
-def store_turn_answer(
+def replay_turn_store(
     answer: TurnAnswer, *, finish_run: bool, succeeded_before: Sequence[models.ReplayTurn] = ()
 ) -> bool:
     """Store the answer and mark the turn succeeded (and the run, when this was its last
@@ -58,16 +58,12 @@ def store_turn_answer(
         )
     )
     turns = [*succeeded_before, answer.turn]
-    # Each write as (model, where, values): run one by one through the ORM, or all in one
-    # round trip by the hand-written statements.
+    # Each write as (model, where, values), for the ORM or the hand-written statements.
     mark = _mark_succeeded(answer.turn, exchange, message_id)
-    close = _run_finished(run, turns) if finish_run else _call_counted(run)
+    close = _run_finished(run, turns, calls=1) if finish_run else _call_counted(run)
     try:
         with transaction.atomic():
-            if pgsql.enabled() and not rows.attachments and not rows.tools:
-                _write_together(mark, rows, close)
-            else:
-                _write_one_by_one(mark, rows, close)
+            _write_answer(mark, rows, close)
     except _StoredBefore:
         return False
     return True
@@ -78,6 +74,31 @@ Update = tuple[type[Model], dict[str, Any], dict[str, Any]]
 
 class _StoredBefore(Exception):
     """The turn was no longer pending: another delivery stored it (rolls back)."""
+
+
+def _write_together(mark: Update, rows: Rows, close: Update) -> None:
+    """:func:`_write_answer` sent together (one round trip); when the turn turns out to be
+    no longer pending, the transaction is rolled back instead. An answer with attachments
+    or tools (rare: they need an upsert, or model rows) goes one by one."""
+    if rows.attachments or rows.tools:
+        _write_one_by_one(mark, rows, close)
+        return
+    mark_sql, mark_params = pgsql.update_statement(*mark)
+    close_sql, close_params = pgsql.update_statement(*close)
+    statements = [
+        (mark_sql, [mark_params]),
+        *insert_statements(row_tables(rows)),
+        (close_sql, [close_params]),
+    ]
+    if pgsql.execute_many(statements)[0] != 1:
+        raise _StoredBefore
+
+
+@pgsql.sql_twin(_write_together)
+def _write_answer(mark: Update, rows: Rows, close: Update) -> None:
+    """Flip the turn (``mark``), insert the answer's rows, count the call or close the
+    run (``close``); :class:`_StoredBefore` when the turn was no longer pending."""
+    _write_one_by_one(mark, rows, close)
 
 
 def _write_one_by_one(mark: Update, rows: Rows, close: Update) -> None:
@@ -91,27 +112,17 @@ def _write_one_by_one(mark: Update, rows: Rows, close: Update) -> None:
     pgsql.update(*close)
 
 
-def _write_together(mark: Update, rows: Rows, close: Update) -> None:
-    """The same writes in the same order, sent together (one round trip); when the turn
-    turns out to be no longer pending, the transaction is rolled back instead."""
-    mark_sql, mark_params = pgsql.update_statement(*mark)
-    close_sql, close_params = pgsql.update_statement(*close)
-    statements = [
-        (mark_sql, [mark_params]),
-        *insert_statements(row_tables(rows)),
-        (close_sql, [close_params]),
-    ]
-    if pgsql.execute_many(statements)[0] != 1:
-        raise _StoredBefore
+def replay_run_finish(run: models.ReplayRun, turns: Sequence[models.ReplayTurn]) -> None:
+    """Mark a run succeeded with its totals over ``turns`` (all its turns, succeeded):
+    for a redelivered task that finds every turn stored, and calls nothing."""
+    pgsql.update(*_run_finished(run, turns, calls=0))
 
 
-def finish_run_succeeded(run: models.ReplayRun, turns: Sequence[models.ReplayTurn]) -> None:
-    """Mark a run succeeded with its totals over ``turns`` (all its turns, succeeded),
-    counting the call just stored."""
-    pgsql.update(*_run_finished(run, turns))
-
-
-def _run_finished(run: models.ReplayRun, turns: Sequence[models.ReplayTurn]) -> Update:
+def _run_finished(
+    run: models.ReplayRun, turns: Sequence[models.ReplayTurn], *, calls: int
+) -> Update:
+    """The UPDATE that marks a run succeeded with its totals, adding ``calls`` provider
+    calls (the one whose answer is stored with it, if any)."""
     usage: dict[str, int] = {}
     for turn in turns:
         for key, value in (turn.usage or {}).items():
@@ -122,10 +133,11 @@ def _run_finished(run: models.ReplayRun, turns: Sequence[models.ReplayTurn]) -> 
         "error": "",
         "usage": usage,
         "latency_ms": sum(turn.latency_ms or 0 for turn in turns),
-        "provider_calls": pgsql.Add(1),
         "finished_at": timezone.now(),
         "lease_expires_at": None,
     }
+    if calls:
+        values["provider_calls"] = pgsql.Add(calls)
     return models.ReplayRun, {"id": run.pk}, values
 
 

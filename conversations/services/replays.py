@@ -5,7 +5,7 @@ The worker claims the run with a conditional UPDATE (a lease), then calls the pr
 once per pending turn; each success is written in one transaction that also flips the
 turn from pending to succeeded, so a redelivered task never calls the provider again for
 a turn that succeeded. Failures are classified by the client; the retry policy lives in
-:func:`retry_delay` and nowhere else.
+:func:`retry_backoff` and nowhere else.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from conversations import models, pgsql, selectors
@@ -30,8 +30,8 @@ from conversations.services import enqueue
 from conversations.services.replay_limits import replay_refusal
 from conversations.services.replay_store import (
     TurnAnswer,
-    finish_run_succeeded,
-    store_turn_answer,
+    replay_run_finish,
+    replay_turn_store,
 )
 from providers import umf
 from providers.clients.base import Client, PermanentProviderError, ProviderError
@@ -70,7 +70,7 @@ def replay_start(
     ``idempotency_key`` the owner used before, the run made then, and nothing new.
     :class:`QueueUnavailable` when the broker cannot take the task: the run is stored
     and waits, queued, for the reconciler."""
-    if idempotency_key and (earlier := _run_by_key(owner, idempotency_key)):
+    if earlier := selectors.replay_run_by_key(owner=owner, idempotency_key=idempotency_key):
         return earlier
     config = configured_providers().get(provider)
     if config is None:
@@ -111,15 +111,11 @@ def replay_start(
             enqueue.send_on_commit(enqueue.REPLAY_RUN, run.pk)
     except IntegrityError:
         # The same key in a concurrent request: that request's run is the one.
-        earlier = _run_by_key(owner, idempotency_key) if idempotency_key else None
+        earlier = selectors.replay_run_by_key(owner=owner, idempotency_key=idempotency_key)
         if earlier is None:
             raise
         return earlier
     return run
-
-
-def _run_by_key(owner: User, idempotency_key: str) -> models.ReplayRun | None:
-    return models.ReplayRun.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
 
 
 def _turn_targets(
@@ -163,22 +159,17 @@ class Outcome:
     retry_in: float | None = None
 
 
-def retry_wait(attempt: int, retry_after: float | None) -> float:
-    """The one retry policy: exponential backoff with jitter, never sooner than the
-    provider's ``retry-after``."""
+def retry_backoff(attempt: int, retry_after: float | None) -> float:
+    """The one retry policy: the seconds to wait before the next attempt, exponential
+    backoff with jitter, never sooner than the provider's ``retry-after``."""
     backoff = min(2.0 ** max(attempt - 1, 0), 60.0) * random.uniform(0.8, 1.2)
     return float(max(backoff, retry_after or 0.0))
 
 
-def retry_delay(attempt: int, retry_after: float | None) -> float:
-    """The task's countdown for :func:`retry_wait`, never later than
-    ``REPLAY_MAX_COUNTDOWN`` (which stays well under the broker's visibility timeout). A
-    longer wait is served in hops: the run records ``next_attempt_at`` and is not claimed
-    before it (see :func:`_claim`)."""
-    return _countdown(retry_wait(attempt, retry_after))
-
-
-def _countdown(wait: float) -> float:
+def task_countdown(wait: float) -> float:
+    """The task's countdown for a wait, never later than ``REPLAY_MAX_COUNTDOWN`` (which
+    stays well under the broker's visibility timeout). A longer wait is served in hops:
+    the run records ``next_attempt_at`` and is not claimed before it (see :func:`_claim`)."""
     return float(min(max(wait, 0.0), settings.REPLAY_MAX_COUNTDOWN))
 
 
@@ -189,25 +180,7 @@ def _claim(run_id: uuid.UUID) -> list[models.ReplayTurn] | None:
     to take."""
     now = timezone.now()
     lease = now + timedelta(seconds=settings.REPLAY_LEASE_SECONDS)
-    if pgsql.enabled():
-        return _claim_sql(run_id, now, lease)
-    due = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
-    claimable = (Q(status=Status.QUEUED) & due) | Q(status=Status.RUNNING, lease_expires_at__lt=now)
-    updated = models.ReplayRun.objects.filter(claimable, pk=run_id).update(
-        status=Status.RUNNING,
-        lease_expires_at=lease,
-        attempts=F("attempts") + 1,
-        started_at=now,
-        next_attempt_at=None,
-    )
-    if updated != 1:
-        return None
-    return list(
-        models.ReplayTurn.objects.filter(run_id=run_id)
-        .select_related("run__conversation")
-        .defer(*_TURN_DEFERRED)
-        .order_by("index")
-    )
+    return _claim_turns(run_id, now, lease)
 
 
 # What a worker never reads of a turn: the exchange it stored.
@@ -266,6 +239,31 @@ def _claim_sql(run_id: uuid.UUID, now: datetime, lease: datetime) -> list[models
     return turns
 
 
+@pgsql.sql_twin(_claim_sql)
+def _claim_turns(
+    run_id: uuid.UUID, now: datetime, lease: datetime
+) -> list[models.ReplayTurn] | None:
+    """:func:`_claim` through the ORM: the conditional UPDATE, then the turns with their
+    run and conversation (on PostgreSQL one statement does both, :func:`_claim_sql`)."""
+    due = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
+    claimable = (Q(status=Status.QUEUED) & due) | Q(status=Status.RUNNING, lease_expires_at__lt=now)
+    updated = models.ReplayRun.objects.filter(claimable, pk=run_id).update(
+        status=Status.RUNNING,
+        lease_expires_at=lease,
+        attempts=F("attempts") + 1,
+        started_at=now,
+        next_attempt_at=None,
+    )
+    if updated != 1:
+        return None
+    return list(
+        models.ReplayTurn.objects.filter(run_id=run_id)
+        .select_related("run__conversation")
+        .defer(*_TURN_DEFERRED)
+        .order_by("index")
+    )
+
+
 def replay_execute(*, run_id: uuid.UUID) -> Outcome:
     """Run every pending turn of a run, once; see the module docstring."""
     turns = _claim(run_id)
@@ -297,7 +295,7 @@ def _not_claimed(run_id: uuid.UUID) -> Outcome:
     if run.status == Status.QUEUED and run.next_attempt_at is not None:
         # A wait longer than one countdown (a long retry-after): defer again until due.
         remaining = (run.next_attempt_at - timezone.now()).total_seconds()
-        return Outcome("not due yet", retry_in=_countdown(remaining))
+        return Outcome("not due yet", retry_in=task_countdown(remaining))
     # Another worker holds a live lease: look again when it runs out.
     remaining = (
         (run.lease_expires_at - timezone.now()).total_seconds() if run.lease_expires_at else 0
@@ -322,7 +320,7 @@ def _run_turn(
     answer = TurnAnswer(
         run=run, turn=turn, exchange=exchange, parent_id=parent_id, position=position
     )
-    if not store_turn_answer(answer, finish_run=last, succeeded_before=done):
+    if not replay_turn_store(answer, finish_run=last, succeeded_before=done):
         # Another delivery of this task got there first and carries on with the run.
         return Outcome(f"turn {turn.index} was stored by another delivery")
     done.append(turn)
@@ -361,7 +359,7 @@ def _provider_failed(
         return _fail(run, reason)
     if run.attempts >= settings.REPLAY_MAX_ATTEMPTS:
         return _fail(run, f"gave up after {run.attempts} attempts; last error: {reason}")
-    wait = retry_wait(run.attempts, error.retry_after)
+    wait = retry_backoff(run.attempts, error.retry_after)
     # Back to queued so whoever runs next (the retry, or the reconciler) may claim it,
     # but not before next_attempt_at, however many countdowns that takes.
     models.ReplayRun.objects.filter(pk=run.pk).update(
@@ -371,7 +369,7 @@ def _provider_failed(
         next_attempt_at=timezone.now() + timedelta(seconds=wait),
     )
     logger.info("replay %s: transient failure, retry in %.1fs: %s", run.pk, wait, reason)
-    return Outcome(f"retrying: {reason}", retry_in=_countdown(wait))
+    return Outcome(f"retrying: {reason}", retry_in=task_countdown(wait))
 
 
 def _fail(run: models.ReplayRun, reason: str) -> Outcome:
@@ -384,9 +382,7 @@ def _fail(run: models.ReplayRun, reason: str) -> Outcome:
 
 def _succeed(run: models.ReplayRun, turns: list[models.ReplayTurn]) -> Outcome:
     """Close a run whose turns all succeeded before (a redelivery after the last store)."""
-    with transaction.atomic():
-        models.ReplayRun.objects.filter(pk=run.pk).update(provider_calls=F("provider_calls") - 1)
-        finish_run_succeeded(run, turns)
+    replay_run_finish(run, turns)
     return Outcome("succeeded: nothing left to call")
 
 
@@ -409,6 +405,36 @@ def replay_reconcile() -> int:
             break
         count += 1
     return count
+
+
+def replay_start_each(
+    *, conversations: QuerySet[models.Conversation], provider: str, model: str, mode: str
+) -> tuple[int, list[tuple[models.Conversation, ReplayRequestError]]]:
+    """:func:`replay_start` for each conversation (the admin's selection), each run owned
+    by the conversation's owner; how many started, and why the others did not."""
+    started, refused = 0, []
+    for conversation in conversations.select_related("owner"):
+        try:
+            replay_start(
+                owner=conversation.owner,
+                conversation=conversation,
+                provider=provider,
+                model=model,
+                mode=mode,
+            )
+            started += 1
+        except ReplayRequestError as error:
+            refused.append((conversation, error))
+    return started, refused
+
+
+def replay_retry_failed(*, runs: QuerySet[models.ReplayRun]) -> tuple[int, int]:
+    """:func:`replay_retry` for each failed run among ``runs`` (the admin's selection);
+    how many were retried, and how many were left alone (not failed)."""
+    failed = list(runs.filter(status=Status.FAILED))
+    for run in failed:
+        replay_retry(run=run)
+    return len(failed), runs.count() - len(failed)
 
 
 def replay_retry(*, run: models.ReplayRun) -> models.ReplayRun:

@@ -5,16 +5,16 @@ from __future__ import annotations
 import mimetypes
 import re
 import uuid
-from typing import Any, cast
+from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from conversations import forms, models, selectors
+from conversations import forms, selectors
+from conversations.ownership import current_user, owned_conversation
 from conversations.provider_settings import configured_providers
 
 PAGE_SIZE = 50
@@ -24,19 +24,6 @@ INLINE_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp"}
 # served as application/javascript or text/css would load as a same-origin script or
 # stylesheet (<script src>) despite the CSP. Every other type is served as bytes.
 SERVED_AS_ITSELF = re.compile(r"(image|audio)/[\w.+-]+|application/pdf|text/plain", re.ASCII)
-
-
-def current_user(request: HttpRequest) -> User:
-    """The logged-in user (every page but login requires one)."""
-    return cast(User, request.user)
-
-
-def owned_conversation(request: HttpRequest, pk: Any) -> models.Conversation:
-    """The user's conversation, or 404 (also for someone else's)."""
-    try:
-        return selectors.conversation_get(owner=current_user(request), conversation_id=pk)
-    except models.Conversation.DoesNotExist:
-        raise Http404("no such conversation") from None
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -92,7 +79,7 @@ def conversation_count(request: HttpRequest) -> HttpResponse:
     holds the page back)."""
     form = forms.ConversationFilterForm(request.GET or None)
     filters = form.selector_kwargs() if form.is_valid() else {}
-    total = selectors.conversation_list(owner=current_user(request), **filters).count()
+    total = selectors.conversation_count(owner=current_user(request), **filters)
     return render(request, "conversations/_list_count.html", {"total": total})
 
 

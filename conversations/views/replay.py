@@ -6,15 +6,15 @@ from typing import Any
 
 from django.contrib import messages as flash
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from conversations import forms, models, selectors
+from conversations.ownership import current_user, owned_conversation, owned_replay_run
 from conversations.services import replays
 from conversations.services.enqueue import QueueUnavailable
 from conversations.views.compare import compare_turn
-from conversations.views.pages import current_user, owned_conversation
 
 
 @login_required
@@ -44,15 +44,6 @@ def replay_start(request: HttpRequest, pk: Any) -> HttpResponse:
     return redirect("replay-detail", pk=conversation.pk, run_id=run.pk)
 
 
-def _owned_run(request: HttpRequest, pk: Any, run_id: Any) -> models.ReplayRun:
-    try:
-        return selectors.replay_run_get(
-            owner=current_user(request), run_id=run_id, conversation_id=pk
-        )
-    except models.ReplayRun.DoesNotExist:
-        raise Http404("no such replay") from None
-
-
 def _finished(run: models.ReplayRun) -> bool:
     return run.status in (run.Status.SUCCEEDED, run.Status.FAILED)
 
@@ -61,11 +52,11 @@ def _finished(run: models.ReplayRun) -> bool:
 @require_GET
 def replay_detail(request: HttpRequest, pk: Any, run_id: Any) -> HttpResponse:
     """Progress while the run works; then original and replay side by side."""
-    run = _owned_run(request, pk, run_id)
+    run = owned_replay_run(request, run_id, conversation_id=pk)
     turns = [compare_turn(t) for t in selectors.replay_comparison(run=run)]
     context = {"run": run, "conversation": run.conversation, "turns": turns}
     context["finished"] = _finished(run)
-    context["warnings"] = list(run.warnings.all())
+    context["warnings"] = selectors.replay_run_warnings(run=run)
     return render(request, "conversations/replay.html", context)
 
 
@@ -73,7 +64,7 @@ def replay_detail(request: HttpRequest, pk: Any, run_id: Any) -> HttpResponse:
 @require_GET
 def replay_status(request: HttpRequest, pk: Any, run_id: Any) -> HttpResponse:
     """The fragment htmx polls; once the run is over, the whole page reloads to compare."""
-    run = _owned_run(request, pk, run_id)
+    run = owned_replay_run(request, run_id, conversation_id=pk)
     response = render(request, "conversations/_replay_status.html", {"run": run})
     if _finished(run):
         response["HX-Refresh"] = "true"

@@ -13,10 +13,10 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
 from conversations import forms, models, selectors, services
+from conversations.ownership import current_user, owned_conversation, owned_import_job
 from conversations.services import import_jobs
 from conversations.services.enqueue import QueueUnavailable
 from conversations.services.uploads import UploadQuotaExceeded
-from conversations.views.pages import current_user, owned_conversation
 from providers import formats
 
 TEXT_EXTENSIONS = {"chatml": ".txt", "openai-finetune": ".jsonl"}
@@ -38,7 +38,7 @@ def import_page(request: HttpRequest) -> HttpResponse:
             if "results" in context:  # imported: an empty form for the next one
                 paste = forms.PasteImportForm()
     context.update(paste=paste, upload=upload)
-    context["jobs"] = models.ImportJob.objects.filter(owner=current_user(request))[:5]
+    context["jobs"] = selectors.import_job_list(owner=current_user(request), limit=5)
     return render(request, "import.html", context)
 
 
@@ -76,29 +76,24 @@ def _start_job(request: HttpRequest, form: forms.UploadImportForm) -> HttpRespon
     return redirect("import-job", pk=job.pk)
 
 
-def _owned_job(request: HttpRequest, pk: Any) -> models.ImportJob:
-    try:
-        return models.ImportJob.objects.get(owner=current_user(request), pk=pk)
-    except models.ImportJob.DoesNotExist:
-        raise Http404("no such import") from None
-
-
 @login_required
 @require_GET
 def import_job_detail(request: HttpRequest, pk: Any) -> HttpResponse:
-    return render(request, "import_job.html", _job_context(_owned_job(request, pk)))
+    return render(request, "import_job.html", _job_context(owned_import_job(request, pk)))
 
 
 @login_required
 @require_GET
 def import_job_status(request: HttpRequest, pk: Any) -> HttpResponse:
     """The progress fragment htmx polls while the job runs."""
-    return render(request, "_import_job_status.html", _job_context(_owned_job(request, pk)))
+    return render(request, "_import_job_status.html", _job_context(owned_import_job(request, pk)))
 
 
 def _job_context(job: models.ImportJob) -> dict[str, Any]:
     finished = job.status in (job.Status.SUCCEEDED, job.Status.FAILED)
-    items = list(job.items.select_related("conversation")[:200]) if finished else []
+    items = (
+        selectors.import_job_items(job=job, limit=200, with_conversations=True) if finished else []
+    )
     return {"job": job, "finished": finished, "items": items}
 
 
@@ -108,8 +103,11 @@ def _rendered(request: HttpRequest, pk: Any) -> tuple[models.Conversation, Any, 
     if not form.is_valid():
         raise Http404("no such format")
     target = formats.get(form.cleaned_data["format"])
-    stored = selectors.conversation_umf(conversation=conversation)
-    return conversation, target, target.render_all([stored.umf])
+    return (
+        conversation,
+        target,
+        selectors.conversation_export(conversation=conversation, target=target),
+    )
 
 
 @login_required

@@ -11,7 +11,7 @@ from django.test import Client
 from conversations import models
 from conversations.admin import CappedCountPaginator
 from tests.conftest import load_fixture
-from tests.conversations.pages_helpers import html, logged_in, store, tool_conversation
+from tests.conversations.helpers import html, logged_in, store, tool_conversation
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,8 @@ from django.apps import apps
 from rest_framework.test import APIClient
 
 from conversations import models
-from tests.security import bad_inputs
-from tests.security.bad_inputs import BadInput
+from fakes import bad_inputs
+from fakes.bad_inputs import BadInput
 
 pytestmark = pytest.mark.django_db
 

@@ -94,7 +94,7 @@ Workflow: Any = schema.as_state_machine()
 
 @pytest.mark.django_db(transaction=True)
 def test_api_stateful(alice: Any, auth_headers: dict[str, str]) -> None:
-    from tests.conversations.pages_helpers import TREE, store, tool_conversation
+    from tests.conversations.helpers import TREE, store, tool_conversation
 
     def reset_archive() -> None:
         alice.conversations.all().delete()

@@ -15,8 +15,8 @@ from rest_framework.test import APIClient
 
 from conversations import models
 from conversations.services import replays
+from fakes.provider_server import FakeProviderServer
 from tests.conftest import load_fixture
-from tests.fakes.provider_server import FakeProviderServer
 
 pytestmark = pytest.mark.django_db
 CANARY = "sk-canary-7f3a9c1e5b2d4f6a8e0c"
@@ -25,16 +25,7 @@ CANARY = "sk-canary-7f3a9c1e5b2d4f6a8e0c"
 @pytest.fixture
 def provider(settings: Any) -> Iterator[FakeProviderServer]:
     with FakeProviderServer(api_key=CANARY) as server:
-        settings.UMF_PROVIDERS = [
-            {
-                "name": "fake",
-                "kind": "anthropic",
-                "base_url": server.base_url("anthropic"),
-                "api_key": CANARY,
-                "allow_private_network": True,
-                "models": ["claude-test"],
-            },
-        ]
+        settings.UMF_PROVIDERS = [server.provider_settings("anthropic", "claude-test")]
         yield server
 
 

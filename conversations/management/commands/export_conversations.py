@@ -13,10 +13,9 @@ from pathlib import Path
 from typing import IO, Any
 
 import orjson
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from conversations import models, selectors
+from conversations import selectors
 from providers import formats
 
 
@@ -33,27 +32,22 @@ class Command(BaseCommand):
             target = formats.get(format)
         except formats.FormatError as error:
             raise CommandError(error.message) from None
-        conversations = models.Conversation.objects.order_by("created_at")
+        owner = None
         if user:
-            owner = get_user_model().objects.filter(username=user).first()
+            owner = selectors.user_by_username(username=user)
             if owner is None:
                 raise CommandError(f"no user named {user!r}")
-            conversations = conversations.filter(owner=owner)
         out.mkdir(parents=True, exist_ok=True)
         warnings = 0
         if target.render_many is not None:
-            loaded = (
-                selectors.conversation_umf(conversation=c).umf
-                for c in conversations.iterator(chunk_size=CHUNK)
-            )
+            loaded = selectors.conversations_umf(owner=owner, chunk_size=CHUNK)
             path = out / f"conversations{_extension(target)}"
             with path.open("wb") as file:
                 count, warnings = _write_many(file, target, loaded)
         else:
             count = 0
-            for conversation in conversations.iterator(chunk_size=200):
-                stored = selectors.conversation_umf(conversation=conversation)
-                rendered = target.render(stored.umf)
+            for conversation in selectors.conversations_to_export(owner=owner):
+                rendered = selectors.conversation_export(conversation=conversation, target=target)
                 _write(out / f"{conversation.pk}{_extension(target)}", rendered.payload)
                 warnings += len(rendered.warnings)
                 count += 1

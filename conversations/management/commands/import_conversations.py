@@ -6,11 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from conversations import models
+from conversations import models, selectors
 from conversations.services import import_jobs
 
 
@@ -23,7 +22,7 @@ class Command(BaseCommand):
         parser.add_argument("--user", required=True, help="the owner's username")
 
     def handle(self, *args: Any, path: Path, format: str, user: str, **options: Any) -> None:
-        owner = get_user_model().objects.filter(username=user).first()
+        owner = selectors.user_by_username(username=user)
         if owner is None:
             raise CommandError(f"no user named {user!r}")
         if not path.is_file():
@@ -36,9 +35,10 @@ class Command(BaseCommand):
             summary = import_jobs.import_job_execute(
                 job_id=job.pk, progress=lambda count: bar.update(count)
             )
-        job = models.ImportJob.objects.get(pk=job.pk)
+        job = selectors.import_job_get(owner=owner, job_id=job.pk)
         if job.status == models.ImportJob.Status.FAILED:
             raise CommandError(summary)
         self.stdout.write(summary)
-        for item in job.items.filter(status=models.ImportItem.Status.FAILED)[:20]:
+        failed = models.ImportItem.Status.FAILED
+        for item in selectors.import_job_items(job=job, limit=20, status=failed):
             self.stderr.write(f"  #{item.index} {item.key or ''}: {item.error} ({item.field})")

@@ -12,12 +12,11 @@ from typing import Any
 
 import orjson
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from rest_framework.authtoken.models import Token
 
 from conversations import services
 from conversations.selectors.demo import DEMO_PASSWORD, DEMO_USERNAME
+from conversations.services.demo import demo_user_ensure
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 USERNAME, PASSWORD = DEMO_USERNAME, DEMO_PASSWORD
@@ -46,14 +45,7 @@ class Command(BaseCommand):
                 "public: it runs only with DJANGO_DEBUG on (make run). Pass "
                 "--allow-production to create it anyway."
             )
-        user_model = get_user_model()
-        user, created = user_model.objects.get_or_create(
-            username=USERNAME, defaults={"is_staff": True, "is_superuser": True}
-        )
-        if created:
-            user.set_password(PASSWORD)
-            user.save()
-        token, _ = Token.objects.get_or_create(user=user)
+        user, token = demo_user_ensure(username=USERNAME, password=PASSWORD)
         imported = total = 0
         for path in sorted(DEMO_DIR.glob("*.json")):
             # Files are named <format id>.<anything>.json.
@@ -66,7 +58,7 @@ class Command(BaseCommand):
         # A token is a password: shown to the person at the terminal, never written where
         # output is collected (docker logs, journald, a CI log).
         if self.stdout.isatty():
-            token_line = token.key
+            token_line = token
         else:
             token_line = f"(not shown in a log: `python manage.py drf_create_token {USERNAME}`)"
         url = options["url"]

@@ -10,7 +10,7 @@ import pytest
 
 from conversations.templatetags.umf_render import code_arguments, render_markdown
 from tests.conftest import load_fixture
-from tests.conversations.pages_helpers import html, logged_in, store
+from tests.conversations.helpers import html, logged_in, store
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from django.core.cache import caches
 
 from conversations import models, selectors
 from conversations.templatetags import umf_thread
-from tests.conversations.pages_helpers import html, logged_in, store, tool_conversation
+from tests.conversations.helpers import html, logged_in, store, tool_conversation
 
 pytestmark = pytest.mark.django_db
 

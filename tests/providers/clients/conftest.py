@@ -6,9 +6,9 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from fakes.provider_server import FakeProviderServer
 from providers import clients
 from providers.clients.base import Client, ProviderConfig
-from tests.fakes.provider_server import FakeProviderServer
 from tests.providers.clients.support import API_KEY
 
 ClientFactory = Callable[..., Client]

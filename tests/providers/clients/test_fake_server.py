@@ -12,14 +12,14 @@ import orjson
 import pydantic
 import pytest
 
-from tests.fakes.provider_server import (
+from fakes.provider_server import (
     Answer,
     FakeProviderServer,
     Fault,
     RandomFaults,
     ToolCall,
 )
-from tests.fakes.wire import WIRES, Call, Frame
+from fakes.wire import WIRES, Call, Frame
 
 RICH = Answer(
     text="Paris is sunny.",

@@ -10,10 +10,10 @@ from email.utils import format_datetime
 
 import pytest
 
+from fakes.provider_server import Answer, FakeProviderServer, Fault
 from providers import umf
 from providers.clients import PermanentProviderError, ProviderError, TransientProviderError, build
 from providers.clients.base import ProviderConfig
-from tests.fakes.provider_server import Answer, FakeProviderServer, Fault
 from tests.providers.clients.conftest import ClientFactory
 from tests.providers.clients.support import HTTP_KINDS, question
 

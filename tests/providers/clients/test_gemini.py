@@ -8,11 +8,11 @@ from typing import Any
 import orjson
 import pytest
 
+from fakes.provider_server import Answer, FakeProviderServer, ToolCall
 from providers import umf
 from providers.clients import PermanentProviderError, TransientProviderError
 from providers.clients._stream import ChunkEmitter
 from providers.clients.gemini import GenerateContentStream
-from tests.fakes.provider_server import Answer, FakeProviderServer, ToolCall
 from tests.providers.clients.conftest import ClientFactory
 from tests.providers.clients.support import API_KEY, question
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import orjson
 import pytest
 
+from fakes.provider_server import Answer, FakeProviderServer, ToolCall
 from providers import formats, umf
-from tests.fakes.provider_server import Answer, FakeProviderServer, ToolCall
 from tests.providers.clients.conftest import ClientFactory
 from tests.providers.clients.support import API_KEY, HTTP_KINDS, question
 

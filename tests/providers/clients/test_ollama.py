@@ -8,12 +8,12 @@ from typing import Any
 import orjson
 import pytest
 
+from fakes.provider_server import Answer, FakeProviderServer, ToolCall
 from providers import umf
 from providers.clients import TransientProviderError, build
 from providers.clients._stream import ChunkEmitter
 from providers.clients.base import ProviderConfig
 from providers.clients.ollama import ChatLineStream
-from tests.fakes.provider_server import Answer, FakeProviderServer, ToolCall
 from tests.providers.clients.conftest import ClientFactory
 from tests.providers.clients.support import question
 

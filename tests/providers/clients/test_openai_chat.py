@@ -8,12 +8,12 @@ from typing import Any
 import orjson
 import pytest
 
+from fakes.provider_server import FakeProviderServer
 from providers import umf
 from providers.clients import PermanentProviderError, TransientProviderError, build
 from providers.clients._stream import ChunkEmitter
 from providers.clients.base import ProviderConfig
 from providers.clients.openai_chat import ChatCompletionStream
-from tests.fakes.provider_server import FakeProviderServer
 from tests.providers.clients.conftest import ClientFactory
 from tests.providers.clients.support import question
 

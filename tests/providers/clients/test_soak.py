@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
+from fakes.provider_server import Answer, FakeProviderServer, RandomFaults
 from providers import umf
 from providers.clients import TransientProviderError
 from providers.clients.base import Client
-from tests.fakes.provider_server import Answer, FakeProviderServer, RandomFaults
 from tests.providers.clients.conftest import ClientFactory
 from tests.providers.clients.support import HTTP_KINDS, question
 

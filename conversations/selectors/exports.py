@@ -1,0 +1,39 @@
+"""Stored conversations written out in a format: the one way the API, the download and
+the export command render what the archive holds."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from django.contrib.auth.models import User
+
+from conversations import models
+from conversations.selectors.stored import conversation_umf
+from providers import formats, umf
+
+
+def conversation_export(
+    *, conversation: models.Conversation, target: formats.Format
+) -> formats.Rendered:
+    """The conversation as ``target`` holds one (a file of one, for formats of many), with
+    a warning for each thing the target could not hold."""
+    return target.render_all([conversation_umf(conversation=conversation).umf])
+
+
+def conversations_to_export(
+    *, owner: User | None = None, chunk_size: int = 200
+) -> Iterator[models.Conversation]:
+    """Every conversation (only the owner's, when given), oldest first, fetched
+    ``chunk_size`` at a time so that an archive of any size fits in memory."""
+    conversations = models.Conversation.objects.order_by("created_at")
+    if owner is not None:
+        conversations = conversations.filter(owner=owner)
+    return conversations.iterator(chunk_size=chunk_size)
+
+
+def conversations_umf(
+    *, owner: User | None = None, chunk_size: int = 200
+) -> Iterator[umf.Conversation]:
+    """:func:`conversations_to_export`, each read back as UMF."""
+    for conversation in conversations_to_export(owner=owner, chunk_size=chunk_size):
+        yield conversation_umf(conversation=conversation).umf

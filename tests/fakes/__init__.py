@@ -1,1 +1,0 @@
-"""Fakes that tests and benchmarks share: a fake LLM provider server (``provider_server``)."""

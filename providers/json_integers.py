@@ -3,7 +3,7 @@
 orjson reads a JSON integer beyond 64 bits (below ``-2**63`` or above ``2**64 - 1``) as a
 float, silently: ``2**70`` comes back as ``1.1805916207174113e+21``. It cannot write one
 either. Every reader of outside JSON refuses such a number with its path instead (the
-request body in ``conversations.strict_json``, the entries of archive files).
+request body in ``conversations.json_input``, the entries of archive files).
 """
 
 from __future__ import annotations

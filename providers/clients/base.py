@@ -4,7 +4,7 @@ A client takes a UMF conversation, renders it with its provider's format module,
 over HTTP (plain or streaming), and parses the answer back into a UMF :class:`Response`.
 It never retries: it classifies each failure as transient or permanent (with the
 provider's ``retry-after`` when there is one) and the caller's single retry policy
-decides (``conversations.tasks``).
+decides (``conversations.services.replays.retry_backoff``).
 """
 
 from __future__ import annotations

@@ -23,30 +23,10 @@ from conversations.api.serializers.imports import (
 from conversations.api.throttles import WriteRateThrottle
 from conversations.api.upload_handler import DatabaseUploadHandler, StoredUploadFile
 from conversations.ownership import current_user, owned_import_job
-from conversations.services import import_jobs, uploads
-from providers.formats._archive import SNIFF_BYTES, sniff
+from conversations.services import import_files, import_jobs, uploads
 
 MAX_LISTED_ITEMS = 1000
 MAX_LISTED_JOBS = 200
-
-
-def _unreadable_reason(upload: Any) -> str | None:
-    """Why the upload cannot be a zip, JSON or text file (None when it may be one).
-
-    Checked on the first bytes, before a job exists, so that an image or a truncated
-    archive is a 422 now rather than a failed job later. Leaves the file at its start.
-    """
-    try:
-        sniffed = sniff(upload, line_bytes=SNIFF_BYTES)
-    finally:
-        upload.seek(0)
-    if sniffed.kind == "empty":
-        return "the file is empty"
-    if sniffed.kind == "broken-zip":
-        return "the file starts like a zip but is not one"
-    if sniffed.kind != "zip" and not sniffed.text:
-        return "the file is not a zip, JSON or UTF-8 text file"
-    return None
 
 
 class ImportUploadParser(MultiPartParser):
@@ -96,7 +76,7 @@ class ImportJobListView(APIView):
             data = ImportUploadInput(data=request.data)
             data.is_valid(raise_exception=True)
             upload = data.validated_data["file"]
-            reason = _unreadable_reason(upload)
+            reason = import_files.upload_refusal(upload)
             if reason is not None:
                 # A well-formed request whose file cannot be what it must be (as a payload
                 # that is not its format): 422, and no job.

@@ -11,13 +11,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
+import filetype
 import orjson
 from django.conf import settings
 
 from conversations import json_input
 from conversations.records import content_hash
 from providers import formats
-from providers.formats._archive import LIMITS, json_entries, sniff
+from providers.formats._archive import LIMITS, SNIFF_BYTES, json_entries, sniff
 
 SAMPLE_BYTES = 4 * 1024 * 1024
 
@@ -169,3 +170,28 @@ def _first_items(stream: IO[bytes]) -> object:
     if message.startswith("not valid JSON"):
         message = f"the file is {message}"
     raise formats.FormatError(message, field=error.field or "file")
+
+
+ACCEPTED = "conversations.json, a .zip data export or a .jsonl dataset"
+
+
+def upload_refusal(upload: IO[bytes]) -> str | None:
+    """Why the upload cannot be a file of conversations, in a person's words (None when
+    it may be one): said of what the file is, from its first bytes, before a job exists,
+    so that an image or a truncated archive is refused now rather than a failed job
+    later. Leaves the file at its start."""
+    try:
+        sniffed = sniff(upload, line_bytes=SNIFF_BYTES)
+        upload.seek(0)
+        head = upload.read(8192)
+    finally:
+        upload.seek(0)
+    if sniffed.kind == "empty":
+        return f"the file is empty: upload {ACCEPTED}"
+    if sniffed.kind == "broken-zip":
+        return "the file starts like a zip but is cut short or damaged: download the export again"
+    if sniffed.kind == "zip" or sniffed.text:
+        return None
+    kind = filetype.guess(head)
+    what = f"a .{kind.extension} file ({kind.mime})" if kind is not None else "binary data"
+    return f"the file is {what}, not conversations: upload {ACCEPTED}"

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from conversations import forms, models, selectors, services
 from conversations.ownership import current_user, owned_conversation, owned_import_job
-from conversations.services import import_jobs
+from conversations.services import import_files, import_jobs
 from conversations.services.enqueue import QueueUnavailable
 from conversations.services.uploads import UploadQuotaExceeded
 from providers import formats
@@ -60,6 +60,10 @@ def _import_paste(request: HttpRequest, form: forms.PasteImportForm) -> dict[str
 def _start_job(request: HttpRequest, form: forms.UploadImportForm) -> HttpResponse | None:
     """A redirect to the new job's page, or None when the form got the reason why not."""
     upload = form.cleaned_data["file"]
+    reason = import_files.upload_refusal(upload)
+    if reason is not None:
+        form.add_error("file", reason)
+        return None
     try:
         job = import_jobs.import_job_create(
             owner=current_user(request),
@@ -79,22 +83,52 @@ def _start_job(request: HttpRequest, form: forms.UploadImportForm) -> HttpRespon
 @login_required
 @require_GET
 def import_job_detail(request: HttpRequest, pk: Any) -> HttpResponse:
-    return render(request, "import_job.html", _job_context(owned_import_job(request, pk)))
+    job = owned_import_job(request, pk)
+    return render(request, "import_job.html", _job_context(request, job))
 
 
 @login_required
 @require_GET
 def import_job_status(request: HttpRequest, pk: Any) -> HttpResponse:
     """The progress fragment htmx polls while the job runs."""
-    return render(request, "_import_job_status.html", _job_context(owned_import_job(request, pk)))
+    job = owned_import_job(request, pk)
+    return render(request, "_import_job_status.html", _job_context(request, job))
 
 
-def _job_context(job: models.ImportJob) -> dict[str, Any]:
+JOB_ITEMS_PAGE = 100
+
+
+def _job_context(request: HttpRequest, job: models.ImportJob) -> dict[str, Any]:
+    """The job, and once it has ended a page of its results (``?page=``, from 1), all of
+    them or the failed ones only (``?failed=1``)."""
     finished = job.status in (job.Status.SUCCEEDED, job.Status.FAILED)
+    failed_only = request.GET.get("failed") == "1"
+    total = job.failed if failed_only else job.processed
+    pages = max((total + JOB_ITEMS_PAGE - 1) // JOB_ITEMS_PAGE, 1)
+    try:
+        page = min(max(int(request.GET.get("page", "1")), 1), pages)
+    except ValueError:
+        page = 1
     items = (
-        selectors.import_job_items(job=job, limit=200, with_conversations=True) if finished else []
+        selectors.import_job_items(
+            job=job,
+            limit=JOB_ITEMS_PAGE,
+            offset=(page - 1) * JOB_ITEMS_PAGE,
+            status=models.ImportItem.Status.FAILED if failed_only else None,
+            with_conversations=True,
+        )
+        if finished
+        else []
     )
-    return {"job": job, "finished": finished, "items": items}
+    return {
+        "job": job,
+        "finished": finished,
+        "items": items,
+        "page": page,
+        "pages": pages,
+        "failed_only": failed_only,
+        "first_number": (page - 1) * JOB_ITEMS_PAGE + 1,
+    }
 
 
 def _rendered(request: HttpRequest, pk: Any) -> tuple[models.Conversation, Any, Any]:

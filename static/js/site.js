@@ -149,3 +149,43 @@ document.addEventListener("keydown", (event) => {
   message.scrollIntoView({ block: "start", behavior: "smooth" });
   event.preventDefault();
 });
+
+// --- An upload shows its progress: the bytes sent, then (on the job's page, which the
+// server redirects to) the conversations read. Without this script the form posts as usual.
+function uploadWithProgress(form) {
+  const file = form.querySelector("input[type=file]");
+  if (!file || !file.files.length || !window.FormData) return false;
+  const bar = Object.assign(document.createElement("progress"), { className: "upload-progress", max: 1, value: 0 });
+  bar.setAttribute("aria-label", "Upload progress");
+  const status = Object.assign(document.createElement("p"), { className: "upload-status", role: "status" });
+  form.querySelector("button[type=submit]").after(bar, status);
+  const request = new XMLHttpRequest();
+  request.open("POST", form.action || location.href);
+  request.upload.addEventListener("progress", (event) => {
+    if (!event.lengthComputable) return;
+    bar.max = event.total;
+    bar.value = event.loaded;
+    const mb = (bytes) => (bytes / 1048576).toFixed(1);
+    status.textContent = event.loaded < event.total
+      ? `${mb(event.loaded)} of ${mb(event.total)} MB uploaded`
+      : "Uploaded: checking the file…";
+  });
+  request.addEventListener("load", () => {
+    if (request.responseURL && new URL(request.responseURL).pathname !== location.pathname) {
+      location.assign(request.responseURL); // the job's page: it follows the import
+      return;
+    }
+    // The form again, with the reason the file was refused.
+    const page = new DOMParser().parseFromString(request.responseText, "text/html");
+    document.querySelector("main").replaceWith(page.querySelector("main"));
+  });
+  request.addEventListener("error", () => {
+    status.textContent = "The upload was interrupted: check the connection and try again.";
+  });
+  request.send(new FormData(form));
+  return true;
+}
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (form.id === "upload-form" && uploadWithProgress(form)) event.preventDefault();
+});

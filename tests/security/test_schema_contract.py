@@ -95,9 +95,10 @@ PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010800000000"
 @pytest.mark.parametrize(
     ("name", "content", "reason"),
     [
-        ("image.png", PNG, "not a zip, JSON or UTF-8 text"),
-        ("fake.zip", b"PK\x03\x04 this is no archive", "not one"),
-        ("empty.json", b"", "empty"),
+        ("image.png", PNG, "the file is a .png file (image/png), not conversations: upload"),
+        ("data.bin", bytes(range(256)) * 4, "the file is binary data, not conversations"),
+        ("fake.zip", b"PK\x03\x04 this is no archive", "cut short or damaged"),
+        ("empty.json", b"", "the file is empty: upload conversations.json, a .zip"),
     ],
 )
 def test_an_unreadable_upload_is_422_before_any_job(

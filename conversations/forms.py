@@ -119,6 +119,15 @@ class UploadImportForm(forms.Form):
 
 class ExportForm(forms.Form):
     format = forms.ChoiceField()
+    # The branch the page shows (its ``?leaf=``), or the whole tree.
+    leaf = forms.UUIDField(required=False)
+    scope = forms.ChoiceField(
+        choices=[("branch", "This branch"), ("tree", "The whole tree")], required=False
+    )
+
+    def export_leaf(self) -> Any:
+        """The message whose branch to export, or None for the whole tree."""
+        return None if self.cleaned_data.get("scope") == "tree" else self.cleaned_data.get("leaf")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

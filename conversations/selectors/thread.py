@@ -83,6 +83,24 @@ def conversation_thread(*, conversation: models.Conversation, leaf: Any = None) 
     return Thread(conversation, shown, hidden, tools, warnings, provenance, usage)
 
 
+PATH_COLUMNS = ("id", "parent_id", "replay_run_id")  # what a path through the tree needs
+
+
+def thread_message_ids(*, conversation: models.Conversation, leaf: Any) -> set[Any]:
+    """The ids of the messages on the path the page shows through ``leaf`` (ancestors,
+    ``leaf``, its default descendants), in one query: what "this branch" means."""
+    rows = list(
+        models.Message.objects.filter(conversation=conversation)
+        .order_by("position", "id")
+        .values(*PATH_COLUMNS)
+    )
+    children: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        children[row["parent_id"]].append(row)
+    by_id = {row["id"]: row for row in rows}
+    return {row["id"] for row in _path(by_id, children, by_id.get(leaf))}
+
+
 def _path(
     by_id: dict[Any, dict[str, Any]],
     children: dict[Any, list[dict[str, Any]]],

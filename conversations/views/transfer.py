@@ -137,11 +137,10 @@ def _rendered(request: HttpRequest, pk: Any) -> tuple[models.Conversation, Any, 
     if not form.is_valid():
         raise Http404("no such format")
     target = formats.get(form.cleaned_data["format"])
-    return (
-        conversation,
-        target,
-        selectors.conversation_export(conversation=conversation, target=target),
+    rendered = selectors.conversation_export(
+        conversation=conversation, target=target, leaf=form.export_leaf()
     )
+    return conversation, target, rendered
 
 
 @login_required
@@ -149,17 +148,31 @@ def _rendered(request: HttpRequest, pk: Any) -> tuple[models.Conversation, Any, 
 def export_download(request: HttpRequest, pk: Any) -> HttpResponse:
     """The conversation as a file in the chosen format (what the API's export returns)."""
     conversation, target, rendered = _rendered(request, pk)
-    if isinstance(rendered.payload, str):
-        body, content_type = rendered.payload.encode(), "text/plain; charset=utf-8"
-    else:
-        body = orjson.dumps(rendered.payload, option=orjson.OPT_INDENT_2)
-        content_type = "application/json"
+    body, content_type = _file_body(rendered.payload)
     extension = TEXT_EXTENSIONS.get(target.id, ".json")
     name = f"{slugify(conversation.title)[:60] or 'conversation'}.{target.id}{extension}"
     response = HttpResponse(body, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     response["X-Content-Type-Options"] = "nosniff"
     return response
+
+
+PREVIEW_CHARS = 20_000
+
+
+def _file_body(payload: Any) -> tuple[bytes, str]:
+    """The bytes of the downloaded file and their type: text formats as text, the rest as
+    indented JSON."""
+    if isinstance(payload, str):
+        return payload.encode(), "text/plain; charset=utf-8"
+    return orjson.dumps(payload, option=orjson.OPT_INDENT_2), "application/json"
+
+
+def _preview(payload: Any) -> dict[str, Any]:
+    """The start of what the download holds, as text, and its whole size in bytes."""
+    body, _ = _file_body(payload)
+    text = body[:PREVIEW_CHARS].decode(errors="ignore")  # not a character cut in two
+    return {"text": text, "cut": len(body) > PREVIEW_CHARS, "size": len(body)}
 
 
 @login_required
@@ -176,5 +189,6 @@ def export_warnings(request: HttpRequest, pk: Any) -> HttpResponse:
         "warnings": warnings,
         "serious": len(warnings) - notes,
         "notes": notes,
+        "preview": _preview(rendered.payload),
     }
     return render(request, "conversations/_export_warnings.html", context)

@@ -59,7 +59,7 @@ document.addEventListener("DOMContentLoaded", showTheme);
 
 // --- Copy buttons on messages, code blocks, tool arguments and results. The text copied is
 // what the element shows (a message: its content, without its header and buttons).
-const COPYABLE = ".msg, .msg pre, .side-col pre, .tool-body pre, .diff-body";
+const COPYABLE = ".msg, .msg pre, .side-col pre, .tool-body pre, .diff-body, .export-preview pre";
 
 function copyText(element) {
   if (element.matches(".msg")) {

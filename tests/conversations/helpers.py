@@ -4,7 +4,9 @@ imported through the API, files uploaded to the job path, logged-in clients, Red
 from __future__ import annotations
 
 import io
+import time
 import zipfile
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -132,3 +134,13 @@ def redis_emptied(url: str) -> None:
         redis.Redis.from_url(url, socket_connect_timeout=2).flushdb()
     except redis.RedisError:
         pytest.fail(f"Redis is not reachable at {url}: start it (see .ci/run)")
+
+
+def wait_for(condition: Callable[[], bool], seconds: float, what: str) -> None:
+    """Poll ``condition`` until it holds, or fail after ``seconds`` naming ``what``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")

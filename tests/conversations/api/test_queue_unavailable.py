@@ -142,26 +142,26 @@ def test_a_malformed_idempotency_key_is_a_400_naming_the_header(api: APIClient, 
     assert response.json()["error"]["field"] == "Idempotency-Key"
 
 
-def test_an_unexpected_error_is_a_500_in_the_error_shape(
-    api: APIClient, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("error", "status", "code"),
+    [
+        (RuntimeError("a bug"), 500, "server_error"),
+        (
+            OperationalError("server closed the connection unexpectedly"),
+            503,
+            "database_unavailable",
+        ),
+    ],
+    ids=["an_unexpected_error_is_a_500", "a_database_that_is_down_is_a_503"],
+)
+def test_a_failure_of_the_server_is_an_error_in_the_api_s_shape(
+    api: APIClient, monkeypatch: pytest.MonkeyPatch, error: Exception, status: int, code: str
 ) -> None:
-    def broken(**kwargs: Any) -> Any:
-        raise RuntimeError("a bug")
+    def failing(**kwargs: Any) -> Any:
+        raise error
 
-    monkeypatch.setattr(import_jobs, "import_job_create", broken)
+    monkeypatch.setattr(import_jobs, "import_job_create", failing)
     response = upload(api)
-    assert response.status_code == 500
+    assert response.status_code == status
     assert response["Content-Type"] == "application/json"
-    assert response.json()["error"]["code"] == "server_error"
-
-
-def test_a_database_that_is_down_is_a_503_in_the_error_shape(
-    api: APIClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def down(**kwargs: Any) -> Any:
-        raise OperationalError("server closed the connection unexpectedly")
-
-    monkeypatch.setattr(import_jobs, "import_job_create", down)
-    response = upload(api)
-    assert response.status_code == 503
-    assert response.json()["error"]["code"] == "database_unavailable"
+    assert response.json()["error"]["code"] == code

@@ -14,12 +14,13 @@ from rest_framework.test import APIClient
 
 from conversations import models
 from conversations.services import import_jobs
+from tests.conversations.helpers import wait_for
 from tests.conversations.services import test_replay_worker as replay_worker
 from tests.conversations.services.test_import_job_path import (
     chatgpt_zip_with_images,
     finetune_lines,
 )
-from tests.conversations.services.test_replay_worker import WorkerFactory, wait_for
+from tests.conversations.services.test_replay_worker import WorkerFactory
 
 # The replay tests' worker fixtures: a Redis queue of the test's own, worker processes.
 queue = replay_worker.queue

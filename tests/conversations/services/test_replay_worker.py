@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,7 +21,7 @@ from rest_framework.test import APIClient
 
 from conversations import models
 from fakes.provider_server import Answer, FakeProviderServer, Fault
-from tests.conversations.helpers import weather_imported
+from tests.conversations.helpers import wait_for, weather_imported
 from umfsite.celery import app as celery_app
 
 pytestmark = [
@@ -153,15 +152,6 @@ def import_and_replay(api: APIClient, settings: Any, mode: str) -> str:
     )
     assert response.status_code == 202, response.json()
     return str(response.json()["id"])
-
-
-def wait_for(condition: Callable[[], bool], seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def finished(run_id: str) -> bool:

@@ -36,7 +36,7 @@ def row_id(conversation: Any, source_id: str) -> str:
 def download(client: Any, conversation: Any, **query: str) -> str:
     response = client.get(f"/conversations/{conversation.pk}/export/", query)
     assert response.status_code == 200
-    return response.content.decode()
+    return str(response.content.decode())
 
 
 def test_the_branch_on_screen_is_what_downloads(alice: Any, tree: Any) -> None:

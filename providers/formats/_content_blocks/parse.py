@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._kit.fields import Fields
+from providers.formats.base import FormatError
 from providers.umf import Message, ToolResultBlock, ToolUseBlock, Usage
 
 
@@ -45,3 +47,12 @@ def cached_usage(
         reasoning_tokens=reasoning,
         raw=dict(raw),
     )
+
+
+def stop_sequences(fields: Fields, key: str) -> list[Any] | None:
+    """The stop sequences under ``key`` (None when absent): strings only."""
+    stop = fields.array(key)
+    for index, sequence in enumerate(stop or []):
+        if not isinstance(sequence, str):
+            raise FormatError("stop sequences must be strings", field=f"{fields.at(key)}[{index}]")
+    return stop

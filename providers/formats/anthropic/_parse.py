@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._content_blocks.parse import cached_usage, name_tool_results
+from providers.formats._content_blocks.parse import cached_usage, name_tool_results, stop_sequences
 from providers.formats._content_blocks.shape import parse_in_shape
 from providers.formats._kit.extra import extra_of
 from providers.formats._kit.fields import Fields, umf_checked
@@ -150,12 +150,7 @@ def _parse_tool_choice(raw: dict[str, Any], path: str) -> ToolChoice:
 
 
 def _parse_parameters(fields: Fields) -> Parameters:
-    stop = fields.array("stop_sequences")
-    for index, sequence in enumerate(stop or []):
-        if not isinstance(sequence, str):
-            raise FormatError(
-                "stop sequences must be strings", field=f"{fields.at('stop_sequences')}[{index}]"
-            )
+    stop = stop_sequences(fields, "stop_sequences")
     return Parameters(
         model=fields.string("model"),
         max_tokens=fields.integer("max_tokens"),

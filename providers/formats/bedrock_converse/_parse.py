@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._content_blocks.parse import cached_usage, name_tool_results
+from providers.formats._content_blocks.parse import cached_usage, name_tool_results, stop_sequences
 from providers.formats._content_blocks.shape import parse_in_shape
 from providers.formats._kit.extra import extra_of
 from providers.formats._kit.fields import Fields, umf_checked, union_member
@@ -118,12 +118,7 @@ def _parse_inference(fields: Fields, hints: dict[str, Any]) -> Parameters:
     if raw is None:
         return Parameters()
     config = Fields(raw, fields.at("inferenceConfig"))
-    stop = config.array("stopSequences")
-    for index, sequence in enumerate(stop or []):
-        if not isinstance(sequence, str):
-            raise FormatError(
-                "stop sequences must be strings", field=f"{config.at('stopSequences')}[{index}]"
-            )
+    stop = stop_sequences(config, "stopSequences")
     parameters = Parameters(
         max_tokens=config.integer("maxTokens"),
         temperature=config.number("temperature"),

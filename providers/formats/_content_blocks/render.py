@@ -17,11 +17,12 @@ from providers.formats._content_blocks.drafts import (
     report_system_moved,
     text_only,
 )
+from providers.formats._content_blocks.parse import UsageNames, cache_excluded_usage
 from providers.formats._content_blocks.shape import Thread, main_thread, shaped_payload
 from providers.formats._kit.drift import report_message_metadata
 from providers.formats._kit.extra import hint
 from providers.formats.base import Rendered
-from providers.umf import Conversation, Message, Usage
+from providers.umf import Conversation, Message
 
 Taken = TypeVar("Taken")
 
@@ -100,18 +101,17 @@ def put_stop_and_usage(
     body: dict[str, Any],
     message: Message,
     stop_reasons: Mapping[str, str],
-    usage_payload: Callable[[Usage], dict[str, Any]],
+    names: UsageNames,
     *,
     stop_key: str,
 ) -> None:
     """A response's stop reason (as read, else the UMF finish reason in the API's words)
-    and its usage (as read, else in the API's meaning)."""
+    and its usage (as read, else in the API's meaning: ``names``)."""
     stop_reason = message.provider_finish_reason
     if stop_reason is None:
         stop_reason = stop_reasons.get(message.finish_reason or "")
     if stop_reason is not None:
         body[stop_key] = stop_reason
-    if message.usage is not None:
-        body["usage"] = (
-            message.usage.raw if message.usage.raw is not None else usage_payload(message.usage)
-        )
+    usage = message.usage
+    if usage is not None:
+        body["usage"] = usage.raw if usage.raw is not None else cache_excluded_usage(usage, names)

@@ -14,7 +14,7 @@ from providers.formats._content_blocks.shape import parse_in_shape
 from providers.formats._kit.extra import extra_of
 from providers.formats._kit.fields import Fields, umf_checked
 from providers.formats._kit.paths import at
-from providers.formats.anthropic._constants import FINISH_REASONS, FORMAT_ID, ROLES
+from providers.formats.anthropic._constants import FINISH_REASONS, FORMAT_ID, ROLES, USAGE_NAMES
 from providers.formats.anthropic._parse_blocks import (
     AnthropicFields,
     parse_block_list,
@@ -203,16 +203,9 @@ def parse_usage(raw: dict[str, Any], path: str) -> Usage:
     """Anthropic usage in UMF's (OpenAI's) meaning: ``input_tokens`` excludes cache reads
     and writes, UMF ``prompt_tokens`` includes them. ``raw`` keeps the object as sent."""
     counts = AnthropicFields(raw, path)
-    fresh = counts.integer("input_tokens")
-    output = counts.integer("output_tokens")
-    written = counts.integer("cache_creation_input_tokens")
-    read = counts.integer("cache_read_input_tokens")
+    usage = cached_usage(raw, counts, USAGE_NAMES)
     details = counts.mapping("output_tokens_details")
-    thinking = (
-        AnthropicFields(details, at(path, "output_tokens_details")).integer("thinking_tokens")
-        if details
-        else None
-    )
-    return cached_usage(
-        raw, fresh=fresh, output=output, read=read, written=written, reasoning=thinking
-    )
+    if details:
+        fields = AnthropicFields(details, at(path, "output_tokens_details"))
+        usage.reasoning_tokens = fields.integer("thinking_tokens")
+    return usage

@@ -22,6 +22,7 @@ from providers.formats.anthropic._constants import (
     FORMAT_ID,
     SAMPLING_PARAMETERS,
     STOP_REASONS,
+    USAGE_NAMES,
 )
 from providers.formats.anthropic._render_blocks import (
     DIALECT,
@@ -33,7 +34,7 @@ from providers.formats.anthropic._render_blocks import (
 from providers.formats.anthropic._render_tools import render_tools
 from providers.formats.anthropic._rules import apply_rules
 from providers.formats.base import Rendered
-from providers.umf import JSON, Conversation, Message, Usage
+from providers.umf import JSON, Conversation, Message
 
 _NO_MESSAGE_METADATA = (
     "an Anthropic request has no per-message ids, timestamps, models, finish reasons or "
@@ -187,21 +188,6 @@ def response_payload(entry: tuple[int, Message], ctx: RenderContext) -> dict[str
         body["id"] = message.id
     if message.model is not None:
         body["model"] = message.model
-    put_stop_and_usage(body, message, STOP_REASONS, usage_payload, stop_key="stop_reason")
+    put_stop_and_usage(body, message, STOP_REASONS, USAGE_NAMES, stop_key="stop_reason")
     body.update(provider_fields(message.extra))
-    return body
-
-
-def usage_payload(usage: Usage) -> dict[str, Any]:
-    """UMF usage in Anthropic's meaning (input without the cached tokens)."""
-    cached, written = usage.cached_tokens or 0, usage.cache_write_tokens or 0
-    body: dict[str, Any] = {}
-    if usage.prompt_tokens is not None:
-        body["input_tokens"] = usage.prompt_tokens - cached - written
-    if usage.completion_tokens is not None:
-        body["output_tokens"] = usage.completion_tokens
-    if usage.cache_write_tokens is not None:
-        body["cache_creation_input_tokens"] = usage.cache_write_tokens
-    if usage.cached_tokens is not None:
-        body["cache_read_input_tokens"] = usage.cached_tokens
     return body

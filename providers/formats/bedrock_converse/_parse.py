@@ -16,7 +16,7 @@ from providers.formats._kit.extra import extra_of
 from providers.formats._kit.fields import Fields, umf_checked, union_member
 from providers.formats._kit.paths import at
 from providers.formats.base import FormatError, ParseResult
-from providers.formats.bedrock_converse._constants import FINISH_REASONS, FORMAT_ID
+from providers.formats.bedrock_converse._constants import FINISH_REASONS, FORMAT_ID, USAGE_NAMES
 from providers.formats.bedrock_converse._parse_blocks import opaque_hint, parse_block_list
 from providers.umf import (
     JSON,
@@ -204,10 +204,4 @@ def parse_response(raw: JSON, path: str) -> Message:
 def parse_usage(raw: dict[str, Any], path: str) -> Usage:
     """Bedrock usage in UMF's (OpenAI's) meaning: ``inputTokens`` leaves out cache reads and
     writes, UMF ``prompt_tokens`` includes them. ``raw`` keeps the object as sent."""
-    counts = Fields(raw, path)
-    fresh = counts.integer("inputTokens")
-    output = counts.integer("outputTokens")
-    total = counts.integer("totalTokens")
-    read = counts.integer("cacheReadInputTokens")
-    written = counts.integer("cacheWriteInputTokens")
-    return cached_usage(raw, fresh=fresh, output=output, read=read, written=written, total=total)
+    return cached_usage(raw, Fields(raw, path), USAGE_NAMES)

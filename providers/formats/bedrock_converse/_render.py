@@ -17,11 +17,16 @@ from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import report_foreign_extra, report_unsupported_parameters
 from providers.formats._kit.extra import hint, own_extra
 from providers.formats.base import Rendered
-from providers.formats.bedrock_converse._constants import DEFAULT_MODEL, FORMAT_ID, STOP_REASONS
+from providers.formats.bedrock_converse._constants import (
+    DEFAULT_MODEL,
+    FORMAT_ID,
+    STOP_REASONS,
+    USAGE_NAMES,
+)
 from providers.formats.bedrock_converse._render_blocks import DIALECT, new_context, render_blocks
 from providers.formats.bedrock_converse._render_tools import render_tool_config
 from providers.formats.bedrock_converse._rules import apply_rules
-from providers.umf import Conversation, Message, Parameters, Usage
+from providers.umf import Conversation, Message, Parameters
 
 _NO_MESSAGE_METADATA = (
     "a Bedrock Converse request has no per-message ids, timestamps, models, finish reasons "
@@ -189,23 +194,6 @@ def response_payload(entry: tuple[int, Message], ctx: RenderContext) -> dict[str
             **hint(message.extra, FORMAT_ID, "output_fields", {}),
         }
     }
-    put_stop_and_usage(body, message, STOP_REASONS, usage_payload, stop_key="stopReason")
+    put_stop_and_usage(body, message, STOP_REASONS, USAGE_NAMES, stop_key="stopReason")
     body.update(own_extra(message.extra, FORMAT_ID))
-    return body
-
-
-def usage_payload(usage: Usage) -> dict[str, Any]:
-    """UMF usage in Bedrock's meaning (input without the cache reads and writes)."""
-    cached, written = usage.cached_tokens or 0, usage.cache_write_tokens or 0
-    body: dict[str, Any] = {}
-    if usage.prompt_tokens is not None:
-        body["inputTokens"] = usage.prompt_tokens - cached - written
-    if usage.completion_tokens is not None:
-        body["outputTokens"] = usage.completion_tokens
-    if usage.total_tokens is not None:
-        body["totalTokens"] = usage.total_tokens
-    if usage.cached_tokens is not None:
-        body["cacheReadInputTokens"] = usage.cached_tokens
-    if usage.cache_write_tokens is not None:
-        body["cacheWriteInputTokens"] = usage.cache_write_tokens
     return body

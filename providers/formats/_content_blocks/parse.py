@@ -3,11 +3,33 @@ and usage whose input count leaves out the cache (UMF's counts include it)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from providers.formats._kit.fields import Fields
-from providers.formats.base import FormatError
-from providers.umf import Message, ToolResultBlock, ToolUseBlock, Usage
+from providers.formats._content_blocks.shape import parse_in_shape
+from providers.formats._kit.fields import Fields, umf_checked
+from providers.formats.base import FormatError, ParseResult
+from providers.umf import JSON, Message, ToolResultBlock, ToolUseBlock, Usage
+
+
+def parse_id_paired(
+    payload: JSON,
+    format_id: str,
+    parse_message: Callable[[JSON, str], Message],
+    **shapes: Any,
+) -> list[ParseResult]:
+    """A payload of any shape :func:`~.shape.parse_in_shape` reads (``shapes``: its request,
+    response and tests), a bare list read by ``parse_message``, as one conversation whose
+    tool results are named after their calls (these APIs pair them by id)."""
+    with umf_checked():
+        conversation = parse_in_shape(
+            payload,
+            format_id,
+            message_list=lambda raw: [parse_message(m, f"[{i}]") for i, m in enumerate(raw)],
+            **shapes,
+        )
+        name_tool_results(conversation.messages)
+    return [ParseResult(conversation)]
 
 
 def name_tool_results(messages: list[Message]) -> None:

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._content_blocks.parse import cached_usage, name_tool_results, stop_sequences
-from providers.formats._content_blocks.shape import parse_in_shape
+from providers.formats._content_blocks.parse import cached_usage, parse_id_paired, stop_sequences
 from providers.formats._kit.extra import extra_of
-from providers.formats._kit.fields import Fields, umf_checked
+from providers.formats._kit.fields import Fields
 from providers.formats._kit.paths import at
 from providers.formats.anthropic._constants import FINISH_REASONS, FORMAT_ID, ROLES, USAGE_NAMES
 from providers.formats.anthropic._parse_blocks import (
@@ -38,16 +37,10 @@ _TOOL_CHOICES = {"auto": "auto", "any": "required", "tool": "tool", "none": "non
 def parse(payload: JSON) -> list[ParseResult]:
     """Read one Anthropic payload (request, message list, exchange or response) as one
     conversation. Raises :class:`FormatError` naming the field for anything that is not."""
-    with umf_checked():
-        return [ParseResult(parse_payload(payload))]
-
-
-def parse_payload(payload: JSON) -> Conversation:
-    """The conversation a payload of any accepted shape describes."""
-    conversation = parse_in_shape(
+    return parse_id_paired(
         payload,
         FORMAT_ID,
-        message_list=lambda raw: [parse_message(m, f"[{i}]") for i, m in enumerate(raw)],
+        parse_message,
         request=parse_request,
         response=parse_response,
         is_request=lambda raw: "messages" in raw,
@@ -57,8 +50,6 @@ def parse_payload(payload: JSON) -> Conversation:
             "list, a {'request', 'response'} exchange or a response message"
         ),
     )
-    name_tool_results(conversation.messages)
-    return conversation
 
 
 def parse_request(raw: JSON, path: str) -> Conversation:

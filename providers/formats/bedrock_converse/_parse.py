@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._content_blocks.parse import cached_usage, name_tool_results, stop_sequences
-from providers.formats._content_blocks.shape import parse_in_shape
+from providers.formats._content_blocks.parse import cached_usage, parse_id_paired, stop_sequences
 from providers.formats._kit.extra import extra_of
-from providers.formats._kit.fields import Fields, umf_checked, union_member
+from providers.formats._kit.fields import Fields, union_member
 from providers.formats._kit.paths import at
 from providers.formats.base import FormatError, ParseResult
 from providers.formats.bedrock_converse._constants import FINISH_REASONS, FORMAT_ID, USAGE_NAMES
@@ -35,16 +34,10 @@ _TOOL_CHOICES: dict[str, Any] = {"auto": "auto", "any": "required", "tool": "too
 def parse(payload: JSON) -> list[ParseResult]:
     """Read one Converse payload (request, message list, exchange or response) as one
     conversation. Raises :class:`FormatError` naming the field for anything that is not."""
-    with umf_checked():
-        return [ParseResult(parse_payload(payload))]
-
-
-def parse_payload(payload: JSON) -> Conversation:
-    """The conversation a payload of any accepted shape describes."""
-    conversation = parse_in_shape(
+    return parse_id_paired(
         payload,
         FORMAT_ID,
-        message_list=lambda raw: [parse_message(m, f"[{i}]") for i, m in enumerate(raw)],
+        parse_message,
         request=parse_request,
         response=parse_response,
         is_request=lambda raw: "messages" in raw,
@@ -55,8 +48,6 @@ def parse_payload(payload: JSON) -> Conversation:
         ),
         answered=_answered,
     )
-    name_tool_results(conversation.messages)
-    return conversation
 
 
 def _answered(conversation: Conversation, answer: Message) -> None:

@@ -63,23 +63,26 @@ def refusal_renderer(
     return render_refusal
 
 
-def drop_nested(
-    block: Block,
-    path: str,
-    ctx: RenderContext,
+def nested_renderer(
+    render_block: BlockRenderer[RenderContext],
     *,
     refused: tuple[str, ...],
     where: str,
-    original: Any,
-) -> bool:
-    """Whether a block inside a tool result is one ``where`` ("an Anthropic tool result")
-    cannot hold (``refused`` types): then it is left out, said with ``original``."""
-    if block.type not in refused:
-        return False
-    ctx.drift.add(
-        "content-dropped",
-        f"{where} cannot hold a {block.type} block; left out",
-        field=path,
-        original=original(block),
-    )
-    return True
+    original: Callable[[Block], Any],
+) -> BlockRenderer[RenderContext]:
+    """The renderer of a block inside a tool result: ``render_block``, but the ``refused``
+    types, which ``where`` ("an Anthropic tool result") cannot hold, are left out, said
+    with ``original`` (what the warning shows of the block)."""
+
+    def render_nested(block: Block, path: str, ctx: RenderContext) -> dict[str, Any] | None:
+        if block.type not in refused:
+            return render_block(block, path, ctx)
+        ctx.drift.add(
+            "content-dropped",
+            f"{where} cannot hold a {block.type} block; left out",
+            field=path,
+            original=original(block),
+        )
+        return None
+
+    return render_nested

@@ -12,15 +12,15 @@ from providers.umf import ImageBlock, MediaSource
 
 
 def report_image_detail(block: ImageBlock, path: str, drift: Drift, target: str) -> None:
-    """The note for an image detail hint (other than ``auto``) the API has no place for."""
-    if block.detail not in (None, "auto"):
-        drift.add(
-            "field-unknown",
-            f"{target} images take no detail hint",
-            field=f"{path}.detail",
-            original=block.detail,
-            severity="info",
-        )
+    """The note for an image detail hint (other than ``auto``: the caller checks, most
+    images have none) the API has no place for."""
+    drift.add(
+        "field-unknown",
+        f"{target} images take no detail hint",
+        field=f"{path}.detail",
+        original=block.detail,
+        severity="info",
+    )
 
 
 def unsendable(source: MediaSource, target: str, what: str) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 from providers.formats._content_blocks.blocks import (
     block_list_renderer,
-    drop_nested,
+    nested_renderer,
     refusal_renderer,
 )
 from providers.formats._content_blocks.drafts import Dialect, Part, drop_blank_text
@@ -96,20 +96,6 @@ def _result_content(block: ToolResultBlock, path: str, ctx: RenderContext) -> JS
     return [part.body for part in parts]
 
 
-def _nested(block: Block, path: str, ctx: RenderContext) -> dict[str, Any] | None:
-    """A block inside a tool result: text, images and documents only."""
-    if drop_nested(
-        block,
-        path,
-        ctx,
-        refused=("tool_use", "tool_result", "thinking"),
-        where="an Anthropic tool result",
-        original=lambda block: block.model_dump(mode="json", exclude={"extra"}),
-    ):
-        return None
-    return render_block(block, path, ctx)
-
-
 def _thinking(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | None:
     if signature_portable(block, FORMAT_ID):
         if block.redacted and block.data is not None:
@@ -139,7 +125,17 @@ RENDERERS: dict[str, Callable[[Any, str, RenderContext], dict[str, Any] | None]]
 }
 
 render_blocks = block_list_renderer(FORMAT_ID, UNMAPPED_BLOCKS, render_block)
-_render_result_blocks = block_list_renderer(FORMAT_ID, UNMAPPED_BLOCKS, _nested)
+_render_result_blocks = block_list_renderer(
+    FORMAT_ID,
+    UNMAPPED_BLOCKS,
+    # A block inside a tool result: text, images and documents only.
+    nested_renderer(
+        render_block,
+        refused=("tool_use", "tool_result", "thinking"),
+        where="an Anthropic tool result",
+        original=lambda block: block.model_dump(mode="json", exclude={"extra"}),
+    ),
+)
 
 
 def new_context(*, faithful: bool) -> RenderContext:

@@ -25,7 +25,8 @@ def render_image(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | 
     source = verbatim_source(block) if ctx.faithful else _image_source(block.source, path, ctx)
     if source is None:
         return None
-    report_image_detail(block, path, ctx.drift, "Anthropic")
+    if block.detail not in (None, "auto"):
+        report_image_detail(block, path, ctx.drift, "Anthropic")
     return {"type": "image", "source": source}
 
 

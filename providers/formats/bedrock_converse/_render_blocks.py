@@ -11,7 +11,7 @@ from typing import Any
 
 from providers.formats._content_blocks.blocks import (
     block_list_renderer,
-    drop_nested,
+    nested_renderer,
     refusal_renderer,
 )
 from providers.formats._content_blocks.drafts import Dialect, drop_blank_text, union_member
@@ -133,20 +133,6 @@ def _result_blocks(block: ToolResultBlock, path: str, ctx: RenderContext) -> lis
     return [part.body for part in parts]
 
 
-def _nested(block: Block, path: str, ctx: RenderContext) -> dict[str, Any] | None:
-    """A block inside a tool result: text (or json), images and documents only."""
-    if drop_nested(
-        block,
-        path,
-        ctx,
-        refused=("tool_use", "tool_result", "thinking", "audio"),
-        where="a Bedrock tool result",
-        original=_summary,
-    ):
-        return None
-    return render_block(block, path, ctx)
-
-
 def _summary(block: Block) -> JSON:
     """A block as a warning shows it (media without its bytes)."""
     summary = block.model_dump(mode="json", exclude={"extra"})
@@ -185,7 +171,17 @@ RENDERERS: dict[str, Callable[[Any, str, RenderContext], dict[str, Any] | None]]
 }
 
 render_blocks = block_list_renderer(FORMAT_ID, "$opaque", render_block)
-_render_result_blocks = block_list_renderer(FORMAT_ID, "$opaque", _nested)
+_render_result_blocks = block_list_renderer(
+    FORMAT_ID,
+    "$opaque",
+    # A block inside a tool result: text (or json), images and documents only.
+    nested_renderer(
+        render_block,
+        refused=("tool_use", "tool_result", "thinking", "audio"),
+        where="a Bedrock tool result",
+        original=_summary,
+    ),
+)
 
 
 def new_context(*, faithful: bool) -> RenderContext:

@@ -38,7 +38,8 @@ def render_image(block: ImageBlock, path: str, ctx: RenderContext) -> dict[str, 
     if ctx.faithful:
         read_format = (block.source.media_type or "").removeprefix("image/")
         return {"image": {"format": read_format, "source": verbatim_source(block)}}
-    report_image_detail(block, path, ctx.drift, "Bedrock")
+    if block.detail not in (None, "auto"):
+        report_image_detail(block, path, ctx.drift, "Bedrock")
     image_format = _wire_format(block.source, "image/", IMAGE_FORMATS, IMAGE_ALIASES)
     return _media("image", image_format, block.source, path, ctx)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from providers.formats._kit.wire import media_summary
 from providers.formats.base import Drift
-from providers.umf import ImageBlock, MediaSource
+from providers.umf import DocumentBlock, ImageBlock, MediaSource
 
 
 def report_image_detail(block: ImageBlock, path: str, drift: Drift, target: str) -> None:
@@ -35,3 +35,11 @@ def drop_media(path: str, source: MediaSource, why: str, drift: Drift) -> dict[s
     """Report media the API cannot take; None, to leave the block out."""
     drift.add("content-dropped", f"{why}; left out", field=path, original=media_summary(source))
     return None
+
+
+def report_filename(block: DocumentBlock, path: str, drift: Drift, note: str) -> None:
+    """The note for a document's file name the API has no place for beside its title
+    (the caller checks that there is one, other than the title)."""
+    drift.add(
+        "field-unknown", note, field=f"{path}.filename", original=block.filename, severity="info"
+    )

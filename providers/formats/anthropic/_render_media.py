@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._content_blocks.media import drop_media, report_image_detail, unsendable
+from providers.formats._content_blocks.media import (
+    drop_media,
+    report_filename,
+    report_image_detail,
+    unsendable,
+)
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.extra import hint
 from providers.formats._kit.wire import decoded_text, inline_media, media_summary
@@ -51,13 +56,7 @@ def render_document(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]
     if title is not None:
         body["title"] = title
     if block.title is not None and block.filename not in (None, block.title):
-        ctx.drift.add(
-            "field-unknown",
-            "Anthropic documents have a title but no file name",
-            field=f"{path}.filename",
-            original=block.filename,
-            severity="info",
-        )
+        report_filename(block, path, ctx.drift, "Anthropic documents have a title but no file name")
     return body
 
 

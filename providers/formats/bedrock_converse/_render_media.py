@@ -13,7 +13,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from providers.formats._content_blocks.media import drop_media, report_image_detail, unsendable
+from providers.formats._content_blocks.media import (
+    drop_media,
+    report_filename,
+    report_image_detail,
+    unsendable,
+)
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.extra import hint
 from providers.formats._kit.wire import decoded_text, inline_media
@@ -188,12 +193,8 @@ def _document_name(block: DocumentBlock, path: str, ctx: RenderContext) -> str:
             severity="info",
         )
     if block.title is not None and block.filename not in (None, block.title):
-        ctx.drift.add(
-            "field-unknown",
-            "Bedrock documents have a name but no separate file name",
-            field=f"{path}.filename",
-            original=block.filename,
-            severity="info",
+        report_filename(
+            block, path, ctx.drift, "Bedrock documents have a name but no separate file name"
         )
     return name
 

@@ -5,5 +5,10 @@ lives here, with each provider's words as parameters (a :class:`~.drafts.Dialect
 
 * :mod:`.shape`: the one thread a request holds, and the payload in the shape it was read in;
 * :mod:`.drafts`: UMF messages as draft turns, each block with its UMF path;
-* :mod:`.rules`: the structural rules applied to drafts converted from another format.
+* :mod:`.rules`: the structural rules applied to drafts converted from another format;
+* :mod:`.render` (the payload in its shape, the top-level system prompt, a response's stop
+  reason and usage), :mod:`.blocks` (block lists, kept blocks, tool-result content),
+  :mod:`.media`, :mod:`.tools` and :mod:`.parse` (shapes, usage, stop sequences): the
+  anthropic and bedrock-converse renderers and parsers, once;
+* :mod:`.capabilities`: what the three formats all carry.
 """

@@ -24,6 +24,7 @@ reasons, usage and metadata in one info note).
 from __future__ import annotations
 
 from providers.formats import register
+from providers.formats._content_blocks.capabilities import block_capabilities
 from providers.formats.anthropic._constants import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
@@ -32,7 +33,7 @@ from providers.formats.anthropic._constants import (
 from providers.formats.anthropic._detect import DISTINCTIVE, detect
 from providers.formats.anthropic._parse import parse
 from providers.formats.anthropic._render import render
-from providers.formats.base import Capabilities, Format
+from providers.formats.base import Format
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
@@ -49,18 +50,13 @@ FORMAT = register(
     Format(
         id=FORMAT_ID,
         label="Anthropic Messages",
-        capabilities=Capabilities(
-            roles=frozenset({"system", "user", "assistant"}),
-            blocks=frozenset({"text", "image", "document", "tool_use", "tool_result", "thinking"}),
-            tools=True,
-            tool_choice=True,
+        capabilities=block_capabilities(
             # temperature/top_p/top_k only in round trips of Anthropic payloads (API version).
-            parameters=frozenset(
+            frozenset(
                 {"model", "max_tokens", "temperature", "top_p", "top_k", "stop", "user", "stream"}
                 | {"parallel_tool_calls"}
             ),
-            reasoning_signatures=True,
-            usage=True,
+            audio=False,
         ),
         parse=parse,
         render=render,

@@ -51,3 +51,12 @@ SAMPLING_PARAMETERS: Final = ("temperature", "top_p", "top_k")
 # for, verbatim with their positions: ``[{"at": index, "block": {...}}]``. A field, not a
 # ``$`` hint, so that other formats list it among the fields they cannot carry.
 UNMAPPED_BLOCKS: Final = "unmapped_blocks"
+
+# Usage members in the API's order, each with the UMF count it carries (input_tokens leaves
+# out the cache reads and writes).
+USAGE_NAMES: Final = (
+    ("input_tokens", "prompt_tokens"),
+    ("output_tokens", "completion_tokens"),
+    ("cache_creation_input_tokens", "cache_write_tokens"),
+    ("cache_read_input_tokens", "cached_tokens"),
+)

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._content_blocks.parse import cached_usage, name_tool_results
-from providers.formats._content_blocks.shape import parse_in_shape
+from providers.formats._content_blocks.parse import cached_usage, parse_id_paired, stop_sequences
 from providers.formats._kit.extra import extra_of
-from providers.formats._kit.fields import Fields, umf_checked
+from providers.formats._kit.fields import Fields
 from providers.formats._kit.paths import at
-from providers.formats.anthropic._constants import FINISH_REASONS, FORMAT_ID, ROLES
+from providers.formats.anthropic._constants import FINISH_REASONS, FORMAT_ID, ROLES, USAGE_NAMES
 from providers.formats.anthropic._parse_blocks import (
     AnthropicFields,
     parse_block_list,
@@ -38,16 +37,10 @@ _TOOL_CHOICES = {"auto": "auto", "any": "required", "tool": "tool", "none": "non
 def parse(payload: JSON) -> list[ParseResult]:
     """Read one Anthropic payload (request, message list, exchange or response) as one
     conversation. Raises :class:`FormatError` naming the field for anything that is not."""
-    with umf_checked():
-        return [ParseResult(parse_payload(payload))]
-
-
-def parse_payload(payload: JSON) -> Conversation:
-    """The conversation a payload of any accepted shape describes."""
-    conversation = parse_in_shape(
+    return parse_id_paired(
         payload,
         FORMAT_ID,
-        message_list=lambda raw: [parse_message(m, f"[{i}]") for i, m in enumerate(raw)],
+        parse_message,
         request=parse_request,
         response=parse_response,
         is_request=lambda raw: "messages" in raw,
@@ -57,8 +50,6 @@ def parse_payload(payload: JSON) -> Conversation:
             "list, a {'request', 'response'} exchange or a response message"
         ),
     )
-    name_tool_results(conversation.messages)
-    return conversation
 
 
 def parse_request(raw: JSON, path: str) -> Conversation:
@@ -150,12 +141,7 @@ def _parse_tool_choice(raw: dict[str, Any], path: str) -> ToolChoice:
 
 
 def _parse_parameters(fields: Fields) -> Parameters:
-    stop = fields.array("stop_sequences")
-    for index, sequence in enumerate(stop or []):
-        if not isinstance(sequence, str):
-            raise FormatError(
-                "stop sequences must be strings", field=f"{fields.at('stop_sequences')}[{index}]"
-            )
+    stop = stop_sequences(fields, "stop_sequences")
     return Parameters(
         model=fields.string("model"),
         max_tokens=fields.integer("max_tokens"),
@@ -208,16 +194,9 @@ def parse_usage(raw: dict[str, Any], path: str) -> Usage:
     """Anthropic usage in UMF's (OpenAI's) meaning: ``input_tokens`` excludes cache reads
     and writes, UMF ``prompt_tokens`` includes them. ``raw`` keeps the object as sent."""
     counts = AnthropicFields(raw, path)
-    fresh = counts.integer("input_tokens")
-    output = counts.integer("output_tokens")
-    written = counts.integer("cache_creation_input_tokens")
-    read = counts.integer("cache_read_input_tokens")
+    usage = cached_usage(raw, counts, USAGE_NAMES)
     details = counts.mapping("output_tokens_details")
-    thinking = (
-        AnthropicFields(details, at(path, "output_tokens_details")).integer("thinking_tokens")
-        if details
-        else None
-    )
-    return cached_usage(
-        raw, fresh=fresh, output=output, read=read, written=written, reasoning=thinking
-    )
+    if details:
+        fields = AnthropicFields(details, at(path, "output_tokens_details"))
+        usage.reasoning_tokens = fields.integer("thinking_tokens")
+    return usage

@@ -5,20 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from providers.formats._content_blocks.drafts import (
-    Draft,
-    Part,
-    build_drafts,
-    drop_blank_text,
-    report_system_moved,
-    text_only,
+from providers.formats._content_blocks.drafts import Draft, Part
+from providers.formats._content_blocks.render import (
+    drafts_and_system,
+    put_stop_and_usage,
+    render_in_shape,
+    system_text,
 )
-from providers.formats._content_blocks.shape import Thread, main_thread, shaped_payload
+from providers.formats._content_blocks.shape import Thread
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import (
-    report_foreign_extra,
-    report_message_metadata,
-)
+from providers.formats._kit.drift import report_foreign_extra, report_unsupported_parameters
 from providers.formats._kit.extra import hint, own_extra
 from providers.formats.anthropic._constants import (
     DEFAULT_MAX_TOKENS,
@@ -26,6 +22,7 @@ from providers.formats.anthropic._constants import (
     FORMAT_ID,
     SAMPLING_PARAMETERS,
     STOP_REASONS,
+    USAGE_NAMES,
 )
 from providers.formats.anthropic._render_blocks import (
     DIALECT,
@@ -37,7 +34,7 @@ from providers.formats.anthropic._render_blocks import (
 from providers.formats.anthropic._render_tools import render_tools
 from providers.formats.anthropic._rules import apply_rules
 from providers.formats.base import Rendered
-from providers.umf import JSON, Conversation, Message, Usage
+from providers.umf import JSON, Conversation, Message
 
 _NO_MESSAGE_METADATA = (
     "an Anthropic request has no per-message ids, timestamps, models, finish reasons or "
@@ -48,23 +45,16 @@ _NO_MESSAGE_METADATA = (
 def render(conversation: Conversation) -> Rendered:
     """Write a conversation as an Anthropic payload in the shape it was read in (see the
     package docstring): the payload and the warnings for what it could not carry."""
-    ctx = new_context(faithful=hint(conversation.extra, FORMAT_ID, "shape") is not None)
-    thread = main_thread(conversation, ctx.drift, "Anthropic")
-    if not ctx.faithful:  # from another format: always a request of the whole thread
-        report_message_metadata(thread, ctx.drift, _NO_MESSAGE_METADATA)
-    last = thread[-1][1] if thread else None
-    payload = shaped_payload(
+    return render_in_shape(
         conversation,
-        thread,
         FORMAT_ID,
-        is_response=last is not None and hint(last.extra, FORMAT_ID, "response") is True,
-        messages=lambda messages: [
-            DIALECT.payload(draft) for draft in _drafts(messages, ctx, system_in_place=True)[0]
-        ],
-        request=lambda messages: _request(conversation, messages, ctx),
-        response=lambda entry: response_payload(entry, ctx),
+        DIALECT,
+        new_context,
+        no_message_metadata=_NO_MESSAGE_METADATA,
+        drafts=lambda messages, ctx: _drafts(messages, ctx, system_in_place=True)[0],
+        request=_request,
+        response=response_payload,
     )
-    return Rendered(payload, ctx.drift.warnings)
 
 
 @dataclass
@@ -81,33 +71,19 @@ def _drafts(
     """Drafts for the thread, and the system prompt taken out of it. System and developer
     messages go to the top-level prompt unless they were Anthropic ``system`` messages (or
     ``system_in_place``: a bare message list has no top-level prompt)."""
-    system: list[SystemSource] = []
-
-    def take_system(message: Message, path: str, leading: bool) -> bool:
-        stays = system_in_place or (
-            ctx.faithful and hint(message.extra, FORMAT_ID, "system") == "message"
-        )
-        if not stays:
-            system.append(_system_source(message, path, leading, ctx))
-        return not stays
-
-    return build_drafts(messages, ctx, DIALECT, take_system=take_system), system
-
-
-def _system_source(message: Message, path: str, leading: bool, ctx: RenderContext) -> SystemSource:
-    report_system_moved(
-        message, path, leading, ctx.drift, target="Anthropic", prompt="top-level system prompt"
+    return drafts_and_system(
+        messages,
+        ctx,
+        DIALECT,
+        stays=lambda message: (
+            system_in_place
+            or (ctx.faithful and hint(message.extra, FORMAT_ID, "system") == "message")
+        ),
+        take=lambda message, path, leading: SystemSource(
+            system_text(message, path, leading, ctx, DIALECT),
+            hint(message.extra, FORMAT_ID, "content"),
+        ),
     )
-    parts = text_only(
-        render_blocks(message.content, path, message.extra, ctx),
-        ctx.drift,
-        is_text=lambda part: part.body.get("type") == "text",
-        kind=lambda part: part.body.get("type"),
-        note="Anthropic's system prompt holds text only; left out",
-    )
-    if not ctx.faithful:
-        parts = drop_blank_text(parts, ctx, DIALECT)
-    return SystemSource(parts, hint(message.extra, FORMAT_ID, "content"))
 
 
 def _system_payload(sources: list[SystemSource], ctx: RenderContext) -> JSON:
@@ -193,23 +169,13 @@ def _metadata(conversation: Conversation, body: dict[str, Any]) -> None:
 
 
 def _unsupported(conversation: Conversation, ctx: RenderContext) -> None:
-    params = conversation.parameters
-    for name in ("seed", "frequency_penalty", "presence_penalty"):
-        value = getattr(params, name)
-        if value is not None:
-            ctx.drift.add(
-                "parameter-unsupported",
-                f"Anthropic has no {name}; left out",
-                field=f"parameters.{name}",
-                original=value,
-            )
-    for name, value in params.custom.items():
-        ctx.drift.add(
-            "parameter-unsupported",
-            f"custom parameter {name!r} is not an Anthropic parameter; left out",
-            field=f"parameters.custom.{name}",
-            original=value,
-        )
+    report_unsupported_parameters(
+        conversation.parameters,
+        ("seed", "frequency_penalty", "presence_penalty"),
+        ctx.drift,
+        missing="Anthropic has no {key}; left out",
+        custom="custom parameter {key!r} is not an Anthropic parameter; left out",
+    )
 
 
 def response_payload(entry: tuple[int, Message], ctx: RenderContext) -> dict[str, Any]:
@@ -222,29 +188,6 @@ def response_payload(entry: tuple[int, Message], ctx: RenderContext) -> dict[str
         body["id"] = message.id
     if message.model is not None:
         body["model"] = message.model
-    stop_reason = message.provider_finish_reason
-    if stop_reason is None and message.finish_reason is not None:
-        stop_reason = STOP_REASONS.get(message.finish_reason)
-    if stop_reason is not None:
-        body["stop_reason"] = stop_reason
-    if message.usage is not None:
-        body["usage"] = (
-            message.usage.raw if message.usage.raw is not None else usage_payload(message.usage)
-        )
+    put_stop_and_usage(body, message, STOP_REASONS, USAGE_NAMES, stop_key="stop_reason")
     body.update(provider_fields(message.extra))
-    return body
-
-
-def usage_payload(usage: Usage) -> dict[str, Any]:
-    """UMF usage in Anthropic's meaning (input without the cached tokens)."""
-    cached, written = usage.cached_tokens or 0, usage.cache_write_tokens or 0
-    body: dict[str, Any] = {}
-    if usage.prompt_tokens is not None:
-        body["input_tokens"] = usage.prompt_tokens - cached - written
-    if usage.completion_tokens is not None:
-        body["output_tokens"] = usage.completion_tokens
-    if usage.cache_write_tokens is not None:
-        body["cache_creation_input_tokens"] = usage.cache_write_tokens
-    if usage.cached_tokens is not None:
-        body["cache_read_input_tokens"] = usage.cached_tokens
     return body

@@ -9,6 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from providers.formats._content_blocks.blocks import (
+    block_list_renderer,
+    nested_renderer,
+    refusal_renderer,
+)
 from providers.formats._content_blocks.drafts import Dialect, Part, drop_blank_text
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import report_foreign_extra, report_reasoning_dropped
@@ -32,26 +37,6 @@ from providers.umf import (
     Message,
     ToolResultBlock,
 )
-
-
-def render_blocks(blocks: list[Block], path: str, extra: Extra, ctx: RenderContext) -> list[Part]:
-    """The blocks of a message (or tool result) at ``path``; blocks kept verbatim in the
-    ``unmapped_blocks`` field go back to their original positions."""
-    parts: list[Part] = []
-    for index, block in enumerate(blocks):
-        block_path = f"{path}.content[{index}]"
-        body = render_block(block, block_path, ctx)
-        if body is not None:
-            parts.append(Part(body, block_path))
-    if extra:
-        _put_back_unmapped(parts, extra, path)
-    return parts
-
-
-def _put_back_unmapped(parts: list[Part], extra: Extra, path: str) -> None:
-    for number, entry in enumerate(extra.get(FORMAT_ID, {}).get(UNMAPPED_BLOCKS, [])):
-        entry_path = f"{path}.extra.{FORMAT_ID}.{UNMAPPED_BLOCKS}[{number}]"
-        parts.insert(min(entry["at"], len(parts)), Part(entry["block"], entry_path))
 
 
 def provider_fields(extra: Extra) -> dict[str, Any]:
@@ -84,17 +69,6 @@ def _text(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]:
     return body
 
 
-def _refusal(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]:
-    ctx.drift.add(
-        "content-type-unsupported",
-        "Anthropic has no refusal block; sent as text",
-        field=path,
-        original="refusal",
-        transformed="text",
-    )
-    return {"type": "text", "text": block.text}
-
-
 def _tool_use(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]:
     arguments = block.input if ctx.faithful else arguments_object(block, path, ctx.drift)
     return {"type": "tool_use", "id": block.id, "name": block.name, "input": arguments}
@@ -114,31 +88,12 @@ def _result_content(block: ToolResultBlock, path: str, ctx: RenderContext) -> JS
     if isinstance(block.content, str):
         absent = hint(block.extra, FORMAT_ID, "content") == "absent"
         return None if block.content == "" and (absent or not ctx.faithful) else block.content
-    parts: list[Part] = []
-    for index, inner in enumerate(block.content):
-        inner_path = f"{path}.content[{index}]"
-        body = _nested(inner, inner_path, ctx)
-        if body is not None:
-            parts.append(Part(body, inner_path))
-    _put_back_unmapped(parts, block.extra, path)
+    parts = _render_result_blocks(block.content, path, block.extra, ctx)
     if not ctx.faithful:
         parts = drop_blank_text(parts, ctx, DIALECT)
         if not parts:
             return None
     return [part.body for part in parts]
-
-
-def _nested(block: Block, path: str, ctx: RenderContext) -> dict[str, Any] | None:
-    """A block inside a tool result: text, images and documents only."""
-    if block.type in ("tool_use", "tool_result", "thinking"):
-        ctx.drift.add(
-            "content-dropped",
-            f"an Anthropic tool result cannot hold a {block.type} block; left out",
-            field=path,
-            original=block.model_dump(mode="json", exclude={"extra"}),
-        )
-        return None
-    return render_block(block, path, ctx)
 
 
 def _thinking(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | None:
@@ -160,7 +115,7 @@ def _thinking(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | Non
 # One renderer per UMF block type (a test checks that none is missing).
 RENDERERS: dict[str, Callable[[Any, str, RenderContext], dict[str, Any] | None]] = {
     "text": _text,
-    "refusal": _refusal,
+    "refusal": refusal_renderer("Anthropic", lambda text: {"type": "text", "text": text}),
     "image": render_image,
     "document": render_document,
     "audio": render_audio,
@@ -168,6 +123,19 @@ RENDERERS: dict[str, Callable[[Any, str, RenderContext], dict[str, Any] | None]]
     "tool_result": _tool_result,
     "thinking": _thinking,
 }
+
+render_blocks = block_list_renderer(FORMAT_ID, UNMAPPED_BLOCKS, render_block)
+_render_result_blocks = block_list_renderer(
+    FORMAT_ID,
+    UNMAPPED_BLOCKS,
+    # A block inside a tool result: text, images and documents only.
+    nested_renderer(
+        render_block,
+        refused=("tool_use", "tool_result", "thinking"),
+        where="an Anthropic tool result",
+        original=lambda block: block.model_dump(mode="json", exclude={"extra"}),
+    ),
+)
 
 
 def new_context(*, faithful: bool) -> RenderContext:

@@ -5,6 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._content_blocks.media import (
+    drop_media,
+    report_filename,
+    report_image_detail,
+    unsendable,
+)
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.extra import hint
 from providers.formats._kit.wire import decoded_text, inline_media, media_summary
@@ -25,13 +31,7 @@ def render_image(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | 
     if source is None:
         return None
     if block.detail not in (None, "auto"):
-        ctx.drift.add(
-            "field-unknown",
-            "Anthropic images take no detail hint",
-            field=f"{path}.detail",
-            original=block.detail,
-            severity="info",
-        )
+        report_image_detail(block, path, ctx.drift, "Anthropic")
     return {"type": "image", "source": source}
 
 
@@ -41,10 +41,10 @@ def _image_source(source: MediaSource, path: str, ctx: RenderContext) -> dict[st
         media_type, data = inline
         if media_type in IMAGE_MEDIA_TYPES:
             return {"type": "base64", "media_type": media_type, "data": data}
-        return _drop_media(path, source, f"Anthropic takes no {media_type} images", ctx)
+        return drop_media(path, source, f"Anthropic takes no {media_type} images", ctx.drift)
     if source.type == "url" and source.url:
         return {"type": "url", "url": source.url}
-    return _drop_media(path, source, _unsendable(source), ctx)
+    return drop_media(path, source, unsendable(source, "Anthropic", "source"), ctx.drift)
 
 
 def render_document(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | None:
@@ -56,13 +56,7 @@ def render_document(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]
     if title is not None:
         body["title"] = title
     if block.title is not None and block.filename not in (None, block.title):
-        ctx.drift.add(
-            "field-unknown",
-            "Anthropic documents have a title but no file name",
-            field=f"{path}.filename",
-            original=block.filename,
-            severity="info",
-        )
+        report_filename(block, path, ctx.drift, "Anthropic documents have a title but no file name")
     return body
 
 
@@ -75,26 +69,12 @@ def _document_source(source: MediaSource, path: str, ctx: RenderContext) -> dict
         text = decoded_text(data) if media_type.startswith("text/") else None
         if text is not None:
             return {"type": "text", "media_type": "text/plain", "data": text}
-        return _drop_media(path, source, f"Anthropic takes no {media_type} documents", ctx)
+        return drop_media(path, source, f"Anthropic takes no {media_type} documents", ctx.drift)
     if source.type == "url" and source.url:
         return {"type": "url", "url": source.url}
     if source.type == "text":
         return {"type": "text", "media_type": "text/plain", "data": source.data or ""}
-    return _drop_media(path, source, _unsendable(source), ctx)
-
-
-def _unsendable(source: MediaSource) -> str:
-    if source.type == "file":
-        return "a file id of another provider means nothing to Anthropic"
-    return f"Anthropic cannot take this {source.type} source"
-
-
-def _drop_media(
-    path: str, source: MediaSource, why: str, ctx: RenderContext
-) -> dict[str, Any] | None:
-    """Report media Anthropic cannot take; None, to leave the block out."""
-    ctx.drift.add("content-dropped", f"{why}; left out", field=path, original=media_summary(source))
-    return None
+    return drop_media(path, source, unsendable(source, "Anthropic", "source"), ctx.drift)
 
 
 def verbatim_source(block: ImageBlock | DocumentBlock) -> dict[str, Any]:

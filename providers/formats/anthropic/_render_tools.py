@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._content_blocks.tools import defaulted_schema, report_choice_without_tools
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import (
     offered_choice,
@@ -31,13 +32,8 @@ def _tool(tool: Tool, path: str, ctx: RenderContext) -> dict[str, Any]:
         body["description"] = tool.description
     schema = tool.parameters
     if schema is None and not ctx.faithful:
-        schema = {"type": "object", "properties": {}}
-        ctx.drift.add(
-            "parameter-defaulted",
-            "Anthropic tools need an input schema; an empty object schema was used",
-            field=f"{path}.parameters",
-            transformed=schema,
-            severity="info",
+        schema = defaulted_schema(
+            {"type": "object", "properties": {}}, path, ctx.drift, "Anthropic"
         )
     if schema is not None:
         body["input_schema"] = schema
@@ -59,13 +55,7 @@ def _tool_choice(
             else None
         )
     if not has_tools and not ctx.faithful:
-        ctx.drift.add(
-            "parameter-normalized",
-            "tool_choice without tools means nothing to Anthropic; left out",
-            field="tool_choice",
-            original=choice.type,
-            severity="info",
-        )
+        report_choice_without_tools(choice, ctx.drift, "Anthropic")
         return None
     if not ctx.faithful:
         choice = offered_choice(choice, conversation.tools, ctx.drift)

@@ -27,7 +27,8 @@ note).
 from __future__ import annotations
 
 from providers.formats import register
-from providers.formats.base import Capabilities, Format
+from providers.formats._content_blocks.capabilities import block_capabilities
+from providers.formats.base import Format
 from providers.formats.bedrock_converse._constants import DEFAULT_MODEL, FORMAT_ID
 from providers.formats.bedrock_converse._detect import detect
 from providers.formats.bedrock_converse._parse import parse
@@ -40,16 +41,8 @@ FORMAT = register(
     Format(
         id=FORMAT_ID,
         label="AWS Bedrock Converse",
-        capabilities=Capabilities(
-            roles=frozenset({"system", "user", "assistant"}),
-            blocks=frozenset(
-                {"text", "image", "document", "audio", "tool_use", "tool_result", "thinking"}
-            ),
-            tools=True,
-            tool_choice=True,
-            parameters=frozenset({"model", "max_tokens", "temperature", "top_p", "stop"}),
-            reasoning_signatures=True,
-            usage=True,
+        capabilities=block_capabilities(
+            frozenset({"model", "max_tokens", "temperature", "top_p", "stop"}), audio=True
         ),
         parse=parse,
         render=render,

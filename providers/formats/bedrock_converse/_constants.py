@@ -117,3 +117,13 @@ OTHER_REQUEST_MEMBERS: Final = frozenset(
         "outputConfig",
     }
 )
+
+# Usage members in the API's order, each with the UMF count it carries (inputTokens leaves
+# out the cache reads and writes).
+USAGE_NAMES: Final = (
+    ("inputTokens", "prompt_tokens"),
+    ("outputTokens", "completion_tokens"),
+    ("totalTokens", "total_tokens"),
+    ("cacheReadInputTokens", "cached_tokens"),
+    ("cacheWriteInputTokens", "cache_write_tokens"),
+)

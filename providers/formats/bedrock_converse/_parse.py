@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._content_blocks.parse import cached_usage, name_tool_results
-from providers.formats._content_blocks.shape import parse_in_shape
+from providers.formats._content_blocks.parse import cached_usage, parse_id_paired, stop_sequences
 from providers.formats._kit.extra import extra_of
-from providers.formats._kit.fields import Fields, umf_checked, union_member
+from providers.formats._kit.fields import Fields, union_member
 from providers.formats._kit.paths import at
 from providers.formats.base import FormatError, ParseResult
-from providers.formats.bedrock_converse._constants import FINISH_REASONS, FORMAT_ID
+from providers.formats.bedrock_converse._constants import FINISH_REASONS, FORMAT_ID, USAGE_NAMES
 from providers.formats.bedrock_converse._parse_blocks import opaque_hint, parse_block_list
 from providers.umf import (
     JSON,
@@ -35,16 +34,10 @@ _TOOL_CHOICES: dict[str, Any] = {"auto": "auto", "any": "required", "tool": "too
 def parse(payload: JSON) -> list[ParseResult]:
     """Read one Converse payload (request, message list, exchange or response) as one
     conversation. Raises :class:`FormatError` naming the field for anything that is not."""
-    with umf_checked():
-        return [ParseResult(parse_payload(payload))]
-
-
-def parse_payload(payload: JSON) -> Conversation:
-    """The conversation a payload of any accepted shape describes."""
-    conversation = parse_in_shape(
+    return parse_id_paired(
         payload,
         FORMAT_ID,
-        message_list=lambda raw: [parse_message(m, f"[{i}]") for i, m in enumerate(raw)],
+        parse_message,
         request=parse_request,
         response=parse_response,
         is_request=lambda raw: "messages" in raw,
@@ -55,8 +48,6 @@ def parse_payload(payload: JSON) -> Conversation:
         ),
         answered=_answered,
     )
-    name_tool_results(conversation.messages)
-    return conversation
 
 
 def _answered(conversation: Conversation, answer: Message) -> None:
@@ -118,12 +109,7 @@ def _parse_inference(fields: Fields, hints: dict[str, Any]) -> Parameters:
     if raw is None:
         return Parameters()
     config = Fields(raw, fields.at("inferenceConfig"))
-    stop = config.array("stopSequences")
-    for index, sequence in enumerate(stop or []):
-        if not isinstance(sequence, str):
-            raise FormatError(
-                "stop sequences must be strings", field=f"{config.at('stopSequences')}[{index}]"
-            )
+    stop = stop_sequences(config, "stopSequences")
     parameters = Parameters(
         max_tokens=config.integer("maxTokens"),
         temperature=config.number("temperature"),
@@ -209,10 +195,4 @@ def parse_response(raw: JSON, path: str) -> Message:
 def parse_usage(raw: dict[str, Any], path: str) -> Usage:
     """Bedrock usage in UMF's (OpenAI's) meaning: ``inputTokens`` leaves out cache reads and
     writes, UMF ``prompt_tokens`` includes them. ``raw`` keeps the object as sent."""
-    counts = Fields(raw, path)
-    fresh = counts.integer("inputTokens")
-    output = counts.integer("outputTokens")
-    total = counts.integer("totalTokens")
-    read = counts.integer("cacheReadInputTokens")
-    written = counts.integer("cacheWriteInputTokens")
-    return cached_usage(raw, fresh=fresh, output=output, read=read, written=written, total=total)
+    return cached_usage(raw, Fields(raw, path), USAGE_NAMES)

@@ -5,24 +5,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._content_blocks.drafts import (
-    Draft,
-    Part,
-    build_drafts,
-    drop_blank_text,
-    report_system_moved,
-    text_only,
+from providers.formats._content_blocks.drafts import Draft, Part
+from providers.formats._content_blocks.render import (
+    drafts_and_system,
+    put_stop_and_usage,
+    render_in_shape,
+    system_text,
 )
-from providers.formats._content_blocks.shape import Thread, main_thread, shaped_payload
+from providers.formats._content_blocks.shape import Thread
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_foreign_extra, report_message_metadata
+from providers.formats._kit.drift import report_foreign_extra, report_unsupported_parameters
 from providers.formats._kit.extra import hint, own_extra
 from providers.formats.base import Rendered
-from providers.formats.bedrock_converse._constants import DEFAULT_MODEL, FORMAT_ID, STOP_REASONS
+from providers.formats.bedrock_converse._constants import (
+    DEFAULT_MODEL,
+    FORMAT_ID,
+    STOP_REASONS,
+    USAGE_NAMES,
+)
 from providers.formats.bedrock_converse._render_blocks import DIALECT, new_context, render_blocks
 from providers.formats.bedrock_converse._render_tools import render_tool_config
 from providers.formats.bedrock_converse._rules import apply_rules
-from providers.umf import Conversation, Message, Parameters, Usage
+from providers.umf import Conversation, Message, Parameters
 
 _NO_MESSAGE_METADATA = (
     "a Bedrock Converse request has no per-message ids, timestamps, models, finish reasons "
@@ -44,62 +48,42 @@ _UNSUPPORTED = (
 def render(conversation: Conversation) -> Rendered:
     """Write a conversation as a Converse payload in the shape it was read in (see the
     package docstring): the payload and the warnings for what it could not carry."""
-    ctx = new_context(faithful=hint(conversation.extra, FORMAT_ID, "shape") is not None)
-    thread = main_thread(conversation, ctx.drift, "Bedrock")
-    if not ctx.faithful:  # from another format: always a request of the whole thread
-        report_message_metadata(thread, ctx.drift, _NO_MESSAGE_METADATA)
-    last = thread[-1][1] if thread else None
-    payload = shaped_payload(
+    return render_in_shape(
         conversation,
-        thread,
         FORMAT_ID,
-        is_response=last is not None and hint(last.extra, FORMAT_ID, "response") is True,
-        messages=lambda messages: [
-            DIALECT.payload(draft) for draft in _drafts(messages, ctx, system_in_place=True)[0]
-        ],
-        request=lambda messages: _request(conversation, messages, ctx),
-        response=lambda entry: response_payload(entry, ctx),
+        DIALECT,
+        new_context,
+        no_message_metadata=_NO_MESSAGE_METADATA,
+        drafts=lambda messages, ctx: _drafts(messages, ctx, system_in_place=True)[0],
+        request=_request,
+        response=response_payload,
     )
-    return Rendered(payload, ctx.drift.warnings)
 
 
 def _drafts(
     messages: Thread, ctx: RenderContext, *, system_in_place: bool
-) -> tuple[list[Draft], list[Part]]:
+) -> tuple[list[Draft], list[list[Part]]]:
     """Drafts for the thread, and the ``system`` blocks taken out of it. System and developer
     messages go to the top-level ``system`` unless they were Bedrock in-conversation system
     messages (or ``system_in_place``: a bare message list has no top-level ``system``)."""
-    system: list[Part] = []
-
-    def take_system(message: Message, path: str, leading: bool) -> bool:
-        stays = ctx.faithful and (system_in_place or hint(message.extra, FORMAT_ID, "system"))
-        if not stays:
-            system.extend(_system_parts(message, path, leading, ctx))
-        return not stays
-
-    return build_drafts(messages, ctx, DIALECT, take_system=take_system), system
-
-
-def _system_parts(message: Message, path: str, leading: bool, ctx: RenderContext) -> list[Part]:
-    """A system or developer message as top-level ``system`` blocks (text only)."""
-    parts = render_blocks(message.content, path, message.extra, ctx)
-    if ctx.faithful:
-        return parts
-    report_system_moved(
-        message, path, leading, ctx.drift, target="Bedrock", prompt="top-level system prompt"
+    return drafts_and_system(
+        messages,
+        ctx,
+        DIALECT,
+        stays=lambda message: (
+            ctx.faithful and bool(system_in_place or hint(message.extra, FORMAT_ID, "system"))
+        ),
+        take=lambda message, path, leading: (
+            render_blocks(message.content, path, message.extra, ctx)
+            if ctx.faithful
+            else system_text(message, path, leading, ctx, DIALECT)
+        ),
     )
-    kept = text_only(
-        parts,
-        ctx.drift,
-        is_text=lambda part: part.member == "text",
-        kind=lambda part: part.member,
-        note="Bedrock's system prompt holds text only; left out",
-    )
-    return drop_blank_text(kept, ctx, DIALECT)
 
 
 def _request(conversation: Conversation, thread: Thread, ctx: RenderContext) -> dict[str, Any]:
-    drafts, system = _drafts(thread, ctx, system_in_place=False)
+    drafts, taken = _drafts(thread, ctx, system_in_place=False)
+    system = [part for parts in taken for part in parts]
     if not ctx.faithful:
         drafts = apply_rules(drafts, ctx)
     body: dict[str, Any] = {}
@@ -187,22 +171,13 @@ def _warn_unsupported(params: Parameters, ctx: RenderContext) -> None:
             original=True,
             severity="info",
         )
-    for name in _UNSUPPORTED:
-        value = getattr(params, name)
-        if value is not None:
-            ctx.drift.add(
-                "parameter-unsupported",
-                f"Converse has no {name}; left out",
-                field=f"parameters.{name}",
-                original=value,
-            )
-    for name, value in params.custom.items():
-        ctx.drift.add(
-            "parameter-unsupported",
-            f"custom parameter {name!r} is not a Converse parameter; left out",
-            field=f"parameters.custom.{name}",
-            original=value,
-        )
+    report_unsupported_parameters(
+        params,
+        _UNSUPPORTED,
+        ctx.drift,
+        missing="Converse has no {key}; left out",
+        custom="custom parameter {key!r} is not a Converse parameter; left out",
+    )
 
 
 def response_payload(entry: tuple[int, Message], ctx: RenderContext) -> dict[str, Any]:
@@ -219,31 +194,6 @@ def response_payload(entry: tuple[int, Message], ctx: RenderContext) -> dict[str
             **hint(message.extra, FORMAT_ID, "output_fields", {}),
         }
     }
-    stop_reason = message.provider_finish_reason
-    if stop_reason is None:
-        stop_reason = STOP_REASONS.get(message.finish_reason or "")
-    if stop_reason is not None:
-        body["stopReason"] = stop_reason
-    if message.usage is not None:
-        body["usage"] = (
-            message.usage.raw if message.usage.raw is not None else usage_payload(message.usage)
-        )
+    put_stop_and_usage(body, message, STOP_REASONS, USAGE_NAMES, stop_key="stopReason")
     body.update(own_extra(message.extra, FORMAT_ID))
-    return body
-
-
-def usage_payload(usage: Usage) -> dict[str, Any]:
-    """UMF usage in Bedrock's meaning (input without the cache reads and writes)."""
-    cached, written = usage.cached_tokens or 0, usage.cache_write_tokens or 0
-    body: dict[str, Any] = {}
-    if usage.prompt_tokens is not None:
-        body["inputTokens"] = usage.prompt_tokens - cached - written
-    if usage.completion_tokens is not None:
-        body["outputTokens"] = usage.completion_tokens
-    if usage.total_tokens is not None:
-        body["totalTokens"] = usage.total_tokens
-    if usage.cached_tokens is not None:
-        body["cacheReadInputTokens"] = usage.cached_tokens
-    if usage.cache_write_tokens is not None:
-        body["cacheWriteInputTokens"] = usage.cache_write_tokens
     return body

@@ -9,7 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from providers.formats._content_blocks.drafts import Dialect, Part, drop_blank_text, union_member
+from providers.formats._content_blocks.blocks import (
+    block_list_renderer,
+    nested_renderer,
+    refusal_renderer,
+)
+from providers.formats._content_blocks.drafts import Dialect, drop_blank_text, union_member
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import report_foreign_extra, report_reasoning_dropped
 from providers.formats._kit.extra import Namespace, hint, own_extra
@@ -31,28 +36,7 @@ from providers.formats.bedrock_converse._render_media import (
     render_document,
     render_image,
 )
-from providers.umf import JSON, Block, Extra, Message, TextBlock, ToolResultBlock
-
-
-def render_blocks(blocks: list[Block], path: str, extra: Extra, ctx: RenderContext) -> list[Part]:
-    """The blocks of a message at ``path``; blocks kept verbatim in the ``$opaque`` hint go
-    back to their original positions."""
-    parts: list[Part] = []
-    for index, block in enumerate(blocks):
-        block_path = f"{path}.content[{index}]"
-        body = render_block(block, block_path, ctx)
-        if body is not None:
-            parts.append(Part(body, block_path))
-    if not extra:
-        return parts
-    return with_opaque(parts, extra, f"{path}.extra.{FORMAT_ID}.$opaque")
-
-
-def with_opaque(parts: list[Part], extra: Extra, path: str) -> list[Part]:
-    """``parts`` with the verbatim blocks of the ``$opaque`` hint put back in place."""
-    for number, entry in enumerate(hint(extra, FORMAT_ID, "opaque", [])):
-        parts.insert(min(entry["at"], len(parts)), Part(entry["block"], f"{path}[{number}]"))
-    return parts
+from providers.umf import JSON, Block, Message, TextBlock, ToolResultBlock
 
 
 def render_block(block: Block, path: str, ctx: RenderContext) -> dict[str, Any] | None:
@@ -109,17 +93,6 @@ def _citations_content(block: TextBlock) -> dict[str, Any]:
     return {"citationsContent": body}
 
 
-def _refusal(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]:
-    ctx.drift.add(
-        "content-type-unsupported",
-        "Bedrock has no refusal block; sent as text",
-        field=path,
-        original="refusal",
-        transformed="text",
-    )
-    return {"text": block.text}
-
-
 def _tool_use(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]:
     arguments = block.input if ctx.faithful else arguments_object(block, path, ctx.drift)
     return {"toolUse": {"toolUseId": block.id, "name": block.name, "input": arguments}}
@@ -154,29 +127,10 @@ def _result_content(block: ToolResultBlock, path: str, ctx: RenderContext) -> li
 def _result_blocks(block: ToolResultBlock, path: str, ctx: RenderContext) -> list[JSON]:
     if isinstance(block.content, str):
         return [{"text": block.content}] if block.content.strip() or ctx.faithful else []
-    parts: list[Part] = []
-    for index, inner in enumerate(block.content):
-        inner_path = f"{path}.content[{index}]"
-        body = _nested(inner, inner_path, ctx)
-        if body is not None:
-            parts.append(Part(body, inner_path))
-    parts = with_opaque(parts, block.extra, f"{path}.extra.{FORMAT_ID}.$opaque")
+    parts = _render_result_blocks(block.content, path, block.extra, ctx)
     if not ctx.faithful:
         parts = drop_blank_text(parts, ctx, DIALECT)
     return [part.body for part in parts]
-
-
-def _nested(block: Block, path: str, ctx: RenderContext) -> dict[str, Any] | None:
-    """A block inside a tool result: text (or json), images and documents only."""
-    if block.type in ("tool_use", "tool_result", "thinking", "audio"):
-        ctx.drift.add(
-            "content-dropped",
-            f"a Bedrock tool result cannot hold a {block.type} block; left out",
-            field=path,
-            original=_summary(block),
-        )
-        return None
-    return render_block(block, path, ctx)
 
 
 def _summary(block: Block) -> JSON:
@@ -207,7 +161,7 @@ def _thinking(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | Non
 # One renderer per UMF block type (a test checks that none is missing).
 RENDERERS: dict[str, Callable[[Any, str, RenderContext], dict[str, Any] | None]] = {
     "text": _text,
-    "refusal": _refusal,
+    "refusal": refusal_renderer("Bedrock", lambda text: {"text": text}),
     "image": render_image,
     "document": render_document,
     "audio": render_audio,
@@ -215,6 +169,19 @@ RENDERERS: dict[str, Callable[[Any, str, RenderContext], dict[str, Any] | None]]
     "tool_result": _tool_result,
     "thinking": _thinking,
 }
+
+render_blocks = block_list_renderer(FORMAT_ID, "$opaque", render_block)
+_render_result_blocks = block_list_renderer(
+    FORMAT_ID,
+    "$opaque",
+    # A block inside a tool result: text (or json), images and documents only.
+    nested_renderer(
+        render_block,
+        refused=("tool_use", "tool_result", "thinking", "audio"),
+        where="a Bedrock tool result",
+        original=_summary,
+    ),
+)
 
 
 def new_context(*, faithful: bool) -> RenderContext:

@@ -13,9 +13,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from providers.formats._content_blocks.media import (
+    drop_media,
+    report_filename,
+    report_image_detail,
+    unsendable,
+)
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.extra import hint
-from providers.formats._kit.wire import decoded_text, inline_media, media_summary
+from providers.formats._kit.wire import decoded_text, inline_media
 from providers.formats.bedrock_converse._constants import (
     AUDIO_ALIASES,
     AUDIO_FORMATS,
@@ -38,13 +44,7 @@ def render_image(block: ImageBlock, path: str, ctx: RenderContext) -> dict[str, 
         read_format = (block.source.media_type or "").removeprefix("image/")
         return {"image": {"format": read_format, "source": verbatim_source(block)}}
     if block.detail not in (None, "auto"):
-        ctx.drift.add(
-            "field-unknown",
-            "Bedrock images take no detail hint",
-            field=f"{path}.detail",
-            original=block.detail,
-            severity="info",
-        )
+        report_image_detail(block, path, ctx.drift, "Bedrock")
     image_format = _wire_format(block.source, "image/", IMAGE_FORMATS, IMAGE_ALIASES)
     return _media("image", image_format, block.source, path, ctx)
 
@@ -102,7 +102,7 @@ def _text_document(
     media_type, data = inline
     text = decoded_text(data) if media_type.startswith("text/") else None
     if text is None:
-        return _drop(path, source, f"Bedrock takes no {media_type} documents", ctx)
+        return drop_media(path, source, f"Bedrock takes no {media_type} documents", ctx.drift)
     ctx.drift.add(
         "content-type-unsupported",
         f"Bedrock has no {media_type} document format; sent as a plain-text document",
@@ -126,12 +126,12 @@ def _media(
     if inline is not None and wire_format is not None:
         return {member: {"format": wire_format, "source": {"bytes": inline[1]}}}
     if inline is not None:
-        return _drop(path, source, f"Bedrock takes no {inline[0]} {member}s", ctx)
+        return drop_media(path, source, f"Bedrock takes no {inline[0]} {member}s", ctx.drift)
     if location and location.startswith("s3://") and wire_format is not None:
         return {member: {"format": wire_format, "source": {"s3Location": {"uri": location}}}}
     if source.type == "url" and source.url and re.match(r"https?://", source.url):
         return _url_as_text(member, source.url, path, ctx)
-    return _drop(path, source, _unsendable(member, source), ctx)
+    return drop_media(path, source, unsendable(source, "Bedrock", f"{member} source"), ctx.drift)
 
 
 def _url_as_text(member: str, url: str, path: str, ctx: RenderContext) -> dict[str, Any]:
@@ -166,18 +166,6 @@ def _extension(location: str | None, names: dict[str, str]) -> str | None:
     return names.get(location.rsplit(".", 1)[1].lower())
 
 
-def _unsendable(member: str, source: MediaSource) -> str:
-    if source.type == "file":
-        return "a file id of another provider means nothing to Bedrock"
-    return f"Bedrock cannot take this {source.type} {member} source"
-
-
-def _drop(path: str, source: MediaSource, why: str, ctx: RenderContext) -> dict[str, Any] | None:
-    """Report media Bedrock cannot take; None, to leave the block out."""
-    ctx.drift.add("content-dropped", f"{why}; left out", field=path, original=media_summary(source))
-    return None
-
-
 def _document_name(block: DocumentBlock, path: str, ctx: RenderContext) -> str:
     """The title (or file name) in the characters Bedrock allows, or a numbered default."""
     original = block.title if block.title is not None else block.filename
@@ -205,12 +193,8 @@ def _document_name(block: DocumentBlock, path: str, ctx: RenderContext) -> str:
             severity="info",
         )
     if block.title is not None and block.filename not in (None, block.title):
-        ctx.drift.add(
-            "field-unknown",
-            "Bedrock documents have a name but no separate file name",
-            field=f"{path}.filename",
-            original=block.filename,
-            severity="info",
+        report_filename(
+            block, path, ctx.drift, "Bedrock documents have a name but no separate file name"
         )
     return name
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._content_blocks.drafts import Draft
+from providers.formats._content_blocks.tools import defaulted_schema, report_choice_without_tools
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import offered_choice, report_foreign_extra
 from providers.formats._kit.extra import hint, own_extra
@@ -84,14 +85,7 @@ def _spec(tool: Tool, name: str, path: str, ctx: RenderContext) -> dict[str, Any
         spec["description"] = tool.description
     schema = tool.parameters
     if schema is None:
-        schema = dict(EMPTY_SCHEMA)
-        ctx.drift.add(
-            "parameter-defaulted",
-            "Bedrock tools need an input schema; an empty object schema was used",
-            field=f"{path}.parameters",
-            transformed=schema,
-            severity="info",
-        )
+        schema = defaulted_schema(dict(EMPTY_SCHEMA), path, ctx.drift, "Bedrock")
     spec["inputSchema"] = {"json": schema}
     spec.update(own_extra(tool.extra, FORMAT_ID))
     report_foreign_extra(tool.extra, path, ctx)
@@ -126,13 +120,7 @@ def _choice(
     if choice is None:
         return None
     if not has_tools:
-        ctx.drift.add(
-            "parameter-normalized",
-            "tool_choice without tools means nothing to Bedrock; left out",
-            field="tool_choice",
-            original=choice.type,
-            severity="info",
-        )
+        report_choice_without_tools(choice, ctx.drift, "Bedrock")
         return None
     if choice.type == "none":
         return _none_choice(has_tool_blocks, ctx)

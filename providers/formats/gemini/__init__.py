@@ -44,7 +44,8 @@ with a drift warning for each lossy step:
 from __future__ import annotations
 
 from providers.formats import register
-from providers.formats.base import Capabilities, Format
+from providers.formats._content_blocks.capabilities import block_capabilities
+from providers.formats.base import Format
 from providers.formats.gemini._constants import FORMAT_ID, SIGNATURE_PLACEHOLDER
 from providers.formats.gemini._detect import detect
 from providers.formats.gemini._parse import parse
@@ -57,19 +58,12 @@ FORMAT = register(
     Format(
         id=FORMAT_ID,
         label="Google Gemini generateContent",
-        capabilities=Capabilities(
-            roles=frozenset({"system", "user", "assistant"}),
-            blocks=frozenset(
-                {"text", "image", "document", "audio", "tool_use", "tool_result", "thinking"}
-            ),
-            tools=True,
-            tool_choice=True,
-            parameters=frozenset(
+        capabilities=block_capabilities(
+            frozenset(
                 {"temperature", "max_tokens", "top_p", "top_k", "stop", "seed"}
                 | {"frequency_penalty", "presence_penalty"}
             ),
-            reasoning_signatures=True,
-            usage=True,
+            audio=True,
         ),
         parse=parse,
         render=render,

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._content_blocks.parse import stop_sequences
 from providers.formats._content_blocks.shape import parse_in_shape
 from providers.formats._kit.extra import extra_of
 from providers.formats._kit.fields import Fields, umf_checked
-from providers.formats.base import Drift, FormatError, ParseResult
+from providers.formats.base import Drift, ParseResult
 from providers.formats.gemini._constants import FORMAT_ID, TOOL_MODES
 from providers.formats.gemini._parse_parts import ParseState, parse_contents, parse_parts
 from providers.formats.gemini._parse_response import parse_response
@@ -176,12 +177,7 @@ def _parse_parameters(fields: Fields, extra: dict[str, Any]) -> Parameters:
         extra["generationConfig"] = None
         return Parameters(model=model)
     config = Fields(raw, fields.at("generationConfig"))
-    stop = config.array("stopSequences")
-    for index, sequence in enumerate(stop or []):
-        if not isinstance(sequence, str):
-            raise FormatError(
-                "stop sequences must be strings", field=f"{config.at('stopSequences')}[{index}]"
-            )
+    stop = stop_sequences(config, "stopSequences")
     parameters = Parameters(
         model=model,
         temperature=config.number("temperature"),

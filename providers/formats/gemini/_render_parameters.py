@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._kit.drift import report_unsupported_parameters
 from providers.formats._kit.extra import own_extra
 from providers.formats.gemini._constants import (
     FORMAT_ID,
@@ -79,10 +80,10 @@ def warn_unsupported(conversation: Conversation, ctx: Context) -> None:
                 original=value,
                 severity=severity,
             )
-    for name, value in params.custom.items():
-        ctx.drift.add(
-            "parameter-unsupported",
-            f"custom parameter {name!r} is not a Gemini parameter; left out",
-            field=f"parameters.custom.{name}",
-            original=value,
-        )
+    report_unsupported_parameters(
+        params,
+        (),
+        ctx.drift,
+        missing="",
+        custom="custom parameter {key!r} is not a Gemini parameter; left out",
+    )

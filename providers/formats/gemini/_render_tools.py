@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._content_blocks.tools import report_choice_without_tools
 from providers.formats._kit.drift import report_foreign_extra
 from providers.formats._kit.extra import hint, own_extra
 from providers.formats.gemini._constants import FORMAT_ID, WIRE_TOOL_MODES
@@ -93,13 +94,7 @@ def _calling_config(
     if choice is None:
         return None
     if not has_tools and not ctx.faithful:
-        ctx.drift.add(
-            "parameter-normalized",
-            "tool_choice without tools means nothing to Gemini; left out",
-            field="tool_choice",
-            original=choice.type,
-            severity="info",
-        )
+        report_choice_without_tools(choice, ctx.drift, "Gemini")
         return None
     mode = hint(choice.extra, FORMAT_ID, "mode") or WIRE_TOOL_MODES[choice.type]
     body: dict[str, Any] = {"mode": mode}

@@ -1,0 +1,88 @@
+"""What the anthropic and bedrock-converse block renderers share: a list of blocks rendered
+with each block's UMF path, the blocks the format kept verbatim put back where they stood,
+and the renderers whose only difference is the provider's words."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from providers.formats._content_blocks.drafts import Ctx, Part
+from providers.formats._kit.context import RenderContext
+from providers.umf import Block, Extra
+
+BlockRenderer = Callable[[Block, str, Ctx], "dict[str, Any] | None"]
+
+
+def block_list_renderer(
+    format_id: str, kept_key: str, render_block: BlockRenderer[Ctx]
+) -> Callable[[list[Block], str, Extra, Ctx], list[Part]]:
+    """The renderer of a list of blocks (a message's, or a tool result's) at ``path``:
+    each block by ``render_block`` (None leaves it out), then the blocks kept verbatim
+    under ``kept_key`` of the format's extra put back at their original positions."""
+
+    def render_blocks(blocks: list[Block], path: str, extra: Extra, ctx: Ctx) -> list[Part]:
+        parts: list[Part] = []
+        for index, block in enumerate(blocks):
+            block_path = f"{path}.content[{index}]"
+            body = render_block(block, block_path, ctx)
+            if body is not None:
+                parts.append(Part(body, block_path))
+        if extra:
+            put_back_kept(parts, extra, f"{path}.extra.{format_id}.{kept_key}", format_id, kept_key)
+        return parts
+
+    return render_blocks
+
+
+def put_back_kept(
+    parts: list[Part], extra: Extra, path: str, format_id: str, kept_key: str
+) -> list[Part]:
+    """``parts`` with the blocks kept verbatim under ``kept_key`` (each ``{"at", "block"}``)
+    inserted where they stood; ``path`` names the list."""
+    for number, entry in enumerate(extra.get(format_id, {}).get(kept_key, ())):
+        parts.insert(min(entry["at"], len(parts)), Part(entry["block"], f"{path}[{number}]"))
+    return parts
+
+
+def refusal_renderer(
+    target: str, text_body: Callable[[str], dict[str, Any]]
+) -> BlockRenderer[RenderContext]:
+    """The renderer of a refusal, which these APIs have no block for: sent as text."""
+
+    def render_refusal(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]:
+        ctx.drift.add(
+            "content-type-unsupported",
+            f"{target} has no refusal block; sent as text",
+            field=path,
+            original="refusal",
+            transformed="text",
+        )
+        return text_body(block.text)
+
+    return render_refusal
+
+
+def nested_renderer(
+    render_block: BlockRenderer[RenderContext],
+    *,
+    refused: tuple[str, ...],
+    where: str,
+    original: Callable[[Block], Any],
+) -> BlockRenderer[RenderContext]:
+    """The renderer of a block inside a tool result: ``render_block``, but the ``refused``
+    types, which ``where`` ("an Anthropic tool result") cannot hold, are left out, said
+    with ``original`` (what the warning shows of the block)."""
+
+    def render_nested(block: Block, path: str, ctx: RenderContext) -> dict[str, Any] | None:
+        if block.type not in refused:
+            return render_block(block, path, ctx)
+        ctx.drift.add(
+            "content-dropped",
+            f"{where} cannot hold a {block.type} block; left out",
+            field=path,
+            original=original(block),
+        )
+        return None
+
+    return render_nested

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._chat_completions.parameters import default_model, write_parallel_calls
+from providers.formats._chat_completions.shape import choice_without_tools, unnamed_tool_choice
+from providers.formats._kit.drift import report_unsupported_parameters
 from providers.umf import JSON, Conversation, Parameters, Tool, ToolChoice
 
 from ._constants import DEFAULT_MODEL, FLOAT_PARAMETERS, NAMESPACE
@@ -26,28 +29,26 @@ def render_parameters(conversation: Conversation, ctx: RenderContext) -> dict[st
     """The request's parameters; what OpenAI cannot take is left out with a warning."""
     parameters, extra = conversation.parameters, conversation.extra
     out: dict[str, Any] = {}
-    if parameters.model or (ctx.faithful and parameters.model is not None):
-        out["model"] = parameters.model
-    elif not ctx.faithful:
-        out["model"] = DEFAULT_MODEL
-        ctx.drift.add(
-            "parameter-defaulted",
-            "OpenAI requires a model; the default one was filled in",
-            field="parameters.model",
-            original=parameters.model,
-            transformed=DEFAULT_MODEL,
-        )
+    model = default_model(parameters, DEFAULT_MODEL, ctx, "OpenAI")
+    if model is not None:
+        out["model"] = model
     _render_floats(parameters, out, NAMESPACE.hint(extra, "int_parameters", []), ctx)
     for key in ("seed", "user", "stream"):
         if getattr(parameters, key) is not None:
             out[key] = getattr(parameters, key)
-    _render_parallel(parameters, bool(conversation.tools), out, ctx)
+    write_parallel_calls(parameters, bool(conversation.tools), out, ctx, "OpenAI")
     if parameters.max_tokens is not None:
         out[NAMESPACE.hint(extra, "max_tokens_key") or "max_completion_tokens"] = (
             parameters.max_tokens
         )
     _render_stop(parameters.stop, NAMESPACE.hint(extra, "stop"), out, ctx)
-    _report_unsupported(parameters, ctx)
+    report_unsupported_parameters(
+        parameters,
+        ("top_k",),
+        ctx.drift,
+        missing="OpenAI Chat has no {key}",
+        custom="custom parameter {key!r} is not sent to OpenAI",
+    )
     return out
 
 
@@ -72,22 +73,6 @@ def _render_floats(
         out[key] = int(value) if key in ints and float(value).is_integer() else value
 
 
-def _render_parallel(
-    parameters: Parameters, has_tools: bool, out: dict[str, Any], ctx: RenderContext
-) -> None:
-    if parameters.parallel_tool_calls is None:
-        return
-    if has_tools or ctx.faithful:
-        out["parallel_tool_calls"] = parameters.parallel_tool_calls
-        return
-    ctx.drift.add(
-        "parameter-unsupported",
-        "OpenAI takes parallel_tool_calls only with tools",
-        field="parameters.parallel_tool_calls",
-        original=parameters.parallel_tool_calls,
-    )
-
-
 def _render_stop(
     stop: list[str] | None, stop_hint: str | None, out: dict[str, Any], ctx: RenderContext
 ) -> None:
@@ -104,23 +89,6 @@ def _render_stop(
         )
         stop = kept
     out["stop"] = stop[0] if stop_hint == "string" and len(stop) == 1 else stop
-
-
-def _report_unsupported(parameters: Parameters, ctx: RenderContext) -> None:
-    if parameters.top_k is not None:
-        ctx.drift.add(
-            "parameter-unsupported",
-            "OpenAI Chat has no top_k",
-            field="parameters.top_k",
-            original=parameters.top_k,
-        )
-    for key, value in parameters.custom.items():
-        ctx.drift.add(
-            "parameter-unsupported",
-            f"custom parameter {key!r} is not sent to OpenAI",
-            field=f"parameters.custom.{key}",
-            original=value,
-        )
 
 
 def render_tool(tool: Tool, path: str, ctx: RenderContext) -> dict[str, Any]:
@@ -140,27 +108,14 @@ def render_tool_choice(choice: ToolChoice, has_tools: bool, ctx: RenderContext) 
     """``tool_choice`` as OpenAI spells it, or None when it cannot be sent."""
     report_foreign_extra(choice.extra, "tool_choice", ctx.drift)
     kind = NAMESPACE.hint(choice.extra, "type")
-    if not has_tools and not ctx.faithful:
-        ctx.drift.add(
-            "parameter-unsupported",
-            "OpenAI takes tool_choice only with tools",
-            field="tool_choice",
-            original=choice.model_dump(mode="json", exclude_defaults=True),
-        )
+    if choice_without_tools(choice, has_tools, ctx, "OpenAI"):
         return None
     if kind == "allowed_tools":
         return NAMESPACE.put({"type": kind}, choice.extra)
     if choice.type != "tool":
         return choice.type
     if choice.name is None:
-        ctx.drift.add(
-            "parameter-normalized",
-            "a forced tool choice names no tool; any tool is required instead",
-            field="tool_choice",
-            original="tool",
-            transformed="required",
-        )
-        return "required"
+        return unnamed_tool_choice(ctx, "required")
     key = "custom" if kind == "custom" else "function"
     inner = NAMESPACE.put({"name": choice.name}, choice.extra, "inner")
     return NAMESPACE.put({"type": key, key: inner}, choice.extra)

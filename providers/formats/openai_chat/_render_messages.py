@@ -76,9 +76,10 @@ def _report_reasoning_fields(message: Message, path: str, ctx: RenderContext) ->
             field=at(path, "reasoning"),
             original=message.reasoning,
         )
-    report_reasoning_details(
-        message, path, ctx.drift, "OpenAI Chat requests carry no reasoning details"
-    )
+    if message.reasoning_details:  # looked at here first: this runs for every message
+        report_reasoning_details(
+            message, path, ctx.drift, "OpenAI Chat requests carry no reasoning details"
+        )
 
 
 def _place(

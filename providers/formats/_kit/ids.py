@@ -54,19 +54,12 @@ class ToolIdMap:
 
 
 class CallIds:
-    """Wire ids for tool calls: fitted to the target by a :class:`ToolIdMap` (``fitted``,
-    when the render already has one), and unique within one request (a reused id gets a
-    fresh one)."""
+    """Wire ids for tool calls: fitted to the target by a :class:`ToolIdMap`, and unique
+    within one request (a reused id gets a fresh one)."""
 
-    def __init__(
-        self,
-        drift: Drift,
-        valid: Callable[[str], bool],
-        make: Callable[[str], str],
-        fitted: ToolIdMap | None = None,
-    ):
+    def __init__(self, drift: Drift, valid: Callable[[str], bool], make: Callable[[str], str]):
         self._drift, self._make = drift, make
-        self._map = fitted or ToolIdMap(drift, valid, make)
+        self._map = ToolIdMap(drift, valid, make)
         self._used: set[str] = set()
 
     def claim(self, original: str, path: str) -> str:

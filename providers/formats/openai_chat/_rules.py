@@ -15,13 +15,13 @@ after text), leave calls unanswered, or answer calls that were never made. Here:
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._chat_completions.turns import MISSING_RESULT_TEXT
-from providers.formats._kit.ids import CallIds
 
-from ._constants import make_tool_call_id, valid_tool_call_id
+from ._constants import make_tool_call_id
 from ._render_parts import RenderContext
 
 
@@ -61,7 +61,7 @@ class _Assembler:
         self.entries, self.ctx = entries, ctx
         self.out: list[dict[str, Any]] = []
         self.used: set[int] = set()
-        self.call_ids = CallIds(ctx.drift, valid_tool_call_id, make_tool_call_id, ctx.ids)
+        self.call_ids: set[str] = set()
 
     def run(self) -> list[dict[str, Any]]:
         for position, entry in enumerate(self.entries):
@@ -104,8 +104,24 @@ class _Assembler:
         # tool_calls on a message that makes no calls (a user's, say), which calls nothing.
         calls = (entry.wire.get("tool_calls") or []) if entry.calls else []
         for call, (original, call_path) in zip(calls, entry.calls, strict=True):
-            call["id"] = self.call_ids.claim(original, f"{call_path}.id")
+            if call["id"] in self.call_ids:
+                call["id"] = self._fresh_id(original, call_path)
+            self.call_ids.add(call["id"])
         return [call["id"] for call in calls]
+
+    def _fresh_id(self, original: str, call_path: str) -> str:
+        salt = 1
+        while (fresh := make_tool_call_id(_digest(f"{original}#{salt}"))) in self.call_ids:
+            salt += 1
+        self.ctx.drift.add(
+            "id-rewritten",
+            "tool call id already used in this request; made unique",
+            field=f"{call_path}.id",
+            original=original,
+            transformed=fresh,
+            severity="info",
+        )
+        return fresh
 
     def _find_result(self, position: int, call_id: str, taken: dict[int, str]) -> int | None:
         for later in range(position + 1, len(self.entries)):
@@ -113,6 +129,10 @@ class _Assembler:
             if later not in self.used and later not in taken and entry.result_id == call_id:
                 return later
         return None
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _warn_reordered(result: Entry, new_index: int, ctx: RenderContext) -> None:

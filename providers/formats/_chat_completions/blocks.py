@@ -59,8 +59,8 @@ def media_uri(source: MediaSource, extra: Extra, ns: Namespace) -> str | None:
     if source.type != "base64" or source.data is None:
         return None
     original = ns.hint(extra, "uri")
-    if same_bytes(original, source):
-        return str(original)
+    if isinstance(original, str) and same_bytes(original, source):  # most have no hint
+        return original
     return data_uri(source.media_type, source.data)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import require_list, require_mapping, require_str, split
@@ -23,7 +23,7 @@ from providers.formats._kit.wire import wire_finish_reason
 from providers.formats.base import FormatError
 from providers.umf import JSON, FinishReason, Message, Usage
 
-from .blocks import ParseState
+State = TypeVar("State")  # what reading one payload's messages remembers (the format's)
 
 
 @dataclass(frozen=True)
@@ -42,9 +42,9 @@ class Completion:
 def read_completion(
     raw: JSON,
     base: str,
-    state: ParseState,
+    state: State,
     api: Completion,
-    read_message: Callable[[JSON, str, ParseState], Message],
+    read_message: Callable[[JSON, str, State], Message],
 ) -> Message:
     """The assistant message of a ``chat.completion`` (``base`` is where it is)."""
     response = require_mapping(raw, base or "payload")

@@ -90,22 +90,9 @@ def write_parameters(
 ) -> dict[str, Any]:
     """The parameters as the request spells them (out-of-range values clamped unless
     faithful) and a ``parameter-unsupported`` warning for each one the target lacks."""
-    out: dict[str, Any] = {}
-    ints = ctx.ns.hint(extra, "int_parameters") or []
-    covered = set()
-    for spec in specs:
-        covered.add(spec.umf)
-        value = getattr(parameters, spec.umf)
-        if value is None:
-            continue
-        if spec.kind in ("stop", "strings"):
-            out[spec.wire] = _write_stop(value, spec, ctx.ns.hint(extra, "stop"), ctx)
-            continue
-        if spec.kind in ("int", "float") and not ctx.faithful:
-            value = _clamp(value, spec, ctx)
-        if spec.kind == "float" and spec.wire in ints and float(value).is_integer():
-            value = int(value)
-        out[spec.wire] = value
+    specs = tuple(specs)
+    out = write_values(parameters, specs, extra, ctx)
+    covered = {spec.umf for spec in specs}
     unsupported = [
         key
         for key in parameters.model_dump(exclude_defaults=True)
@@ -121,14 +108,42 @@ def write_parameters(
     return out
 
 
-def _clamp(value: float, spec: ParameterSpec, ctx: Context) -> float:
+def write_values(
+    parameters: Parameters,
+    specs: Iterable[ParameterSpec],
+    extra: Extra,
+    ctx: Context,
+    provider: str | None = None,
+) -> dict[str, Any]:
+    """The parameters of ``specs`` as the request spells them, out-of-range values clamped
+    and stop sequences cut to the limit unless faithful; ``provider`` names who takes them
+    (the format's label unless given)."""
+    out: dict[str, Any] = {}
+    ints = ctx.ns.hint(extra, "int_parameters") or []
+    who = provider or ctx.label
+    for spec in specs:
+        value = getattr(parameters, spec.umf)
+        if value is None:
+            continue
+        if spec.kind in ("stop", "strings"):
+            out[spec.wire] = _write_stop(value, spec, ctx.ns.hint(extra, "stop"), ctx, who)
+            continue
+        if spec.kind in ("int", "float") and not ctx.faithful:
+            value = _clamp(value, spec, ctx, who)
+        if spec.kind == "float" and spec.wire in ints and float(value).is_integer():
+            value = int(value)
+        out[spec.wire] = value
+    return out
+
+
+def _clamp(value: float, spec: ParameterSpec, ctx: Context, who: str) -> float:
     low = spec.low if spec.low is not None else -math.inf
     high = spec.high if spec.high is not None else math.inf
     clamped = min(max(value, low), high)
     if clamped != value:
         ctx.drift.add(
             "parameter-clamped",
-            f"{ctx.label} takes {spec.wire} between {spec.low} and {spec.high}",
+            f"{who} takes {spec.wire} between {spec.low} and {spec.high}",
             field=f"parameters.{spec.umf}",
             original=value,
             transformed=clamped,
@@ -136,12 +151,14 @@ def _clamp(value: float, spec: ParameterSpec, ctx: Context) -> float:
     return int(clamped) if spec.kind == "int" else clamped
 
 
-def _write_stop(stop: list[str], spec: ParameterSpec, stop_hint: Any, ctx: Context) -> Any:
+def _write_stop(
+    stop: list[str], spec: ParameterSpec, stop_hint: Any, ctx: Context, who: str
+) -> Any:
     if not ctx.faithful and spec.limit is not None and len(stop) > spec.limit:
         kept = stop[: spec.limit]
         ctx.drift.add(
             "stop-sequences-truncated",
-            f"{ctx.label} takes at most {spec.limit} stop sequences",
+            f"{who} takes at most {spec.limit} stop sequences",
             field=f"parameters.{spec.umf}",
             original=stop,
             transformed=kept,

@@ -16,7 +16,7 @@ from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import require_list, require_mapping, split, unknown_fields
 from providers.formats._kit.paths import at, item
 from providers.formats.base import FormatError
-from providers.umf import JSON, Conversation, Message, Tool, ToolChoice
+from providers.umf import JSON, Conversation, Message, Parameters, Tool, ToolChoice
 
 from .parameters import ParameterSpec, read_parameters
 
@@ -99,7 +99,10 @@ def read_list(
 class RequestReaders(Generic[State]):
     """How one format reads a request body's messages, tools and tool choice. ``tools``
     gives back the tools and the verbatim fields they add (``unmapped_tools``...);
-    ``reserved`` names the fields the format keeps for itself in the request's ``extra``."""
+    ``reserved`` names the fields the format keeps for itself in the request's ``extra``.
+    A format whose parameters the specs cannot say (OpenAI's two names for one token
+    limit) reads them itself: ``read_parameters`` over the fields ``parameter_keys`` names,
+    giving back what :func:`.parameters.read_parameters` does."""
 
     ns: Namespace
     parameters: tuple[ParameterSpec, ...]
@@ -107,6 +110,10 @@ class RequestReaders(Generic[State]):
     tools: Callable[[JSON, str], tuple[list[Tool], dict[str, Any]]]
     tool_choice: Callable[[JSON, str], ToolChoice]
     reserved: Collection[str] = ()
+    read_parameters: (
+        Callable[[dict[str, Any], str], tuple[Parameters, dict[str, Any], dict[str, Any]]] | None
+    ) = None
+    parameter_keys: tuple[str, ...] = ()
 
 
 def read_request(
@@ -119,6 +126,7 @@ def read_request(
         if name in request:
             raise FormatError(f"{name!r} is a reserved name", field=at(base, name))
     keys = ("messages", "tools", "tool_choice", *(spec.wire for spec in readers.parameters))
+    keys += readers.parameter_keys
     fields, rest = split(request, keys, path=base)
     if "messages" not in fields:
         raise FormatError("a request needs messages", field=at(base, "messages"))
@@ -132,7 +140,10 @@ def read_request(
     if "tool_choice" in fields:
         choice_path = at(base, "tool_choice")
         conversation.tool_choice = readers.tool_choice(fields["tool_choice"], choice_path)
-    conversation.parameters, hints, kept = read_parameters(fields, readers.parameters, base)
+    if readers.read_parameters is not None:
+        conversation.parameters, hints, kept = readers.read_parameters(fields, base)
+    else:
+        conversation.parameters, hints, kept = read_parameters(fields, readers.parameters, base)
     conversation.extra = readers.ns.extra({**rest, **kept}, **hints)
     return conversation
 

@@ -376,18 +376,25 @@ def _index(path: str) -> int:
 
 
 def mark_error(
-    content: Any, path: str, ctx: Context, *, what: str = "tool results", text_type: str = "text"
+    content: Any,
+    path: str,
+    ctx: Context,
+    *,
+    what: str = "tool results",
+    text_type: str = "text",
+    provider: str | None = None,
 ) -> Any:
     """A tool result's wire content with its error flag said in the text (these APIs have
     no flag): ``capability-unsupported``. ``what`` names the target's results ("tool
-    outputs"), ``text_type`` its text parts (``input_text``)."""
+    outputs"), ``text_type`` its text parts (``input_text``), ``provider`` whose they are
+    (the format's label unless given)."""
     if isinstance(content, list):
         marked: Any = [{"type": text_type, "text": "Error:"}, *content]
     else:
         marked = f"Error: {content}" if content else "Error"
     ctx.drift.add(
         "capability-unsupported",
-        f"{ctx.label} {what} have no error flag; the error is said in the text",
+        f"{provider or ctx.label} {what} have no error flag; the error is said in the text",
         field=at(path, "is_error"),
         original=True,
         transformed=marked,

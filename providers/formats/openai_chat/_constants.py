@@ -40,3 +40,12 @@ def wire_audio_format(media_type: str | None) -> str | None:
     if media_type is None or not media_type.startswith("audio/"):
         return None
     return _AUDIO_FORMATS.get(media_type, media_type.removeprefix("audio/"))
+
+
+# UMF finish reasons as a response spells them.
+WIRE_FINISH_REASONS = {
+    "stop": "stop",
+    "length": "length",
+    "tool_calls": "tool_calls",
+    "content_filter": "content_filter",
+}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._chat_completions.detect import Scorers, calls_fit, fit_shapes
 from providers.formats._kit.detect import Distinctive, score_fit
 from providers.umf import JSON
 
@@ -40,39 +41,20 @@ _OPENAI_PARTS = {"image_url", "input_audio", "file", "refusal"}
 
 def detect(payload: JSON) -> int:
     """0 (not mine), 1 (fits) or 2 (surely Chat Completions)."""
-    return score_fit("openai-chat", payload, _fit(payload))
+    return score_fit("openai-chat", payload, fit_shapes(payload, _SCORERS))
 
 
-def _fit(payload: JSON) -> int:
-    if isinstance(payload, list):
-        return _score_messages(payload)
-    if not isinstance(payload, dict):
-        return 0
-    if isinstance(payload.get("request"), dict) and isinstance(payload.get("response"), dict):
-        request_score = _fit(payload["request"])
-        return 2 if request_score and _is_response(payload["response"]) else 0
-    if "choices" in payload:
-        return 2 if _is_response(payload) else 0
-    return _score_messages(payload.get("messages"))
-
-
-def _is_response(payload: dict[str, Any]) -> bool:
+def _score_response(payload: dict[str, Any]) -> int:
     choices = payload.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        return False
+        return 0
     message = choices[0].get("message")
-    return (
+    sure = (
         isinstance(message, dict)
         and message.get("role") == "assistant"
         and (payload.get("object") == "chat.completion" or _score_message(message) > 0)
     )
-
-
-def _score_messages(messages: JSON) -> int:
-    if not isinstance(messages, list) or not messages:
-        return 0
-    scores = [_score_message(message) for message in messages]
-    return 0 if min(scores) == 0 else max(scores)
+    return 2 if sure else 0
 
 
 def _score_message(message: JSON) -> int:
@@ -87,7 +69,8 @@ def _score_message(message: JSON) -> int:
         if any(kind not in PART_TYPES for kind in kinds):
             return 0
         score = 2 if _OPENAI_PARTS & set(kinds) else 1
-    if _has_string_arguments(message.get("tool_calls")) or message.get("role") in (
+    calls = message.get("tool_calls")
+    if (calls and calls_fit(calls, str, with_id=False)) or message.get("role") in (
         "developer",
         "function",
     ):
@@ -101,12 +84,5 @@ def _score_message(message: JSON) -> int:
     return score
 
 
-def _has_string_arguments(calls: JSON) -> bool:
-    if not isinstance(calls, list) or not calls:
-        return False
-    return all(
-        isinstance(call, dict)
-        and isinstance(call.get("function"), dict)
-        and isinstance(call["function"].get("arguments"), str)
-        for call in calls
-    )
+# An exchange is sure when its response is one (the response scores 2 or 0).
+_SCORERS = Scorers(_score_message, _score_response, "choices", sure_exchange=True)

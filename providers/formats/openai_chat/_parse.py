@@ -1,79 +1,99 @@
-"""Reading a Chat Completions payload: a request body, a bare ``messages`` list, a logged
-exchange ``{"request": ..., "response": ...}`` or a bare ``chat.completion``, its shape
-recorded as the conversation hint ``$shape``."""
+"""Reading a Chat Completions payload in any of the family's four shapes
+(:mod:`providers.formats._chat_completions.shape`): a request body, a bare ``messages``
+list, a logged exchange ``{"request": ..., "response": ...}`` or a bare ``chat.completion``,
+its shape recorded as the conversation hint ``$shape``.
+
+A response's first choice becomes an assistant message
+(:func:`providers.formats._chat_completions.completion.read_completion`): the response
+``id`` and ``model``, the normalised ``finish_reason`` (raw in ``provider_finish_reason``),
+``usage`` (raw in ``usage.raw``), the time of ``created``; hints keep the rest:
+``$response`` (``object``, ``created``, ``system_fingerprint``, ``service_tier``...),
+``$choice`` (``index``, ``logprobs``...), ``$other_choices``.
+"""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-from pydantic import ValidationError
+from providers.formats._chat_completions.completion import (
+    Completion,
+    read_completion,
+    read_token_usage,
+)
+from providers.formats._chat_completions.shape import (
+    Readers,
+    RequestReaders,
+    has_field,
+    read_request,
+    read_shape,
+)
+from providers.formats._kit.fields import umf_checked
+from providers.formats.base import Drift, ParseResult
+from providers.umf import JSON, Conversation, FinishReason, Message, Tool
 
-from providers.formats._kit.fields import require_mapping, split, unknown_fields
-from providers.formats._kit.paths import at
-from providers.formats.base import Drift, FormatError, ParseResult
-from providers.umf import JSON, Conversation
-
-from ._constants import FORMAT_ID, NAMESPACE
-from ._parse_messages import ParseState, parse_messages
+from ._constants import FORMAT_ID, NAMESPACE, WIRE_FINISH_REASONS
+from ._parse_messages import ParseState, parse_message, parse_messages
 from ._parse_request import PARAMETER_KEYS, parse_parameters, parse_tool_choice, parse_tools
-from ._parse_response import parse_response
+from ._render_response import render_usage
+
+_FINISH_REASONS: dict[str, FinishReason] = {
+    "stop": "stop",
+    "length": "length",
+    "tool_calls": "tool_calls",
+    "function_call": "tool_calls",
+    "content_filter": "content_filter",
+}
+
+COMPLETION = Completion(
+    NAMESPACE,
+    _FINISH_REASONS,
+    WIRE_FINISH_REASONS,
+    partial(read_token_usage, prompt="prompt_tokens", completion="completion_tokens"),
+    render_usage,
+)
 
 
 def parse(payload: JSON) -> list[ParseResult]:
     """Read one conversation; :class:`FormatError` (with the field) for anything that is
     not a Chat Completions request, message list, exchange or response."""
     state = ParseState(Drift(FORMAT_ID))
-    try:
-        conversation, shape = _read(payload, state)
-    except ValidationError as error:  # a value our own checks let through: still bad input
-        location = ".".join(str(part) for part in error.errors()[0]["loc"])
-        raise FormatError(error.errors()[0]["msg"], field=location or None) from None
-    conversation.extra.setdefault(FORMAT_ID, {})["$shape"] = shape
+    with umf_checked():  # a value our own checks let through: still bad input
+        conversation = read_shape(payload, _READERS, state)
     return [ParseResult(conversation, state.drift.warnings)]
 
 
-def _read(payload: JSON, state: ParseState) -> tuple[Conversation, str]:
-    if isinstance(payload, list):
-        return Conversation(messages=parse_messages(payload, "", state)), "messages"
-    body = require_mapping(payload, "payload")
-    if "request" in body or "response" in body:
-        return _read_exchange(body, state), "exchange"
-    if "choices" in body:
-        return Conversation(messages=[parse_response(body, "", state)]), "response"
-    if "messages" in body:
-        return _read_request(body, "", state), "request"
-    raise FormatError(
-        "not an OpenAI Chat Completions payload: expected messages, choices, "
-        "or a request and a response",
-        field="messages",
-    )
+def parse_response(raw: JSON, base: str, state: ParseState) -> Message:
+    """The assistant message of a ``chat.completion`` (``base`` is where it is)."""
+    return read_completion(raw, base, state, COMPLETION, parse_message)
 
 
-def _read_request(body: JSON, base: str, state: ParseState) -> Conversation:
-    request = require_mapping(body, base or "payload")
-    fields, rest = split(request, ("messages", "tools", "tool_choice", *PARAMETER_KEYS), path=base)
-    if "messages" not in fields:
-        raise FormatError("a request needs messages", field=at(base, "messages"))
-    conversation = Conversation(
-        messages=parse_messages(fields["messages"], at(base, "messages"), state)
-    )
-    if fields.get("tools") == []:
-        rest["tools"] = fields.pop("tools")  # UMF has no "an empty list was sent"
-    if "tools" in fields:
-        conversation.tools = parse_tools(fields["tools"], at(base, "tools"))
-    if "tool_choice" in fields:
-        conversation.tool_choice = parse_tool_choice(fields["tool_choice"], at(base, "tool_choice"))
-    conversation.parameters, hints, kept = parse_parameters(fields, base)
-    conversation.extra = NAMESPACE.extra({**rest, **kept}, **hints)
-    return conversation
+def _tools(raw: JSON, path: str) -> tuple[list[Tool], dict[str, Any]]:
+    return parse_tools(raw, path), {}
 
 
-def _read_exchange(body: dict[str, Any], state: ParseState) -> Conversation:
-    conversation = _read_request(body.get("request"), "request", state)
-    message = parse_response(body.get("response"), "response", state)
-    conversation.messages.append(message)
-    conversation.metadata.provider_response_id = message.id
-    envelope = unknown_fields(body, ("request", "response"), path="")
-    if envelope:
-        conversation.extra.setdefault(FORMAT_ID, {})["$exchange"] = envelope
-    return conversation
+_REQUEST: RequestReaders[ParseState] = RequestReaders(
+    NAMESPACE,
+    (),
+    parse_messages,
+    _tools,
+    parse_tool_choice,
+    read_parameters=parse_parameters,
+    parameter_keys=PARAMETER_KEYS,
+)
+
+
+def _read_request(raw: JSON, base: str, state: ParseState) -> Conversation:
+    return read_request(raw, base, state, _REQUEST)
+
+
+_READERS: Readers[ParseState] = Readers(
+    NAMESPACE,
+    parse_messages,
+    _read_request,
+    parse_response,
+    has_field("choices"),
+    refusal="not an OpenAI Chat Completions payload: expected messages, choices, "
+    "or a request and a response",
+    response_first=True,
+)

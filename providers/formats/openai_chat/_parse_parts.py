@@ -9,11 +9,11 @@ media type would not give back.
 
 from __future__ import annotations
 
-import mimetypes
 from collections.abc import Callable
 from typing import Any
 
 from providers.formats._chat_completions.blocks import source_from_url
+from providers.formats._chat_completions.files import file_data_source
 from providers.formats._kit.fields import require_mapping, require_str, split, unknown_fields
 from providers.formats._kit.paths import at
 from providers.formats._kit.wire import parse_arguments
@@ -100,7 +100,7 @@ def _parse_file(part: dict[str, Any], path: str) -> Block:
         require_str(value, at(inner_path, key))
     uri = None
     if "file_data" in fields:
-        source, uri = _file_data_source(fields["file_data"], fields.get("filename"))
+        source, uri = file_data_source(fields["file_data"], fields.get("filename"))
         source.file_id = fields.get("file_id")
     elif "file_id" in fields:
         source = MediaSource(type="file", file_id=fields["file_id"])
@@ -121,15 +121,6 @@ _PARSERS: dict[str, Callable[[dict[str, Any], str], Block]] = {
     "file": _parse_file,
     "refusal": _parse_refusal,
 }
-
-
-def _file_data_source(file_data: str, filename: str | None) -> tuple[MediaSource, str | None]:
-    # file_data is a data URI in OpenAI's examples, but bare base64 is accepted too.
-    source, uri = source_from_url(file_data)
-    if source.type == "base64":
-        return source, uri
-    media_type = mimetypes.guess_type(filename)[0] if filename else None
-    return MediaSource(type="base64", media_type=media_type, data=file_data), file_data
 
 
 def parse_custom_input(text: str) -> JSON:

@@ -6,20 +6,19 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._chat_completions.blocks import take_answer, thread
+from providers.formats._chat_completions.completion import write_completion
+from providers.formats._chat_completions.shape import SHAPES, enveloped, one_answer
 from providers.formats._kit.drift import report_message_metadata, report_unplaced
 from providers.formats._kit.paths import item
 from providers.formats.base import Rendered
-from providers.umf import JSON, Conversation, Message
+from providers.umf import JSON, Conversation
 
 from ._constants import NAMESPACE
+from ._parse import COMPLETION
 from ._render_messages import render_message
 from ._render_parts import RenderContext, new_context, report_foreign_extra
 from ._render_request import render_parameters, render_tool, render_tool_choice, strip_nulls
-from ._render_response import render_response
 from ._rules import assemble
-
-_SHAPES = ("request", "messages", "exchange", "response")
-
 
 _NO_MESSAGE_METADATA = (
     "an OpenAI Chat request has no per-message ids, timestamps, models, finish reasons or "
@@ -31,7 +30,7 @@ def render(conversation: Conversation) -> Rendered:
     """The payload for ``conversation``: the very shape and fields it was read from when
     this format read it, else a request OpenAI accepts (see :func:`render_request`)."""
     shape = NAMESPACE.hint(conversation.extra, "shape")
-    if shape not in _SHAPES:
+    if shape not in SHAPES:
         return render_request(conversation)
     return _render(conversation, shape, new_context(faithful=True))
 
@@ -62,15 +61,19 @@ def _render(conversation: Conversation, shape: str, ctx: RenderContext) -> Rende
         payload = payload if ctx.faithful else strip_nulls(payload)
     elif shape == "messages":
         report_unplaced(conversation, [], ctx.drift)
+    response = None
     if answer is not None:
-        response = render_response(answer[1], _answer_wire(answer, ctx))
-        envelope = NAMESPACE.hint(conversation.extra, "exchange", {})
-        payload = (
-            response
-            if shape == "response"
-            else {**envelope, "request": payload, "response": response}
+        index, message = answer
+        wire = one_answer(
+            assemble(render_message(message, index, ctx), ctx),
+            index,
+            ctx,
+            {"role": "assistant", "content": None},
         )
-    return Rendered(payload, ctx.drift.warnings)
+        response = write_completion(message, wire, COMPLETION)
+    return Rendered(
+        enveloped(conversation, NAMESPACE, shape, payload, response), ctx.drift.warnings
+    )
 
 
 def _render_body(
@@ -87,16 +90,3 @@ def _render_body(
         if choice is not None:
             out["tool_choice"] = choice
     return NAMESPACE.put(out, conversation.extra)
-
-
-def _answer_wire(answer: tuple[int, Message], ctx: RenderContext) -> dict[str, Any]:
-    index, message = answer
-    wires = assemble(render_message(message, index, ctx), ctx)
-    for extra_wire in wires[1:]:
-        ctx.drift.add(
-            "content-dropped",
-            "a response holds one assistant message",
-            field=item("messages", index),
-            original=extra_wire,
-        )
-    return wires[0] if wires else {"role": "assistant", "content": None}

@@ -14,6 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from providers.formats._chat_completions.blocks import drop_reasoning
+from providers.formats._chat_completions.turns import mark_error
+from providers.formats._kit.drift import report_reasoning_details
 from providers.formats._kit.paths import at, item
 from providers.formats._kit.wire import arguments_string, dump_arguments
 from providers.umf import (
@@ -32,6 +35,9 @@ from ._parse_messages import content_shape
 from ._render_parts import RenderContext, render_part, report_foreign_extra
 from ._rules import Entry
 
+# Thinking blocks and ``reasoning``: OpenAI takes none back, and signatures never leave
+# their provider.
+_NO_REASONING = "OpenAI Chat requests carry no reasoning"
 _ROLE_PARTS = {
     "system": {"text"},
     "developer": {"text"},
@@ -62,31 +68,17 @@ def render_message(message: Message, index: int, ctx: RenderContext) -> list[Ent
     return _turn_entries(message, index, path, ctx)
 
 
-def drop_reasoning(block: ThinkingBlock, path: str, ctx: RenderContext) -> None:
-    """Warn that a thinking block is left out (its signature or data is never sent)."""
-    ctx.drift.add(
-        "reasoning-dropped",
-        "OpenAI Chat requests carry no reasoning",
-        field=path,
-        original=block.text or None,
-        details={"redacted": block.redacted, "signed": bool(block.signature or block.data)},
-    )
-
-
 def _report_reasoning_fields(message: Message, path: str, ctx: RenderContext) -> None:
     if message.reasoning:
         ctx.drift.add(
             "reasoning-dropped",
-            "OpenAI Chat requests carry no reasoning",
+            _NO_REASONING,
             field=at(path, "reasoning"),
             original=message.reasoning,
         )
-    if message.reasoning_details:
-        ctx.drift.add(
-            "reasoning-dropped",
-            "OpenAI Chat requests carry no reasoning details",
-            field=at(path, "reasoning_details"),
-            details={"count": len(message.reasoning_details)},
+    if message.reasoning_details:  # looked at here first: this runs for every message
+        report_reasoning_details(
+            message, path, ctx.drift, "OpenAI Chat requests carry no reasoning details"
         )
 
 
@@ -94,7 +86,7 @@ def _place(
     block: Block, position: int, path: str, role: str, pieces: _Pieces, ctx: RenderContext
 ) -> None:
     if isinstance(block, ThinkingBlock):
-        drop_reasoning(block, path, ctx)
+        drop_reasoning(block, path, _NO_REASONING, ctx)
     elif isinstance(block, ToolResultBlock):
         pieces.results.append((position, block, path))
     elif isinstance(block, ToolUseBlock):
@@ -345,7 +337,7 @@ def _result_content(
     else:
         content, carry = _flatten_result(block.content, content_path, ctx)
     if block.is_error:
-        content = _mark_error(content, path, ctx)
+        content = mark_error(content, path, ctx, what="tool messages", provider="OpenAI")
     return content, carry
 
 
@@ -358,7 +350,7 @@ def _flatten_result(
     for position, block in enumerate(blocks):
         block_path = item(path, position)
         if isinstance(block, ThinkingBlock):
-            drop_reasoning(block, block_path, ctx)
+            drop_reasoning(block, block_path, _NO_REASONING, ctx)
         elif isinstance(block, ToolUseBlock | ToolResultBlock):
             ctx.drift.add(
                 "content-dropped",
@@ -373,18 +365,3 @@ def _flatten_result(
         else:
             carry.append(_carried(part, block, block_path, "tool", ctx))
     return "\n".join(texts), carry
-
-
-def _mark_error(content: Any, path: str, ctx: RenderContext) -> Any:
-    if isinstance(content, list):
-        marked: Any = [{"type": "text", "text": "Error:"}, *content]
-    else:
-        marked = f"Error: {content}" if content else "Error"
-    ctx.drift.add(
-        "capability-unsupported",
-        "OpenAI tool messages have no error flag; the error is said in the text",
-        field=at(path, "is_error"),
-        original=True,
-        transformed=marked,
-    )
-    return marked

@@ -7,16 +7,15 @@ same bytes.
 
 from __future__ import annotations
 
-import mimetypes
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._chat_completions.blocks import drop
+from providers.formats._chat_completions.blocks import drop, media_uri
+from providers.formats._chat_completions.files import filename_for
 from providers.formats._kit.context import RenderContext as KitContext
 from providers.formats._kit.drift import describe, report_foreign_fields
 from providers.formats._kit.ids import ToolIdMap
 from providers.formats._kit.paths import at
-from providers.formats._kit.wire import data_uri, parse_data_uri
 from providers.formats.base import Drift
 from providers.umf import (
     AudioBlock,
@@ -24,7 +23,6 @@ from providers.umf import (
     DocumentBlock,
     Extra,
     ImageBlock,
-    MediaSource,
     RefusalBlock,
     TextBlock,
 )
@@ -62,25 +60,6 @@ def report_foreign_extra(extra: Extra, path: str, drift: Drift) -> None:
     """One ``field-unknown`` (info) warning per other format's fields on a value: they
     belong to that format and never travel into an OpenAI request."""
     report_foreign_fields(extra, path, drift, FORMAT_ID, LABEL, with_empty=True)
-
-
-def media_uri(source: MediaSource, extra: Extra) -> str | None:
-    """The URL or data URI that carries ``source``, spelled as it came in when it did."""
-    if source.type == "url":
-        return source.url
-    if source.type != "base64" or source.data is None:
-        return None
-    original = NAMESPACE.hint(extra, "uri")
-    if isinstance(original, str) and _same_bytes(original, source):
-        return original
-    return data_uri(source.media_type, source.data)
-
-
-def _same_bytes(original: str, source: MediaSource) -> bool:
-    parsed = parse_data_uri(original)
-    if parsed is None:
-        return original == source.data
-    return parsed == (source.media_type, source.data)
 
 
 def render_part(block: Block, path: str, ctx: RenderContext, role: str) -> dict[str, Any] | None:
@@ -128,7 +107,7 @@ def _render_refusal(
 
 
 def _render_image(block: ImageBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
-    url = media_uri(block.source, block.extra)
+    url = media_uri(block.source, block.extra, NAMESPACE)
     if url is None:
         drop(block, path, "OpenAI Chat takes images only as a URL or base64 data", ctx)
         return None
@@ -155,42 +134,18 @@ def _render_audio(block: AudioBlock, path: str, ctx: RenderContext) -> dict[str,
 def _render_document(block: DocumentBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
     source = block.source
     file: dict[str, Any] = {}
-    uri = media_uri(source, block.extra) if source.type == "base64" else None
+    uri = media_uri(source, block.extra, NAMESPACE) if source.type == "base64" else None
     if uri is not None:
         file["file_data"] = uri
     if source.file_id is not None and source.type in ("base64", "file"):
         file["file_id"] = source.file_id
     if not file:
         return _document_as_text(block, path, ctx)
-    filename = block.filename if ctx.faithful else _filename(block, path, ctx, uri is not None)
+    filename = block.filename if ctx.faithful else filename_for(block, path, ctx, uri is not None)
     if filename is not None:
         file["filename"] = filename
     NAMESPACE.put(file, block.extra, "inner")
     return NAMESPACE.put({"type": "file", "file": file}, block.extra)
-
-
-def _filename(block: DocumentBlock, path: str, ctx: RenderContext, has_data: bool) -> str | None:
-    # OpenAI wants a filename with file_data; a title is the next best thing to one.
-    filename = block.filename or block.title
-    if block.title is not None and block.title != filename:
-        ctx.drift.add(
-            "content-dropped",
-            "OpenAI Chat files have a filename but no title",
-            field=at(path, "title"),
-            original=block.title,
-            severity="info",
-        )
-    if filename is None and has_data:
-        extension = mimetypes.guess_extension(block.source.media_type or "") or ".bin"
-        filename = f"document{extension}"
-        ctx.drift.add(
-            "parameter-defaulted",
-            "OpenAI Chat wants a filename with file data",
-            field=at(path, "filename"),
-            transformed=filename,
-            severity="info",
-        )
-    return filename
 
 
 def _document_as_text(block: DocumentBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:

@@ -5,122 +5,55 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.umf import JSON, Conversation, Parameters, Tool, ToolChoice
+from providers.formats._chat_completions.parameters import (
+    ParameterSpec,
+    default_model,
+    write_parallel_calls,
+    write_values,
+)
+from providers.formats._chat_completions.shape import choice_without_tools, unnamed_tool_choice
+from providers.formats._kit.drift import report_unsupported_parameters
+from providers.umf import JSON, Conversation, Tool, ToolChoice
 
-from ._constants import DEFAULT_MODEL, FLOAT_PARAMETERS, NAMESPACE
+from ._constants import DEFAULT_MODEL, NAMESPACE
 from ._render_parts import RenderContext, report_foreign_extra
 
-# The documented ranges; values outside them are refused by the API.
-_RANGES = {
-    "temperature": (0.0, 2.0),
-    "top_p": (0.0, 1.0),
-    "frequency_penalty": (-2.0, 2.0),
-    "presence_penalty": (-2.0, 2.0),
-}
-
-
-_MAX_STOP_SEQUENCES = 4
+# The documented ranges; values outside them are refused by the API. Written in this
+# order, then parallel_tool_calls, the token limit and stop.
+_SAMPLING = (
+    ParameterSpec("temperature", "temperature", "float", low=0.0, high=2.0),
+    ParameterSpec("top_p", "top_p", "float", low=0.0, high=1.0),
+    ParameterSpec("frequency_penalty", "frequency_penalty", "float", low=-2.0, high=2.0),
+    ParameterSpec("presence_penalty", "presence_penalty", "float", low=-2.0, high=2.0),
+    ParameterSpec("seed", "seed", "int"),
+    ParameterSpec("user", "user", "str"),
+    ParameterSpec("stream", "stream", "bool"),
+)
+_STOP = (ParameterSpec("stop", "stop", "stop", limit=4),)
 
 
 def render_parameters(conversation: Conversation, ctx: RenderContext) -> dict[str, Any]:
     """The request's parameters; what OpenAI cannot take is left out with a warning."""
     parameters, extra = conversation.parameters, conversation.extra
     out: dict[str, Any] = {}
-    if parameters.model or (ctx.faithful and parameters.model is not None):
-        out["model"] = parameters.model
-    elif not ctx.faithful:
-        out["model"] = DEFAULT_MODEL
-        ctx.drift.add(
-            "parameter-defaulted",
-            "OpenAI requires a model; the default one was filled in",
-            field="parameters.model",
-            original=parameters.model,
-            transformed=DEFAULT_MODEL,
-        )
-    _render_floats(parameters, out, NAMESPACE.hint(extra, "int_parameters", []), ctx)
-    for key in ("seed", "user", "stream"):
-        if getattr(parameters, key) is not None:
-            out[key] = getattr(parameters, key)
-    _render_parallel(parameters, bool(conversation.tools), out, ctx)
+    model = default_model(parameters, DEFAULT_MODEL, ctx, "OpenAI")
+    if model is not None:
+        out["model"] = model
+    out.update(write_values(parameters, _SAMPLING, extra, ctx, "OpenAI"))
+    write_parallel_calls(parameters, bool(conversation.tools), out, ctx, "OpenAI")
     if parameters.max_tokens is not None:
         out[NAMESPACE.hint(extra, "max_tokens_key") or "max_completion_tokens"] = (
             parameters.max_tokens
         )
-    _render_stop(parameters.stop, NAMESPACE.hint(extra, "stop"), out, ctx)
-    _report_unsupported(parameters, ctx)
-    return out
-
-
-def _render_floats(
-    parameters: Parameters, out: dict[str, Any], ints: list[str], ctx: RenderContext
-) -> None:
-    for key in FLOAT_PARAMETERS:
-        value = getattr(parameters, key)
-        if value is None:
-            continue
-        low, high = _RANGES[key]
-        if not ctx.faithful and not low <= value <= high:
-            clamped = min(max(value, low), high)
-            ctx.drift.add(
-                "parameter-clamped",
-                f"OpenAI takes {key} between {low} and {high}",
-                field=f"parameters.{key}",
-                original=value,
-                transformed=clamped,
-            )
-            value = clamped
-        out[key] = int(value) if key in ints and float(value).is_integer() else value
-
-
-def _render_parallel(
-    parameters: Parameters, has_tools: bool, out: dict[str, Any], ctx: RenderContext
-) -> None:
-    if parameters.parallel_tool_calls is None:
-        return
-    if has_tools or ctx.faithful:
-        out["parallel_tool_calls"] = parameters.parallel_tool_calls
-        return
-    ctx.drift.add(
-        "parameter-unsupported",
-        "OpenAI takes parallel_tool_calls only with tools",
-        field="parameters.parallel_tool_calls",
-        original=parameters.parallel_tool_calls,
+    out.update(write_values(parameters, _STOP, extra, ctx, "OpenAI"))
+    report_unsupported_parameters(
+        parameters,
+        ("top_k",),
+        ctx.drift,
+        missing="OpenAI Chat has no {key}",
+        custom="custom parameter {key!r} is not sent to OpenAI",
     )
-
-
-def _render_stop(
-    stop: list[str] | None, stop_hint: str | None, out: dict[str, Any], ctx: RenderContext
-) -> None:
-    if stop is None:
-        return
-    if not ctx.faithful and len(stop) > _MAX_STOP_SEQUENCES:
-        kept = stop[:_MAX_STOP_SEQUENCES]
-        ctx.drift.add(
-            "stop-sequences-truncated",
-            f"OpenAI takes at most {_MAX_STOP_SEQUENCES} stop sequences",
-            field="parameters.stop",
-            original=stop,
-            transformed=kept,
-        )
-        stop = kept
-    out["stop"] = stop[0] if stop_hint == "string" and len(stop) == 1 else stop
-
-
-def _report_unsupported(parameters: Parameters, ctx: RenderContext) -> None:
-    if parameters.top_k is not None:
-        ctx.drift.add(
-            "parameter-unsupported",
-            "OpenAI Chat has no top_k",
-            field="parameters.top_k",
-            original=parameters.top_k,
-        )
-    for key, value in parameters.custom.items():
-        ctx.drift.add(
-            "parameter-unsupported",
-            f"custom parameter {key!r} is not sent to OpenAI",
-            field=f"parameters.custom.{key}",
-            original=value,
-        )
+    return out
 
 
 def render_tool(tool: Tool, path: str, ctx: RenderContext) -> dict[str, Any]:
@@ -140,27 +73,14 @@ def render_tool_choice(choice: ToolChoice, has_tools: bool, ctx: RenderContext) 
     """``tool_choice`` as OpenAI spells it, or None when it cannot be sent."""
     report_foreign_extra(choice.extra, "tool_choice", ctx.drift)
     kind = NAMESPACE.hint(choice.extra, "type")
-    if not has_tools and not ctx.faithful:
-        ctx.drift.add(
-            "parameter-unsupported",
-            "OpenAI takes tool_choice only with tools",
-            field="tool_choice",
-            original=choice.model_dump(mode="json", exclude_defaults=True),
-        )
+    if choice_without_tools(choice, has_tools, ctx, "OpenAI"):
         return None
     if kind == "allowed_tools":
         return NAMESPACE.put({"type": kind}, choice.extra)
     if choice.type != "tool":
         return choice.type
     if choice.name is None:
-        ctx.drift.add(
-            "parameter-normalized",
-            "a forced tool choice names no tool; any tool is required instead",
-            field="tool_choice",
-            original="tool",
-            transformed="required",
-        )
-        return "required"
+        return unnamed_tool_choice(ctx, "required")
     key = "custom" if kind == "custom" else "function"
     inner = NAMESPACE.put({"name": choice.name}, choice.extra, "inner")
     return NAMESPACE.put({"type": key, key: inner}, choice.extra)

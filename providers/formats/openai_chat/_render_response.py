@@ -1,21 +1,11 @@
-"""A rendered assistant message as the ``chat.completion`` it was read from (see
-:mod:`._parse_response`)."""
+"""OpenAI's ``usage`` object written back (the response around it is the family's
+:func:`providers.formats._chat_completions.completion.write_completion`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._kit.wire import wire_finish_reason
-from providers.umf import Message, Usage
-
-from ._constants import NAMESPACE
-
-_WIRE_FINISH_REASONS = {
-    "stop": "stop",
-    "length": "length",
-    "tool_calls": "tool_calls",
-    "content_filter": "content_filter",
-}
+from providers.umf import Usage
 
 
 def render_usage(usage: Usage) -> dict[str, Any]:
@@ -37,21 +27,3 @@ def render_usage(usage: Usage) -> dict[str, Any]:
     if usage.reasoning_tokens is not None:
         out["completion_tokens_details"] = {"reasoning_tokens": usage.reasoning_tokens}
     return out
-
-
-def render_response(message: Message, wire: dict[str, Any]) -> dict[str, Any]:
-    """A ``chat.completion`` whose first choice is ``wire``, the rendered ``message``."""
-    response = dict(NAMESPACE.hint(message.extra, "response", {"object": "chat.completion"}))
-    if message.id is not None:
-        response["id"] = message.id
-    if message.model is not None:
-        response["model"] = message.model
-    if message.usage is not None:
-        response["usage"] = render_usage(message.usage)
-    choice = dict(NAMESPACE.hint(message.extra, "choice", {"index": 0}))
-    choice["message"] = wire
-    finish = wire_finish_reason(message, _WIRE_FINISH_REASONS)
-    if finish is not None:
-        choice["finish_reason"] = finish
-    response["choices"] = [choice, *NAMESPACE.hint(message.extra, "other_choices", [])]
-    return response

@@ -19,10 +19,10 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from providers.formats._chat_completions.turns import MISSING_RESULT_TEXT
+
 from ._constants import make_tool_call_id
 from ._render_parts import RenderContext
-
-ORPHAN_CALL_RESULT = "Error: no result was recorded for this tool call."
 
 
 @dataclass
@@ -151,12 +151,12 @@ def _placeholder_result(call_id: str, call_path: str, ctx: RenderContext) -> dic
         "id-synthesized",
         "tool call has no recorded result; a placeholder error result was added",
         field=call_path,
-        transformed=ORPHAN_CALL_RESULT,
+        transformed=MISSING_RESULT_TEXT,
     )
     return {
         "role": "tool",
         "tool_call_id": call_id,
-        "content": ORPHAN_CALL_RESULT,
+        "content": MISSING_RESULT_TEXT,
     }
 
 

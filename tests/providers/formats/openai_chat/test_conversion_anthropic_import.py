@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import orjson
 
+from providers.formats._chat_completions.turns import MISSING_RESULT_TEXT
 from providers.formats.openai_chat import DEFAULT_MODEL
-from providers.formats.openai_chat._rules import ORPHAN_CALL_RESULT
 from providers.umf import (
     Conversation,
     Message,
@@ -149,7 +149,7 @@ def test_anthropic_import_renders_the_exact_request() -> None:
             {
                 "role": "tool",
                 "tool_call_id": "toolu_01CwzZ3k7gQ2Hh8L",
-                "content": ORPHAN_CALL_RESULT,
+                "content": MISSING_RESULT_TEXT,
             },
         ],
         "tools": [
@@ -187,7 +187,7 @@ def test_anthropic_import_warns_for_each_lossy_step() -> None:
         ),
         ("reasoning-dropped", "messages[4].content[0]", None, None),
         ("message-reordered", "messages[3].content[2]", 3, 4),
-        ("id-synthesized", "messages[4].content[1]", None, ORPHAN_CALL_RESULT),
+        ("id-synthesized", "messages[4].content[1]", None, MISSING_RESULT_TEXT),
         ("parameter-defaulted", "parameters.model", None, DEFAULT_MODEL),
         ("parameter-unsupported", "parameters.top_k", 40, None),
         (

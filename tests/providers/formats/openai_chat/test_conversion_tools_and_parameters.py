@@ -196,3 +196,24 @@ def test_render_request_turns_an_exchange_into_the_next_request() -> None:
         {k: v for k, v in payload["response"]["choices"][0]["message"].items() if v is not None},
     ]
     assert request["reasoning_effort"] == "high"
+
+
+def test_a_call_id_used_twice_in_a_request_is_made_unique() -> None:
+    def call(name: str) -> ToolUseBlock:
+        return ToolUseBlock(id="call_a", name=name, input={})
+
+    conversation = Conversation(
+        messages=[
+            Message(role="user", content=[TextBlock(text="hi")]),
+            Message(role="assistant", content=[call("f")]),
+            Message(role="user", content=[ToolResultBlock(tool_use_id="call_a", content="1")]),
+            Message(role="assistant", content=[call("g")]),
+            Message(role="user", content=[ToolResultBlock(tool_use_id="call_a", content="2")]),
+        ],
+        parameters=Parameters(model="gpt-4o"),
+    )
+    payload, warnings = assert_renders_for_openai(conversation)
+    fresh = payload["messages"][3]["tool_calls"][0]["id"]
+    assert fresh.startswith("call_") and fresh != "call_a"
+    assert payload["messages"][4] == {"role": "tool", "tool_call_id": fresh, "content": "2"}
+    assert summary(warnings) == [("id-rewritten", "messages[3].content[0].id", "call_a", fresh)]

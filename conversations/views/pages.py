@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 from conversations import forms, selectors
 from conversations.ownership import current_user, owned_conversation
 from conversations.provider_settings import configured_providers
+from conversations.views.replay import typed_replay_form
 
 PAGE_SIZE = 50
 # Shown inline; anything else (SVG, HTML, PDF...) is a download, never a page of ours.
@@ -107,7 +108,8 @@ def _page_number(request: HttpRequest) -> int:
 def conversation_detail(request: HttpRequest, pk: Any) -> HttpResponse:
     conversation = owned_conversation(request, pk)
     thread = selectors.conversation_thread(conversation=conversation, leaf=_leaf(request))
-    replay_form = forms.ReplayForm(initial={"provider": "echo", "model": "echo-1"})
+    typed = typed_replay_form(request, conversation.pk)
+    replay_form = typed or forms.ReplayForm(initial={"provider": "echo", "model": "echo-1"})
     context = {
         "conversation": conversation,
         "thread": thread,
@@ -116,6 +118,7 @@ def conversation_detail(request: HttpRequest, pk: Any) -> HttpResponse:
         "provider_models": {n: list(c.models) for n, c in configured_providers().items()},
         "runs": selectors.replay_runs_of(conversation=conversation),
         "leaf": request.GET.get("leaf", ""),
+        "replay_open": typed is not None,
     }
     return render(request, "conversations/detail.html", context)
 

@@ -8,6 +8,7 @@ from django.contrib import messages as flash
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from conversations import forms, models, selectors
@@ -24,8 +25,7 @@ def replay_start(request: HttpRequest, pk: Any) -> HttpResponse:
     form = forms.ReplayForm(request.POST)
     if not form.is_valid():
         errors = "; ".join(f"{k}: {' '.join(str(e) for e in v)}" for k, v in form.errors.items())
-        flash.error(request, f"Replay not started: {errors}")
-        return redirect("conversation-detail", pk=conversation.pk)
+        return _not_started(request, conversation, form, errors)
     try:
         run = replays.replay_start(
             owner=current_user(request),
@@ -36,12 +36,32 @@ def replay_start(request: HttpRequest, pk: Any) -> HttpResponse:
             parameters=form.replay_parameters(),
         )
     except replays.ReplayRequestError as error:
-        flash.error(request, f"Replay not started: {error.message}")
-        return redirect("conversation-detail", pk=conversation.pk)
+        return _not_started(request, conversation, form, error.message)
     except QueueUnavailable as waiting:
         flash.warning(request, f"{waiting}: it starts once the queue is back.")
         return redirect("replay-detail", pk=conversation.pk, run_id=waiting.object_id)
     return redirect("replay-detail", pk=conversation.pk, run_id=run.pk)
+
+
+def _not_started(
+    request: HttpRequest, conversation: models.Conversation, form: forms.ReplayForm, why: str
+) -> HttpResponse:
+    """Back to the conversation, with the reason, and the form as it was typed (kept in
+    the session for the next view of the page: see :func:`typed_replay_form`)."""
+    flash.error(request, f"Replay not started: {why}")
+    request.session[_TYPED.format(conversation.pk)] = {
+        name: request.POST.get(name, "") for name in form.fields
+    }
+    return redirect(reverse("conversation-detail", args=[conversation.pk]) + "#replay")
+
+
+_TYPED = "replay-form:{}"
+
+
+def typed_replay_form(request: HttpRequest, conversation_id: Any) -> forms.ReplayForm | None:
+    """The replay form as it was typed before an error, once (None when there is none)."""
+    typed = request.session.pop(_TYPED.format(conversation_id), None)
+    return forms.ReplayForm(initial=typed) if isinstance(typed, dict) else None
 
 
 def _finished(run: models.ReplayRun) -> bool:

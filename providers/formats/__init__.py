@@ -108,7 +108,28 @@ def parse(format_id: str, payload: JSON) -> Parsed:
     """
     with collector_paused(payload_size(payload)):
         fmt = detect(payload) if format_id == "auto" else get(format_id)
-        return Parsed(fmt, fmt.parse(payload))
+        try:
+            return Parsed(fmt, fmt.parse(payload))
+        except FormatError as error:
+            if format_id == "auto":
+                raise
+            raise _with_the_format_that_fits(error, fmt, payload) from None
+
+
+def _with_the_format_that_fits(error: FormatError, named: Format, payload: JSON) -> FormatError:
+    """``error``, saying which format the payload is in when it is not the one named (a
+    person who picked the wrong one in a list learns the right one)."""
+    try:
+        fits = detect(payload)
+    except FormatError:
+        return error
+    if fits.id == named.id:
+        return error
+    return FormatError(
+        f"{error.message} — this reads as {fits.id} ({fits.label}), not {named.id}: import it "
+        f"as {fits.id}, or as auto",
+        field=error.field,
+    )
 
 
 @dataclass

@@ -8,7 +8,7 @@ document.addEventListener("htmx:configRequest", (event) => {
   if (meta) event.detail.headers["X-CSRFToken"] = meta.content;
 });
 
-function fillModels(select) {
+function fillModels(select, keepTyped = false) {
   const form = select.form;
   const source = document.getElementById("provider-models");
   const list = document.getElementById("replay-models");
@@ -16,6 +16,9 @@ function fillModels(select) {
   const models = JSON.parse(source.textContent)[select.value] || [];
   list.replaceChildren(...models.map((name) => Object.assign(document.createElement("option"), { value: name })));
   const input = form.elements.namedItem("model");
+  // On a change of provider, its first model; on load, what was typed stays (a form shown
+  // again after an error keeps its values).
+  if (keepTyped && input && input.value) return;
   if (input && models.length && !models.includes(input.value)) input.value = models[0];
 }
 
@@ -23,7 +26,7 @@ document.addEventListener("change", (event) => {
   if (event.target.matches && event.target.matches("select[data-models]")) fillModels(event.target);
 });
 document.addEventListener("DOMContentLoaded", () => {
-  document.querySelectorAll("select[data-models]").forEach(fillModels);
+  document.querySelectorAll("select[data-models]").forEach((select) => fillModels(select, true));
 });
 
 // The list's filters fold into a disclosure on phones; on wider screens they start open.

@@ -189,3 +189,15 @@ def test_anonymous_clients_are_refused() -> None:
     response = APIClient().post("/api/v1/conversations/import", {}, format="json")
     assert response.status_code == 401
     assert response.json()["error"]["code"] == "not_authenticated"
+
+
+def test_a_payload_imported_as_the_wrong_format_says_which_it_is(api: APIClient) -> None:
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]}
+    response = api.post(
+        "/api/v1/conversations/import", {"format": "gemini", "payload": body}, format="json"
+    )
+    assert response.status_code == 422
+    assert (
+        "this reads as openai-chat (OpenAI Chat Completions), not gemini"
+        in (response.json()["error"]["message"])
+    )

@@ -143,6 +143,31 @@ def test_replay_form_errors_come_back_as_a_message(alice: Any) -> None:
     assert not models.ReplayRun.objects.exists()
 
 
+def test_the_replay_form_keeps_what_was_typed_after_an_error(alice: Any) -> None:
+    conversation = store(alice, tool_conversation(1, "x"))
+    client = logged_in(alice)
+    typed = {"provider": "echo", "model": "o1-pro", "mode": "each", "temperature": "0.4"}
+    response = client.post(f"/conversations/{conversation.pk}/replays/", typed)
+    assert response["Location"].endswith("#replay")
+    page = html(client.get(response["Location"]))
+    assert "Replay not started: model &#x27;o1-pro&#x27; is not offered by echo" in page
+    assert '<details class="card" id="replay" open>' in page
+    assert 'name="model" value="o1-pro"' in page
+    assert '<option value="each" selected>' in page
+    assert 'value="0.4"' in page
+    # Once: the next view of the page starts afresh.
+    again = html(client.get(f"/conversations/{conversation.pk}/"))
+    assert 'name="model" value="echo-1"' in again
+    assert '<details class="card" id="replay">' in again
+
+
+def test_the_replay_form_says_what_echo_is_and_how_to_add_a_provider(alice: Any) -> None:
+    conversation = store(alice, tool_conversation(1, "x"))
+    page = html(logged_in(alice).get(f"/conversations/{conversation.pk}/"))
+    assert "Only <code>echo</code> is set up: it answers offline, without a key" in page
+    assert "<code>OPENAI_API_KEY</code>" in page
+
+
 def test_replay_parameters_with_a_nul_are_a_form_error_not_a_500(alice: Any) -> None:
     conversation = store(alice, tool_conversation(1, "x"))
     client = logged_in(alice)

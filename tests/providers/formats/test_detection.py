@@ -189,3 +189,24 @@ def test_a_field_two_formats_declare_decides_nothing() -> None:
     assert formats.get("anthropic").detect(stop_sequences) == 1
     assert formats.get("cohere").detect(stop_sequences) == 1
     assert formats.get("cohere").detect({**stop_sequences, "k": 5}) == 2
+
+
+OPENAI_BODY = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]}
+
+
+@pytest.mark.parametrize("named", ["gemini", "bedrock-converse", "chatgpt-export"])
+def test_a_payload_in_another_format_than_named_says_which_it_is(named: str) -> None:
+    # A person who picked the wrong format in a list learns the right one.
+    with pytest.raises(formats.FormatError) as refused:
+        formats.parse(named, OPENAI_BODY)
+    assert refused.value.message.endswith(
+        f"— this reads as openai-chat (OpenAI Chat Completions), not {named}: "
+        "import it as openai-chat, or as auto"
+    )
+
+
+def test_a_payload_no_format_reads_keeps_the_named_format_s_reason() -> None:
+    with pytest.raises(formats.FormatError) as refused:
+        formats.parse("gemini", {"neither": "one"})
+    assert "reads as" not in refused.value.message
+    assert refused.value.message.startswith("not a Gemini generateContent payload")

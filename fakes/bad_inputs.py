@@ -306,6 +306,41 @@ def _no_file() -> tuple[bytes, str]:
     return form + f"--{BOUNDARY}--\r\n".encode(), MULTIPART
 
 
+def _cost_cases() -> Iterator[BadInput]:
+    """What one ordinary account could use to make the server or the operator's key pay
+    (issue 21; bench/abuse.py sends the full-size ones): too many objects to read, a model
+    the provider does not offer, answers multiplied by ``n``."""
+    tiny = [{"role": "user", "content": "hi"}] * 250_000  # over UMF_MAX_REQUEST_OBJECTS
+    yield BadInput(
+        "import 250,000 tiny messages",
+        IMPORT,
+        _dump({"format": "umf", "payload": tiny}),
+        statuses=(413,),
+        field="body",
+    )
+    yield BadInput(
+        "convert 250,000 tiny messages",
+        CONVERT,
+        _dump({"from": "umf", "to": "anthropic", "payload": tiny}),
+        statuses=(413,),
+        field="body",
+    )
+    yield BadInput(
+        "replay against a model the provider does not list",
+        REPLAYS,
+        _dump({"provider": "echo", "model": "o1-pro"}),
+        statuses=(422,),
+        field="model",
+    )
+    yield BadInput(
+        "replay asking for 128 answers",
+        REPLAYS,
+        _dump({"provider": "echo", "model": "echo-1", "parameters": {"n": 128}}),
+        statuses=(422,),
+        field="parameters.n",
+    )
+
+
 def huge_message_case() -> BadInput:
     """One 50 MB message: under the request cap, over what any string may be."""
     text = "x" * MESSAGE_BYTES
@@ -323,6 +358,7 @@ def corpus(*, include_huge: bool = True) -> list[BadInput]:
     cases.extend(_shape_cases())
     cases.extend(_format_cases())
     cases.extend(_upload_cases())
+    cases.extend(_cost_cases())
     if include_huge:
         cases.append(huge_message_case())
     return cases

@@ -35,11 +35,9 @@ from __future__ import annotations
 
 import argparse
 import copy
-import cProfile
 import inspect
 import json
 import os
-import pstats
 import statistics
 import sys
 import time
@@ -52,6 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 
 from _convert_facts import facts, warned
+from _convert_formats import calls_per_message, each_format
 
 from providers import formats
 from providers.formats._gc import collector_paused, payload_size
@@ -390,61 +389,6 @@ def floors(sizes: list[int], repeats: int, budgets: dict[tuple[str, int], float]
         print(row + "".join(f" {budgets[t, size] * 1e6:>24.1f}" for t in targets))
 
 
-def each_format(size: int, repeats: int) -> None:
-    """Parse and render of every format, on the same conversation written in each."""
-    conversation_umf = formats.parse("openai-chat", conversation(size)).items[0].conversation
-    print(f"Each format on its own, {size} messages, us per message (best of {repeats})")
-    print(f"{'format':<18} {'parse':>8} {'render':>8} {'both':>8}")
-    for fmt in formats.all_formats():
-        payload = fmt.render_all([conversation_umf]).payload
-        read, write = timed_format(fmt, payload, repeats)
-        row = f"{fmt.id:<18} {read / size * 1e6:>8.1f} {write / size * 1e6:>8.1f}"
-        print(f"{row} {(read + write) / size * 1e6:>8.1f}")
-
-
-def timed_format(fmt: formats.Format, payload: Any, repeats: int) -> tuple[float, float]:
-    """The least seconds to parse ``payload`` in ``fmt``, and to render what it read: CPU
-    time of this process, and the least disturbed run, so that on a shared machine the
-    other work counts as little as it can."""
-    parse_times: list[float] = []
-    render_times: list[float] = []
-    for _ in range(repeats + 1):  # the first run warms up
-        data = copy.deepcopy(payload)
-        start = time.process_time()
-        parsed = formats.parse(fmt.id, data)
-        middle = time.process_time()
-        fmt.render_all([item.conversation for item in parsed.items])
-        end = time.process_time()
-        parse_times.append(middle - start)
-        render_times.append(end - middle)
-    return min(parse_times[1:]), min(render_times[1:])
-
-
-def calls_per_message(size: int) -> None:
-    """Python calls per message of the openai-chat parse and of each target's render."""
-    payload = conversation(size)
-    formats.parse("openai-chat", copy.deepcopy(payload))  # warm up: imports, caches
-    print(f"Python calls per message, {size} messages (cProfile)")
-    parsed = formats.parse("openai-chat", copy.deepcopy(payload))
-    parse_calls = counted_calls(formats.parse, "openai-chat", payload)
-    print(f"{'parse openai-chat':<26} {parse_calls / size:>6.1f}")
-    for target in TARGETS:
-        render = formats.get(target).render_all
-        render([item.conversation for item in parsed.items])  # warm up
-        count = counted_calls(render, [item.conversation for item in parsed.items])
-        print(f"{'render ' + target:<26} {count / size:>6.1f}")
-
-
-def counted_calls(fn: Callable[..., Any], *args: Any) -> int:
-    """The calls (Python functions and builtins) one run of ``fn(*args)`` makes; the
-    arguments are deep-copied first, outside the count."""
-    args = copy.deepcopy(args)
-    profile = cProfile.Profile()
-    profile.runcall(fn, *args)
-    stats: dict[Any, tuple[int, ...]] = pstats.Stats(profile).stats  # type: ignore[attr-defined]
-    return sum(entry[1] for entry in stats.values())
-
-
 # --- main -------------------------------------------------------------------------------
 
 
@@ -460,10 +404,10 @@ def main() -> None:
     parser.add_argument("--calls", type=int, metavar="N", help="only count calls at N messages")
     args = parser.parse_args()
     if args.calls:
-        calls_per_message(args.calls)
+        calls_per_message(conversation(args.calls), TARGETS)
         return
     if args.each_format:
-        each_format(args.each_format, args.repeats)
+        each_format(conversation(args.each_format), args.repeats)
         return
     sizes = [int(s) for s in args.sizes.split(",")]
 

@@ -58,10 +58,7 @@ def conversation_thread(*, conversation: models.Conversation, leaf: Any = None) 
         .order_by("position", "id")  # a replay shares its original's position; ids are
         .values(*THREAD_COLUMNS)  # time-ordered, so siblings list in the order they came
     )
-    children: dict[Any, list[dict[str, Any]]] = defaultdict(list)
-    for row in rows:
-        children[row["parent_id"]].append(row)
-    by_id = {row["id"]: row for row in rows}
+    by_id, children = _tree(rows)
     path = _path(by_id, children, by_id.get(leaf))
     on_path = {row["id"] for row in path}
     for row in path:
@@ -94,11 +91,19 @@ def thread_message_ids(*, conversation: models.Conversation, leaf: Any) -> set[A
         .order_by("position", "id")
         .values(*PATH_COLUMNS)
     )
-    children: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    by_id, children = _tree(rows)
+    return {row["id"] for row in _path(by_id, children, by_id.get(leaf))}
+
+
+Rows = list[dict[str, Any]]
+
+
+def _tree(rows: Rows) -> tuple[dict[Any, dict[str, Any]], dict[Any, Rows]]:
+    """The message rows by id, and each message's children in order (key None: roots)."""
+    children: dict[Any, Rows] = defaultdict(list)
     for row in rows:
         children[row["parent_id"]].append(row)
-    by_id = {row["id"]: row for row in rows}
-    return {row["id"] for row in _path(by_id, children, by_id.get(leaf))}
+    return {row["id"]: row for row in rows}, children
 
 
 def _path(

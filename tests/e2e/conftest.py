@@ -10,6 +10,7 @@ import io
 import os
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -46,17 +47,28 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
+@contextmanager
+def opened_page(browser: Any, **options: Any) -> Iterator[Any]:
+    """A page in a browser context of its own (``options``: Playwright's context options,
+    such as the viewport or the colour scheme), closed after. ``page.problems`` lists the
+    console errors and uncaught exceptions it met."""
+    context = browser.new_context(**options)
     opened = context.new_page()
     opened.set_default_timeout(15_000)
     problems: list[str] = []
     opened.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
     opened.on("pageerror", lambda error: problems.append(str(error)))
     opened.problems = problems
-    yield opened
-    context.close()
+    try:
+        yield opened
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    with opened_page(browser, viewport=VIEWPORT, accept_downloads=True) as opened:
+        yield opened
 
 
 def screenshot(page: Any, name: str) -> None:

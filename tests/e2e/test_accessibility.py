@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from tests.e2e.conftest import log_in
+from tests.e2e.conftest import log_in, opened_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -43,10 +43,8 @@ def heading_levels(page: Any) -> list[int]:
 def test_no_page_has_a_serious_accessibility_violation(
     browser: Any, live_server: Any, pages: dict[str, str], width: int, scheme: str
 ) -> None:
-    context = browser.new_context(viewport={"width": width, "height": 844}, color_scheme=scheme)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    try:
+    viewport = {"width": width, "height": 844}
+    with opened_page(browser, viewport=viewport, color_scheme=scheme) as page:
         page.goto(f"{live_server.url}/accounts/login/")
         problems = {"login": blocking_violations(page)}
         log_in(page, live_server.url)
@@ -54,8 +52,6 @@ def test_no_page_has_a_serious_accessibility_violation(
             page.goto(f"{live_server.url}{path}")
             problems[name] = blocking_violations(page)
         assert {name: found for name, found in problems.items() if found} == {}
-    finally:
-        context.close()
 
 
 def test_headings_do_not_skip_a_level_and_each_page_has_one_h1(

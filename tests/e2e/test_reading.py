@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import log_in, screenshot
+from tests.e2e.conftest import log_in, opened_page, screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,9 +24,7 @@ def background(page: Any) -> str:
 def test_dark_mode_follows_the_system_and_the_toggle_is_remembered(
     browser: Any, live_server: Any, pages: dict[str, str]
 ) -> None:
-    context = browser.new_context(color_scheme="dark")
-    page = context.new_page()
-    try:
+    with opened_page(browser, color_scheme="dark") as page:
         log_in(page, live_server.url)
         assert page.evaluate("document.documentElement.dataset.theme") == "dark"
         dark = background(page)
@@ -40,23 +38,15 @@ def test_dark_mode_follows_the_system_and_the_toggle_is_remembered(
         page.goto(f"{live_server.url}/import/")  # the choice holds on the next page
         assert page.evaluate("document.documentElement.dataset.theme") == "light"
         assert page.get_by_role("button", name="Dark mode").get_attribute("aria-pressed") == "false"
-    finally:
-        context.close()
-    light_context = browser.new_context(color_scheme="light")
-    page = light_context.new_page()
-    try:
+    with opened_page(browser, color_scheme="light") as page:
         log_in(page, live_server.url)
         assert page.evaluate("document.documentElement.dataset.theme") == "light"
-    finally:
-        light_context.close()
 
 
 def test_copy_buttons_copy_a_message_and_a_tool_call_s_arguments(
     browser: Any, live_server: Any, pages: dict[str, str]
 ) -> None:
-    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
-    page = context.new_page()
-    try:
+    with opened_page(browser, permissions=["clipboard-read", "clipboard-write"]) as page:
         log_in(page, live_server.url)
         page.goto(live_server.url + conversation_path(pages, "What's the weather"))
         first = page.locator(".thread .msg").first
@@ -70,8 +60,6 @@ def test_copy_buttons_copy_a_message_and_a_tool_call_s_arguments(
         arguments = page.evaluate("navigator.clipboard.readText()")
         assert arguments.strip() == call.locator("pre").first.inner_text().strip()
         assert arguments.strip().startswith("{")
-    finally:
-        context.close()
 
 
 def test_a_followed_result_of_link_opens_its_tool_call(

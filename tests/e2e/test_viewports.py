@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import LONG_TITLE, log_in, screenshot
+from tests.e2e.conftest import LONG_TITLE, log_in, opened_page, screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,10 +28,7 @@ def overflow(page: Any) -> int:
 def test_every_page_fits_the_viewport(
     browser: Any, live_server: Any, pages: dict[str, str], width: int
 ) -> None:
-    context = browser.new_context(viewport={"width": width, "height": 844})
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    try:
+    with opened_page(browser, viewport={"width": width, "height": 844}) as page:
         page.goto(f"{live_server.url}/accounts/login/")
         too_wide = {"login": overflow(page)}
         log_in(page, live_server.url)
@@ -52,5 +49,3 @@ def test_every_page_fits_the_viewport(
             screenshot(page, f"list{suffix}")
             page.goto(f"{live_server.url}{pages['replay'].split('replays/')[0]}")
             screenshot(page, f"conversation{suffix}")
-    finally:
-        context.close()

@@ -43,6 +43,11 @@ urlpatterns = [
         views.replay_status,
         name="replay-status",
     ),
+    path(
+        "conversations/<uuid:pk>/replays/<uuid:run_id>/turns/<int:index>/request/",
+        views.replay_turn_request,
+        name="replay-turn-request",
+    ),
     path("attachments/<str:sha256>/", views.attachment, name="attachment"),
     path("import/", views.import_page, name="import"),
     path("import/jobs/<uuid:pk>/", views.import_job_detail, name="import-job"),

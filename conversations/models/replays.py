@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 
@@ -90,7 +92,14 @@ class ReplayTurn(models.Model):
     message = models.OneToOneField(
         Message, null=True, blank=True, on_delete=models.SET_NULL, related_name="replay_turn"
     )
+    # The request as sent: whole, or (request None) as ``request_delta`` from the request
+    # of ``request_base``, the turn before it (mode each: each prefix extends the last);
+    # rebuilt where shown, see conversations.replay_requests.
     request = JSONField(null=True, blank=True)
+    request_base = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    request_delta = JSONField(null=True, blank=True)
     request_headers = JSONField(null=True, blank=True)
     response = JSONField(null=True, blank=True)
     usage = JSONField(null=True, blank=True)
@@ -98,6 +107,10 @@ class ReplayTurn(models.Model):
     latency_ms = models.PositiveIntegerField(null=True, blank=True)
     error = models.TextField(blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    # The request rebuilt whole (from request, or its base's and request_delta), where the
+    # selectors set it for a page or the API to show; never a column.
+    sent_request: Any = None
 
     class Meta:
         constraints = [

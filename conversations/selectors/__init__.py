@@ -44,6 +44,8 @@ from conversations.selectors.replays import (
     replay_run_list,
     replay_run_warnings,
     replay_runs_of,
+    replay_turn_at,
+    replay_turn_request,
 )
 from conversations.selectors.stored import (
     StoredConversation,
@@ -89,6 +91,8 @@ __all__ = [
     "replay_run_list",
     "replay_run_warnings",
     "replay_runs_of",
+    "replay_turn_at",
+    "replay_turn_request",
     "search_hits",
     "user_by_username",
     "warning_message_index",

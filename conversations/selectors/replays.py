@@ -9,7 +9,11 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from conversations import models
+from conversations.replay_requests import request_of, requests_rebuilt
 from conversations.selectors.thread import THREAD_COLUMNS
+
+# What a turn stored of its exchange: only read where it is shown.
+_EXCHANGE = ("request", "request_delta", "request_headers", "response")
 
 
 def replay_run_get(*, owner: User, run_id: Any, conversation_id: Any) -> models.ReplayRun:
@@ -20,8 +24,10 @@ def replay_run_get(*, owner: User, run_id: Any, conversation_id: Any) -> models.
 
 
 def replay_run_detail(*, owner: User, run_id: Any) -> models.ReplayRun:
-    """The owner's run with its turns (``DoesNotExist`` otherwise), as the API shows it."""
-    return models.ReplayRun.objects.prefetch_related("turns").get(owner=owner, pk=run_id)
+    """The owner's run with its turns (``DoesNotExist`` otherwise), as the API shows it:
+    each turn with its ``sent_request`` rebuilt."""
+    run = models.ReplayRun.objects.prefetch_related("turns").get(owner=owner, pk=run_id)
+    return _with_requests([run])[0]
 
 
 def replay_run_list(
@@ -32,7 +38,32 @@ def replay_run_list(
     runs = models.ReplayRun.objects.filter(owner=owner).prefetch_related("turns")
     if conversation_id is not None:
         runs = runs.filter(conversation_id=conversation_id)
-    return list(runs[:limit])
+    return _with_requests(list(runs[:limit]))
+
+
+def _with_requests(runs: list[models.ReplayRun]) -> list[models.ReplayRun]:
+    """``runs`` (turns prefetched), each turn's ``sent_request`` rebuilt from the stored
+    deltas (conversations.replay_requests)."""
+    for run in runs:
+        turns = run.turns.all()
+        requests = requests_rebuilt(turns)
+        for turn in turns:
+            turn.sent_request = requests[turn.pk]
+    return runs
+
+
+def replay_turn_request(*, turn: models.ReplayTurn) -> Any:
+    """The request a turn sent, whole (None when it stored none: it has not succeeded),
+    rebuilt along its chain of bases from one query of the run's stored requests."""
+    stored = models.ReplayTurn.objects.filter(run_id=turn.run_id, index__lte=turn.index).only(
+        "id", "request", "request_base", "request_delta"
+    )
+    return request_of(list(stored), turn.pk)
+
+
+def replay_turn_at(*, run: models.ReplayRun, index: int) -> models.ReplayTurn:
+    """The run's turn at ``index`` (``DoesNotExist`` otherwise)."""
+    return models.ReplayTurn.objects.defer(*_EXCHANGE).get(run=run, index=index)
 
 
 def replay_run_by_key(*, owner: User, idempotency_key: str) -> models.ReplayRun | None:
@@ -63,7 +94,7 @@ class ComparedTurn:
 def replay_comparison(*, run: models.ReplayRun) -> list[ComparedTurn]:
     """Each turn of a run with its original and its replayed message (dicts with
     ``blocks``), in three queries: turns, messages, blocks."""
-    turns = list(run.turns.order_by("index"))
+    turns = list(run.turns.order_by("index").defer(*_EXCHANGE))
     ids = [i for t in turns for i in (t.original_message_id, t.message_id) if i is not None]
     messages = {
         row["id"]: {**row, "blocks": []}

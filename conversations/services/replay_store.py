@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db import transaction
@@ -13,11 +13,21 @@ from django.utils import timezone
 
 from conversations import models, pgsql
 from conversations.records import Rows, add_messages, warning_row
+from conversations.replay_requests import request_delta
 from conversations.services.bulk import insert_statements
 from conversations.services.storage import insert_rows, row_tables
 from providers.clients.base import Exchange
 from providers.umf import DriftWarning, Response
 from providers.validation import replace_nul
+
+
+@dataclass
+class SentBefore:
+    """The request the run's latest stored turn sent, whole, and that turn's id: the base
+    the next turn's request is stored against (as a delta). Empty before the first."""
+
+    turn_id: int | None = None
+    request: Any = None
 
 
 @dataclass
@@ -28,6 +38,7 @@ class TurnAnswer:
     parent_id: uuid.UUID | None
     # The position of the turn it regenerates: replay answers are its siblings.
     position: int
+    sent_before: SentBefore = field(default_factory=SentBefore)
 
 
 def replay_turn_store(
@@ -39,6 +50,8 @@ def replay_turn_store(
 
     Returns False (and writes nothing) when the turn is no longer pending: another
     delivery of the same task already stored it, so there is never a duplicate branch.
+    The request is stored as its delta from ``answer.sent_before``'s, when there is one;
+    on success ``sent_before`` becomes this turn's.
     """
     run, exchange = answer.run, storable(answer.exchange)
     message = exchange.response.message
@@ -59,13 +72,14 @@ def replay_turn_store(
     )
     turns = [*succeeded_before, answer.turn]
     # Each write as (model, where, values), for the ORM or the hand-written statements.
-    mark = _mark_succeeded(answer.turn, exchange, message_id)
+    mark = _mark_succeeded(answer.turn, exchange, message_id, answer.sent_before)
     close = _run_finished(run, turns, calls=1) if finish_run else _call_counted(run)
     try:
         with transaction.atomic():
             _write_answer(mark, rows, close)
     except _StoredBefore:
         return False
+    answer.sent_before.turn_id, answer.sent_before.request = answer.turn.pk, exchange.request
     return True
 
 
@@ -192,7 +206,9 @@ def _add_warnings(
         rows.warnings.append(row)
 
 
-def _mark_succeeded(turn: models.ReplayTurn, exchange: Exchange, message_id: uuid.UUID) -> Update:
+def _mark_succeeded(
+    turn: models.ReplayTurn, exchange: Exchange, message_id: uuid.UUID, before: SentBefore
+) -> Update:
     """The conditional UPDATE that flips the turn from pending to succeeded with what the
     call gave (it touches no row when the turn was no longer pending). ``turn`` gets the
     usage and latency."""
@@ -206,7 +222,7 @@ def _mark_succeeded(turn: models.ReplayTurn, exchange: Exchange, message_id: uui
         "status": turn.status,
         "attempts": pgsql.Add(1),
         "message_id": message_id,
-        "request": exchange.request,
+        **_request_values(exchange.request, before),
         "request_headers": exchange.headers,
         "response": exchange.raw_response,
         "usage": turn.usage,
@@ -216,3 +232,15 @@ def _mark_succeeded(turn: models.ReplayTurn, exchange: Exchange, message_id: uui
         "finished_at": timezone.now(),
     }
     return models.ReplayTurn, {"id": turn.pk, "status": models.ReplayTurn.Status.PENDING}, values
+
+
+def _request_values(request: Any, before: SentBefore) -> dict[str, Any]:
+    """The request's columns: whole for the first turn stored, else a reference to the
+    turn before and the delta from its request (not a copy of the whole prefix)."""
+    if before.turn_id is None:
+        return {"request": request, "request_base_id": None, "request_delta": None}
+    return {
+        "request": None,
+        "request_base_id": before.turn_id,
+        "request_delta": request_delta(before.request, request),
+    }

@@ -29,6 +29,7 @@ from conversations.provider_settings import configured_providers, provider_clien
 from conversations.services import enqueue
 from conversations.services.replay_limits import replay_refusal
 from conversations.services.replay_store import (
+    SentBefore,
     TurnAnswer,
     replay_run_finish,
     replay_turn_store,
@@ -184,7 +185,7 @@ def _claim(run_id: uuid.UUID) -> list[models.ReplayTurn] | None:
 
 
 # What a worker never reads of a turn: the exchange it stored.
-_TURN_DEFERRED = ("request", "request_headers", "response")
+_TURN_DEFERRED = ("request", "request_delta", "request_headers", "response")
 
 
 @cache
@@ -279,10 +280,12 @@ def replay_execute(*, run_id: uuid.UUID) -> Outcome:
     if not pending:
         return _succeed(run, done)
     stored = selectors.conversation_umf(conversation=run.conversation)
+    sent_before = _sent_before(done)
     for number, turn in enumerate(pending):
         if number:
             _renew_lease(run)  # the claim took the lease for the first call
-        outcome = _run_turn(run, turn, client, stored, done, last=number == len(pending) - 1)
+        last = number == len(pending) - 1
+        outcome = _run_turn(run, turn, client, stored, done, sent_before, last=last)
         if outcome is not None:
             return outcome
     return Outcome(f"succeeded: {len(pending)} turn(s)")
@@ -309,6 +312,7 @@ def _run_turn(
     client: Client,
     stored: selectors.StoredConversation,
     done: list[models.ReplayTurn],
+    sent_before: SentBefore,
     *,
     last: bool,
 ) -> Outcome | None:
@@ -318,13 +322,28 @@ def _run_turn(
     except ProviderError as error:
         return _provider_failed(run, turn, error)
     answer = TurnAnswer(
-        run=run, turn=turn, exchange=exchange, parent_id=parent_id, position=position
+        run=run,
+        turn=turn,
+        exchange=exchange,
+        parent_id=parent_id,
+        position=position,
+        sent_before=sent_before,
     )
     if not replay_turn_store(answer, finish_run=last, succeeded_before=done):
         # Another delivery of this task got there first and carries on with the run.
         return Outcome(f"turn {turn.index} was stored by another delivery")
     done.append(turn)
     return None
+
+
+def _sent_before(done: list[models.ReplayTurn]) -> SentBefore:
+    """The base for the next turn's request: the latest stored turn's (rebuilt, one query)
+    when the run resumes (a retry, a redelivery), else none yet."""
+    if not done:
+        return SentBefore()
+    latest = max(done, key=lambda turn: turn.index)
+    request = selectors.replay_turn_request(turn=latest)
+    return SentBefore() if request is None else SentBefore(latest.pk, request)
 
 
 def _prefix(

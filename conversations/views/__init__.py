@@ -8,7 +8,12 @@ from conversations.views.pages import (
     filter_suggestions,
     not_found,
 )
-from conversations.views.replay import replay_detail, replay_start, replay_status
+from conversations.views.replay import (
+    replay_detail,
+    replay_start,
+    replay_status,
+    replay_turn_request,
+)
 from conversations.views.transfer import (
     export_download,
     export_warnings,
@@ -32,4 +37,5 @@ __all__ = [
     "replay_detail",
     "replay_start",
     "replay_status",
+    "replay_turn_request",
 ]

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib import messages as flash
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -16,6 +16,7 @@ from conversations.ownership import current_user, owned_conversation, owned_repl
 from conversations.services import replays
 from conversations.services.enqueue import QueueUnavailable
 from conversations.views.compare import compare_turn
+from conversations.views.transfer import _file_body, _preview
 
 
 @login_required
@@ -89,3 +90,25 @@ def replay_status(request: HttpRequest, pk: Any, run_id: Any) -> HttpResponse:
     if _finished(run):
         response["HX-Refresh"] = "true"
     return response
+
+
+@login_required
+@require_GET
+def replay_turn_request(request: HttpRequest, pk: Any, run_id: Any, index: int) -> HttpResponse:
+    """The request a turn sent, rebuilt whole: the start of it as a fragment for the
+    comparison (htmx, when its box opens), or all of it as a JSON file."""
+    run = owned_replay_run(request, run_id, conversation_id=pk)
+    try:
+        turn = selectors.replay_turn_at(run=run, index=index)
+    except models.ReplayTurn.DoesNotExist:
+        raise Http404("no such turn") from None
+    sent = selectors.replay_turn_request(turn=turn)
+    if sent is None:
+        raise Http404("this turn sent no request that was stored")
+    if request.headers.get("HX-Request") != "true":
+        body, content_type = _file_body(sent)
+        response = HttpResponse(body, content_type=content_type)
+        response["X-Content-Type-Options"] = "nosniff"
+        return response
+    context = {"preview": _preview(sent), "whole": request.path}
+    return render(request, "conversations/_turn_request.html", context)

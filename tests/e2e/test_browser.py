@@ -139,6 +139,10 @@ def test_replay_and_compare(page: Any, live_server: Any, person: Any) -> None:
     assert page.locator("article.turn").count() >= 2
     assert page.locator(".diff-body").first.is_visible()
     assert "latency ms" in page.inner_text("article.turn >> nth=0")
+    # The request each turn sent, rebuilt from its delta when its box opens.
+    page.click("article.turn >> nth=1 >> details.turn-request summary")
+    request = page.wait_for_selector("article.turn >> nth=1 >> pre.request-json")
+    assert request is not None and '"messages"' in request.inner_text()
     screenshot(page, "replay-comparison")
     page.click(".crumbs a")
     assert page.locator("nav.siblings").count() >= 1  # the replays are branches now

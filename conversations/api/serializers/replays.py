@@ -19,6 +19,9 @@ class ReplayInput(serializers.Serializer[Any]):
 
 
 class ReplayTurnOutput(serializers.ModelSerializer[models.ReplayTurn]):
+    # Stored as a delta from the turn before (mode each); the selectors rebuild it whole.
+    request = serializers.JSONField(source="sent_request", read_only=True, allow_null=True)
+
     class Meta:
         model = models.ReplayTurn
         fields = [

@@ -242,3 +242,34 @@ def test_comparison_queries_do_not_grow(alice: Any, capture: Any) -> None:
             count_queries(logged_in(alice), f"/conversations/{conversation.pk}/replays/{run.pk}/")
         )
     assert counts[0] == counts[1]
+
+
+def test_the_comparison_shows_each_request_rebuilt_as_it_was_sent(
+    alice: Any, bob: Any, capture: Any
+) -> None:
+    conversation = store(alice, tool_conversation(3, "q"))
+    client = logged_in(alice)
+    with capture(execute=True):
+        client.post(
+            f"/conversations/{conversation.pk}/replays/",
+            {"provider": "echo", "model": "echo-1", "mode": "each"},
+        )
+    run = models.ReplayRun.objects.get(conversation=conversation)
+    base = f"/conversations/{conversation.pk}/replays/{run.pk}/"
+    page = html(client.get(base))
+    assert page.count('class="turn-request"') == 3
+    assert f'hx-get="{base}turns/2/request/"' in page
+    sent = api_turns(alice, run)[2]["request"]
+    whole = client.get(f"{base}turns/2/request/")
+    assert whole["Content-Type"] == "application/json"
+    assert orjson.loads(whole.content) == sent
+    fragment = html(client.get(f"{base}turns/2/request/", headers={"HX-Request": "true"}))
+    assert "turn 2 with `code`" not in fragment  # the prefix stops before the third answer
+    assert "turn 1 with `code`" in fragment
+    assert "request-json" in fragment
+    assert client.get(f"{base}turns/9/request/").status_code == 404
+    assert logged_in(bob).get(f"{base}turns/2/request/").status_code == 404
+
+
+def api_turns(user: Any, run: Any) -> list[dict[str, Any]]:
+    return list(token_client(user).get(f"/api/v1/replays/{run.pk}").json()["turns"])

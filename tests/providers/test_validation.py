@@ -49,3 +49,13 @@ def test_a_value_a_reader_built_with_the_wrong_type_is_refused_before_it_is_stor
         check_conversation(built)
     assert caught.value.field == "messages[1].content[0].text"
     assert "string" in caught.value.message
+
+
+def test_a_wrong_value_outside_the_messages_is_named_too() -> None:
+    # The messages are checked one at a time (issue 21: a dump of the whole conversation
+    # held it three times over), then the rest: an error there keeps its path.
+    built = conversation("fine", "also fine")
+    built.parameters.temperature = "hot"  # type: ignore[assignment]
+    with pytest.raises(FormatError) as caught:
+        check_conversation(built)
+    assert caught.value.field == "parameters.temperature"

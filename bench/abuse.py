@@ -26,7 +26,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import zipfile
 from collections.abc import Callable
@@ -40,6 +39,7 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _abuse_sizes
+from _rss import PeakRss
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -286,12 +286,6 @@ class Server:
                 time.sleep(0.2)
         raise SystemExit("the server did not start")
 
-    def rss(self) -> int:
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-        return 0
-
     def stop(self) -> None:
         self.process.send_signal(signal.SIGTERM)
         self.process.wait(timeout=10)
@@ -301,25 +295,14 @@ def measured(
     server: Server, action: Callable[[], httpx.Response]
 ) -> tuple[httpx.Response, float, int, int]:
     """The response, the wall time, the peak RSS and the RSS before."""
-    peak = start = server.rss()
-    stop = threading.Event()
-
-    def sample() -> None:
-        nonlocal peak
-        while not stop.is_set():
-            peak = max(peak, server.rss())
-            time.sleep(0.01)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
+    memory = PeakRss(server.process.pid)
     started = time.perf_counter()
     try:
         response = action()
     finally:
         seconds = time.perf_counter() - started
-        stop.set()
-        sampler.join()
-    return response, seconds, peak, start
+        memory.stop()
+    return response, seconds, memory.peak, memory.start
 
 
 def prepare(server: Server, client: httpx.Client) -> dict[str, Any]:

@@ -23,11 +23,12 @@ import os
 import random
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _rss import PeakRss
+
 os.environ["UMF_REPLAY_MAX_TURNS"] = "1000000"
 os.environ["UMF_REPLAY_DAILY_CALLS"] = "1000000000"
 os.environ.setdefault("LOG_LEVEL", "WARNING")
@@ -138,33 +139,6 @@ def _table_bytes() -> int:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_total_relation_size(%s)", [models.ReplayTurn._meta.db_table])
         return int(cursor.fetchone()[0])
-
-
-class PeakRss:
-    """The peak RSS growth of a process from now on (sampled every 10 ms)."""
-
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-        self.start = self.peak = self._rss()
-        self.done = threading.Event()
-        self.thread = threading.Thread(target=self._sample, daemon=True)
-        self.thread.start()
-
-    def _rss(self) -> int:
-        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-        return 0
-
-    def _sample(self) -> None:
-        while not self.done.is_set():
-            self.peak = max(self.peak, self._rss())
-            time.sleep(0.01)
-
-    def stop(self) -> int:
-        self.done.set()
-        self.thread.join()
-        return self.peak - self.start
 
 
 def _start_worker(database_url: str) -> subprocess.Popen[bytes]:

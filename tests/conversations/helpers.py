@@ -32,6 +32,18 @@ def store(owner: Any, payload: Any, format_id: str = "umf", title: str | None = 
     return results[0].conversation
 
 
+def replayed_from_page(client: Client, capture: Any, conversation: Any, mode: str) -> Any:
+    """Start an echo replay from the conversation's page (its tasks run at once, through
+    ``capture``, the on-commit callbacks fixture); the run."""
+    with capture(execute=True):
+        response = client.post(
+            f"/conversations/{conversation.pk}/replays/",
+            {"provider": "echo", "model": "echo-1", "mode": mode},
+        )
+    assert response.status_code == 302, response.status_code
+    return models.ReplayRun.objects.get(conversation=conversation)
+
+
 def html(response: Any) -> str:
     assert response.status_code == 200, response.status_code
     return str(response.content.decode())

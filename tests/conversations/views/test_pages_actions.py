@@ -13,7 +13,13 @@ from django.test.utils import CaptureQueriesContext
 
 from conversations import models
 from tests.conftest import load_fixture, token_client
-from tests.conversations.helpers import html, logged_in, store, tool_conversation
+from tests.conversations.helpers import (
+    html,
+    logged_in,
+    replayed_from_page,
+    store,
+    tool_conversation,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -249,12 +255,7 @@ def test_the_comparison_shows_each_request_rebuilt_as_it_was_sent(
 ) -> None:
     conversation = store(alice, tool_conversation(3, "q"))
     client = logged_in(alice)
-    with capture(execute=True):
-        client.post(
-            f"/conversations/{conversation.pk}/replays/",
-            {"provider": "echo", "model": "echo-1", "mode": "each"},
-        )
-    run = models.ReplayRun.objects.get(conversation=conversation)
+    run = replayed_from_page(client, capture, conversation, "each")
     base = f"/conversations/{conversation.pk}/replays/{run.pk}/"
     page = html(client.get(base))
     assert page.count('class="turn-request"') == 3

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.conversations.helpers import html, logged_in, store
+from tests.conversations.helpers import html, logged_in, replayed_from_page, store
 
 pytestmark = pytest.mark.django_db
 
@@ -82,12 +82,7 @@ def test_after_a_replay_the_list_keeps_the_conversations_own_model(
 
     mini = models.Conversation.objects.get(owner=archive, title="mini")
     client = logged_in(archive)
-    with django_capture_on_commit_callbacks(execute=True):
-        client.post(
-            f"/conversations/{mini.pk}/replays/",
-            {"provider": "echo", "model": "echo-1", "mode": "last"},
-        )
-    run = models.ReplayRun.objects.get(conversation=mini)
+    run = replayed_from_page(client, django_capture_on_commit_callbacks, mini, "last")
     replayed = models.Message.objects.filter(replay_run=run).values_list("model", flat=True)
     assert run.status == "succeeded" and list(replayed) == ["echo-1"], (run.error, list(replayed))
     page = html(client.get("/"))

@@ -33,6 +33,7 @@ OWNED: dict[str, list[tuple[str, str]]] = {
     "replay-start": [("post", "/conversations/{c}/replays/")],
     "replay-detail": [("get", "/conversations/{c}/replays/{r}/")],
     "replay-status": [("get", "/conversations/{c}/replays/{r}/status/")],
+    "replay-turn-request": [("get", "/conversations/{c}/replays/{r}/turns/0/request/")],
     "attachment": [("get", "/attachments/{a}/")],
     "import-job": [("get", "/import/jobs/{j}/")],
     "import-job-status": [("get", "/import/jobs/{j}/status/")],

@@ -11,7 +11,8 @@ growth of the turn table with its TOAST and indexes), the peak RSS growth of the
 that ran the turns, and the provider-side prompt (the words the echo provider counted
 over every call: a real provider is sent the whole prefix each turn, so it grows as the
 square of the turns whatever the archive stores). ``--via eager`` runs the turns inside
-the call, as without a broker; ``--via worker`` through a worker process. The turn cap
+the call, ``--via background`` in a thread of this process after it (both without a
+broker: ``make run``), ``--via worker`` through a worker process. The turn cap
 and the daily budget are lifted for the run. BENCH_DATABASE names the database it drops
 and creates (default umf_bench_replay_each).
 """
@@ -40,14 +41,14 @@ ROOT = Path(__file__).resolve().parents[1]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, nargs="+", default=[250, 500, 1000])
-    parser.add_argument("--via", choices=["eager", "worker"], default="eager")
+    parser.add_argument("--via", choices=["eager", "background", "worker"], default="eager")
     parser.add_argument("--timeout", type=float, default=900)
     args = parser.parse_args()
     if args.via == "worker":
         os.environ["CELERY_BROKER_URL"] = BROKER
     else:
         os.environ["CELERY_BROKER_URL"] = ""
-        os.environ["UMF_TASKS_IN_BACKGROUND"] = "false"
+        os.environ["UMF_TASKS_IN_BACKGROUND"] = str(args.via == "background").lower()
     import _replay_harness
 
     url = _replay_harness.setup_database(DATABASE)

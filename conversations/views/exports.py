@@ -16,6 +16,7 @@ from conversations.ownership import current_user, owned_export_job
 from conversations.services import export_jobs
 from conversations.services.enqueue import QueueUnavailable
 from conversations.services.trash import NotFound
+from conversations.views.trash import back
 
 
 def export_file_response(job: models.ExportJob) -> StreamingHttpResponse | None:
@@ -46,7 +47,7 @@ def export_jobs_page(request: HttpRequest) -> HttpResponse:
         selection = {"filters": {}} if request.POST.get("everything") else form.selection()
         if selection is None:
             messages.error(request, "Tick the conversations to export first.")
-            return redirect(request.POST.get("next") or "/")
+            return redirect(back(request))
         try:
             job = export_jobs.export_job_create(
                 owner=owner, format_id=form.cleaned_data["export_format"] or "umf", **selection

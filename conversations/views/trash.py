@@ -17,7 +17,7 @@ from conversations.services.trash import NotFound
 from conversations.views.pages import PAGE_SIZE, UNDO, page_number
 
 
-def _back(request: HttpRequest, default: str = "/") -> str:
+def back(request: HttpRequest, default: str = "/") -> str:
     """Where the form came from (its ``next``), when that is a page of this site."""
     target = request.POST.get("next", "")
     allowed = url_has_allowed_host_and_scheme(
@@ -39,7 +39,7 @@ def trash_add(request: HttpRequest) -> HttpResponse:
     selection = form.selection() if form.is_valid() else None
     if selection is None:
         messages.error(request, "Tick the conversations to delete first.")
-        return redirect(_back(request))
+        return redirect(back(request))
     try:
         trashed = services.conversations_trash(owner=current_user(request), **selection)
     except NotFound:
@@ -49,7 +49,7 @@ def trash_add(request: HttpRequest) -> HttpResponse:
         "count": trashed.count,
         "text": f"Moved {_plural(trashed.count)} to the trash.",
     }
-    return redirect(_back(request))
+    return redirect(back(request))
 
 
 @login_required
@@ -63,7 +63,7 @@ def trash_restore(request: HttpRequest) -> HttpResponse:
     ids, deleted_at = form.cleaned_data.get("ids") or None, form.cleaned_data.get("deleted_at")
     if ids is None and deleted_at is None:
         messages.error(request, "Tick the conversations to restore first.")
-        return redirect(_back(request, "/trash/"))
+        return redirect(back(request, "/trash/"))
     try:
         restored = services.conversations_restore(
             owner=current_user(request), ids=ids, deleted_at=deleted_at
@@ -72,7 +72,7 @@ def trash_restore(request: HttpRequest) -> HttpResponse:
         raise Http404("not in your trash") from None
     request.session.pop(UNDO, None)
     messages.success(request, f"Restored {_plural(restored)}.")
-    return redirect(_back(request, "/trash/"))
+    return redirect(back(request, "/trash/"))
 
 
 @login_required

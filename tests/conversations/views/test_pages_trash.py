@@ -76,3 +76,10 @@ def test_export_these_results_is_a_job_with_its_file(
     page = html(client.get(response["Location"]))
     assert "Exported as umf" in page and f"/exports/{job.pk}/download/" in page
     assert (job.total, job.selection) == (1, {"filters": {"query": "start b"}})
+
+
+def test_a_form_goes_back_only_to_a_page_of_this_site(alice: Any, stored: list[Any]) -> None:
+    client = logged_in(alice)
+    for path in ("/trash/add/", "/exports/"):
+        response = client.post(path, {"next": "https://evil.example/"})
+        assert response.status_code == 302 and response["Location"] == "/", path

@@ -11,6 +11,11 @@ own time is in the wall clock only):
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/umf_archive \
         .venv/bin/python bench/pages.py [--conversations 100000] [--requests 50] [--refill] [--drop]
+        [--trashed 5000]
+
+Every list query leaves out the conversations in the trash: ``--trashed N`` moves the N
+newest ones there for the run (put back at the end), so that the list's orders must pass
+them over, as after a bulk delete; the trash page is timed too.
 
 The conversation page is timed twice: "first view" empties the rendered-message caches
 before every request (a page nobody has opened since its import), "cached" does not.
@@ -259,12 +264,33 @@ def prepare(args: argparse.Namespace) -> tuple[Any, Any]:
     return user, big_id
 
 
+def trash_newest(user: Any, count: int) -> int:
+    """Move the user's ``count`` newest conversations to the trash (not the big one)."""
+    from conversations import models, selectors
+
+    if not count:
+        return 0
+    newest = selectors.conversation_list(owner=user).exclude(title=BIG_TITLE)
+    ids = list(newest.values_list("pk", flat=True)[:count])
+    models.Conversation.objects.filter(pk__in=ids).update(deleted_at=datetime.now(UTC))
+    return len(ids)
+
+
+def untrash() -> None:
+    from conversations import models
+
+    models.Conversation.objects.filter(deleted_at__isnull=False).update(deleted_at=None)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--conversations", type=int, default=100_000)
     parser.add_argument("--requests", type=int, default=50)
     parser.add_argument("--refill", action="store_true", help="fill the database anew")
     parser.add_argument("--drop", action="store_true", help="drop the database afterwards")
+    parser.add_argument(
+        "--trashed", type=int, default=0, help="conversations in the trash during the run"
+    )
     args = parser.parse_args()
     create_database(refill=args.refill)
     os.environ["DATABASE_URL"] = bench_url()
@@ -277,6 +303,7 @@ def main() -> None:
 
     try:
         user, big_id = prepare(args)
+        trashed = trash_newest(user, args.trashed)
         client = Client()
         client.force_login(user)
         client.get("/")  # warm up: templates compiled, connection open
@@ -305,7 +332,9 @@ def main() -> None:
         clear = umf_thread.clear_render_caches
         report("1,000-message page, first view", timed(client, page, runs, clear), 300)
         report("1,000-message page, cached", timed(client, page, runs), 300)
+        report(f"trash /trash/ ({trashed} in it)", timed(client, "/trash/", runs), 150)
     finally:
+        untrash()
         if args.drop:
             drop_database()
 

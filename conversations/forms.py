@@ -3,6 +3,7 @@ and services."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime, time, timedelta
 from typing import Any
 
@@ -167,3 +168,46 @@ class ReplayForm(forms.Form):
         data = self.cleaned_data
         named = {k: data[k] for k in ("temperature", "max_tokens") if data.get(k) is not None}
         return {**data["parameters"], **named}
+
+
+class IdListField(forms.Field):
+    """Conversation ids, from as many inputs of one name as were ticked."""
+
+    widget = forms.MultipleHiddenInput
+
+    def to_python(self, value: Any) -> list[uuid.UUID]:
+        try:
+            return [uuid.UUID(str(item)) for item in value or []]
+        except ValueError:
+            raise forms.ValidationError("not a conversation id", code="invalid") from None
+
+
+class SelectionForm(forms.Form):
+    """Which conversations a bulk action is about: those ticked (``ids``), or with
+    ``all`` every conversation the list's filters (sent beside, as the list has them)
+    match. ``export_format``: the export's (the filters have a ``format`` of their own)."""
+
+    ids = IdListField(required=False)
+    all = forms.BooleanField(required=False)
+    export_format = forms.ChoiceField(required=False, initial="umf", label="Format")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _set_choices(self, "export_format", _format_choices(auto=False))
+
+    def selection(self) -> dict[str, Any] | None:
+        """``ids`` or ``filters`` for the services, or None when nothing was chosen
+        (call after ``is_valid``)."""
+        if self.cleaned_data.get("all"):
+            filters = ConversationFilterForm(self.data)
+            return {"filters": filters.selector_kwargs() if filters.is_valid() else {}}
+        ids = self.cleaned_data.get("ids") or []
+        return {"ids": ids} if ids else None
+
+
+class RestoreForm(forms.Form):
+    """Conversations to take out of the trash: ticked, or those one action trashed
+    (``deleted_at``, the undo's)."""
+
+    ids = IdListField(required=False)
+    deleted_at = forms.DateTimeField(required=False)

@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from celery import shared_task
 from django.db import close_old_connections, connection
 
-from conversations.services import import_jobs, replays, uploads
+from conversations.services import export_jobs, import_jobs, replays, trash, uploads
 
 logger = logging.getLogger(__name__)
 
@@ -34,12 +34,31 @@ def replay_run_execute(self, run_id: str) -> str:  # type: ignore[no-untyped-def
 @shared_task
 def replay_reconcile() -> str:
     """Periodic (beat): re-enqueue the replay runs and import jobs that were lost or
-    whose worker vanished (import jobs claimed too often are ended as failed), and sweep
-    the uploads no job will read."""
+    whose worker vanished (import jobs claimed too often are ended as failed), end or
+    re-enqueue such export jobs, and sweep the uploads no job will read."""
     runs = replays.replay_reconcile()
     jobs = import_jobs.import_job_reconcile()
+    exports = export_jobs.export_job_reconcile()
     swept = uploads.uploads_sweep()
-    return f"re-enqueued {runs} run(s) and {jobs} import job(s); swept {swept} upload(s)"
+    return (
+        f"re-enqueued {runs} run(s) and {jobs} import job(s); ended or re-enqueued "
+        f"{exports} export job(s); swept {swept} upload(s)"
+    )
+
+
+@shared_task
+def trash_purge() -> str:
+    """Periodic (beat): purge the conversations trashed more than ``TRASH_DAYS`` ago, and
+    delete the export jobs (and files) that ended more than ``EXPORT_KEEP_DAYS`` ago."""
+    purged = trash.trash_purge_expired()
+    expired = export_jobs.export_jobs_expire()
+    return f"purged {purged} conversation(s) from the trash; deleted {expired} export job(s)"
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True)
+def export_job_execute(job_id: str) -> str:
+    """Write the file of an ExportJob."""
+    return export_jobs.export_job_execute(job_id=uuid.UUID(job_id))
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)
@@ -69,6 +88,8 @@ def _run_in_background(task_name: str, object_id: uuid.UUID) -> None:
                 time.sleep(outcome.retry_in)
         elif task_name == import_job_execute.name:
             import_jobs.import_job_execute(job_id=object_id)
+        elif task_name == export_job_execute.name:
+            export_jobs.export_job_execute(job_id=object_id)
         else:
             raise ValueError(f"no background runner for {task_name}")
     except Exception:

@@ -244,6 +244,11 @@ UPLOAD_ABANDONED_SECONDS = env_int("UMF_UPLOAD_ABANDONED_SECONDS", 3600)
 # failed once it has been claimed this many times.
 IMPORT_LEASE_SECONDS = env_int("UMF_IMPORT_LEASE_SECONDS", 300)
 IMPORT_MAX_ATTEMPTS = env_int("UMF_IMPORT_MAX_ATTEMPTS", 3)
+# Deleted conversations stay in the trash this many days, then beat purges them; an
+# export job's file (kept in PostgreSQL like uploads) is deleted with the job this many
+# days after it ends.
+TRASH_DAYS = env_int("UMF_TRASH_DAYS", 30)
+EXPORT_KEEP_DAYS = env_int("UMF_EXPORT_KEEP_DAYS", 7)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 8 * 1024 * 1024
 
 REST_FRAMEWORK = {
@@ -417,7 +422,9 @@ CELERY_BEAT_SCHEDULE = {
     "reconcile-replays": {
         "task": "conversations.tasks.replay_reconcile",
         "schedule": env_int("UMF_REPLAY_RECONCILE_SECONDS", 60),
-    }
+    },
+    # Conversations trashed more than UMF_TRASH_DAYS ago, and old export jobs.
+    "purge-trash": {"task": "conversations.tasks.trash_purge", "schedule": 3600},
 }
 
 # One format for web and workers (Celery leaves the root logger to this), every line with

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from conversations.services.enqueue import QueueUnavailable
+from conversations.services.trash import NotFound as ConversationsNotFound
 from conversations.services.uploads import UploadQuotaExceeded
 from providers.formats import FormatDetectionError, FormatError
 
@@ -58,7 +59,10 @@ def format_error_response(error: FormatError) -> Response:
 def _first_validation_error(detail: Any, prefix: str = "") -> tuple[str | None, str, str]:
     if isinstance(detail, dict):
         for key, value in detail.items():
-            name = f"{prefix}.{key}" if prefix else str(key)
+            if isinstance(key, int):  # a list field's item: ids[0]
+                name = f"{prefix}[{key}]"
+            else:
+                name = f"{prefix}.{key}" if prefix else str(key)
             # An error about the whole object names the object (the body at the top).
             field = (prefix or "body") if key == "non_field_errors" else name
             inner_field, message, code = _first_validation_error(value, name)
@@ -121,6 +125,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return format_error_response(exc)
     if isinstance(exc, UploadQuotaExceeded):
         return error_response(413, "quota_exceeded", exc.message, "file")
+    if isinstance(exc, ConversationsNotFound):
+        # Ids in a body: not yours, never made, or not where the action wants them alike.
+        return error_response(422, "unknown_ids", exc.message, "ids", ids=exc.missing)
     if isinstance(exc, ObjectDoesNotExist | Http404):
         return error_response(404, "not_found", "not found")
     if isinstance(exc, exceptions.ValidationError):

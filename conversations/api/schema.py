@@ -20,6 +20,7 @@ ERROR_DESCRIPTIONS = {
     "401": "Not authenticated",
     "403": "Not allowed",
     "404": "Not found, or not yours",
+    "409": "Not ready: the job has not succeeded (yet)",
     "413": "Request body too large",
     "415": "Unsupported content type",
     "422": "Valid JSON that is not the named format",

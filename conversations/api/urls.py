@@ -2,7 +2,7 @@
 
 from django.urls import re_path
 
-from conversations.api import import_views, replay_views, views
+from conversations.api import import_views, replay_views, trash_views, views
 
 
 def route(path: str, view, name: str):  # type: ignore[no-untyped-def]
@@ -23,4 +23,14 @@ urlpatterns = [
     route("imports", import_views.ImportJobListView, "api-imports"),
     route(r"imports/(?P<pk>[^/]+)", import_views.ImportJobDetailView, "api-import-job"),
     route("convert", views.ConvertView, "api-convert"),
+    route("trash", trash_views.TrashView, "api-trash"),
+    route("trash/restore", trash_views.TrashRestoreView, "api-trash-restore"),
+    route("trash/purge", trash_views.TrashPurgeView, "api-trash-purge"),
+    route("exports", trash_views.ExportJobListView, "api-exports"),
+    route(r"exports/(?P<pk>[^/]+)", trash_views.ExportJobDetailView, "api-export-job"),
+    route(
+        r"exports/(?P<pk>[^/]+)/download",
+        trash_views.ExportJobDownloadView,
+        "api-export-job-download",
+    ),
 ]

@@ -30,7 +30,7 @@ from conversations.api.serializers.conversations import (
 )
 from conversations.api.serializers.formats import ConvertInput, ConvertOutput, FormatOutput
 from conversations.api.throttles import WriteRateThrottle
-from conversations.ownership import current_user, object_id, owned, owned_conversation
+from conversations.ownership import current_user, owned_conversation
 from providers import formats
 
 BATCH_LIMIT = 100
@@ -186,10 +186,13 @@ class ConversationDetailView(APIView):
         stored = selectors.conversation_umf(conversation=conversation)
         return Response(ConversationDetail(conversation, context={"stored": stored}).data)
 
-    @extend_schema(responses={204: None}, summary="Delete a conversation")
+    @extend_schema(
+        responses={204: None},
+        summary="Delete a conversation: it goes to the trash (see trash/restore)",
+    )
     def delete(self, request: Request, pk: str) -> Response:
-        owner, conversation_id = current_user(request), object_id(pk)
-        owned(lambda: services.conversation_delete(owner=owner, conversation_id=conversation_id))
+        conversation = owned_conversation(request, pk)
+        services.conversations_trash(owner=current_user(request), ids=[conversation.pk])
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -73,6 +73,10 @@ class MessageSearchVector(SearchVector):
         return "NULL", []
 
 
+# The conversations out of the trash: what every list, search and count shows.
+LIVE = models.Q(deleted_at__isnull=True)
+
+
 class Conversation(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid7, editable=False)
     owner = models.ForeignKey(
@@ -103,6 +107,10 @@ class Conversation(models.Model):
     last_message_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # When its owner moved it to the trash (null: it is not there). A trashed conversation
+    # keeps its rows but is out of every list, search, count, export and replay until it
+    # is restored, or purged (``services.trash``) after ``TRASH_DAYS``.
+    deleted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -117,24 +125,44 @@ class Conversation(models.Model):
         ]
         # The list's default order and its date filters, by the conversation's own date
         # with undated ones last (``selectors.LIST_SORTS``), are served by the indexes
-        # conversation_owner_started and conversation_owner_first, which migration 0007
-        # makes by hand: SQLite refuses their NULLS LAST.
+        # conversation_owner_started and conversation_owner_first, which migrations 0011
+        # and 0013 make by hand: SQLite refuses their NULLS LAST. Every index of the list's
+        # orders holds only the conversations out of the trash (``LIVE``), as every list
+        # query asks (migration 0013).
         indexes = [
             # The API: one owner's conversations, newest imported first (its cursor), in the
             # exact order of ``-created_at, -id`` so no sort step follows the index scan.
-            models.Index(fields=["owner", "-created_at", "-id"], name="conversation_owner_newest"),
+            models.Index(
+                fields=["owner", "-created_at", "-id"],
+                name="conversation_owner_newest",
+                condition=LIVE,
+            ),
             # The list page's other orders (``selectors.LIST_SORTS``).
             models.Index(
-                fields=["owner", "-message_count", "-created_at"], name="conversation_owner_size"
+                fields=["owner", "-message_count", "-created_at"],
+                name="conversation_owner_size",
+                condition=LIVE,
             ),
             models.Index(
                 fields=["owner", "-warning_count", "-created_at"],
                 name="conversation_owner_warnings",
+                condition=LIVE,
             ),
-            models.Index(fields=["owner", "title", "-created_at"], name="conversation_owner_title"),
+            models.Index(
+                fields=["owner", "title", "-created_at"],
+                name="conversation_owner_title",
+                condition=LIVE,
+            ),
             # Filters of the list: by source format and by model.
             models.Index(fields=["owner", "source_format"], name="conversation_owner_format"),
             models.Index(fields=["owner", "model"], name="conversation_owner_model"),
+            # The trash: one owner's trashed conversations, last trashed first
+            # (``selectors.trash_list``); holds only those.
+            models.Index(
+                fields=["owner", "-deleted_at", "-id"],
+                name="conversation_owner_trash",
+                condition=models.Q(deleted_at__isnull=False),
+            ),
         ]
         ordering = ["-created_at", "-id"]
 

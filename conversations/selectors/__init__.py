@@ -5,8 +5,14 @@ number of queries whatever the size of the conversation (tests pin the counts).
 format; ``listing``: the list, its search and sorts; ``thread``: the conversation page's
 path through the tree; ``replays``: runs and their comparison with the original;
 ``import_jobs``: jobs and their results; ``identities``: the stored conversations an import
-reads again; ``users``: people by name."""
+reads again; ``trash``: the trash, and the conversations an action of many is about;
+``users``: people by name."""
 
+from conversations.selectors.export_jobs import (
+    export_file_chunks,
+    export_job_get,
+    export_job_list,
+)
 from conversations.selectors.exports import (
     conversation_export,
     conversations_to_export,
@@ -55,6 +61,13 @@ from conversations.selectors.stored import (
     warnings_for,
 )
 from conversations.selectors.thread import Thread, conversation_thread, warning_message_index
+from conversations.selectors.trash import (
+    conversation_selection,
+    trash_count,
+    trash_expired,
+    trash_list,
+    trash_selection,
+)
 from conversations.selectors.users import user_by_username
 
 __all__ = [
@@ -73,12 +86,16 @@ __all__ = [
     "conversation_identities",
     "conversation_list",
     "conversation_models",
+    "conversation_selection",
     "conversation_sorted",
     "conversation_thread",
     "conversation_umf",
     "conversations_to_export",
     "conversations_umf",
     "conversations_unchanged",
+    "export_file_chunks",
+    "export_job_get",
+    "export_job_list",
     "filter_suggestions",
     "import_job_by_key",
     "import_job_get",
@@ -94,6 +111,10 @@ __all__ = [
     "replay_turn_at",
     "replay_turn_request",
     "search_hits",
+    "trash_count",
+    "trash_expired",
+    "trash_list",
+    "trash_selection",
     "user_by_username",
     "warning_message_index",
     "warnings_for",

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.db.models import QuerySet
 
 from conversations import models
 from conversations.selectors.stored import conversation_umf
@@ -35,19 +36,29 @@ def conversation_export(
 
 
 def conversations_to_export(
-    *, owner: User | None = None, chunk_size: int = 200
+    *,
+    owner: User | None = None,
+    chunk_size: int = 200,
+    selection: QuerySet[models.Conversation] | None = None,
 ) -> Iterator[models.Conversation]:
-    """Every conversation (only the owner's, when given), oldest first, fetched
-    ``chunk_size`` at a time so that an archive of any size fits in memory."""
-    conversations = models.Conversation.objects.order_by("created_at")
+    """Every conversation out of the trash (only the owner's, when given; only those of
+    ``selection``, when given), oldest first, fetched ``chunk_size`` at a time so that an
+    archive of any size fits in memory."""
+    conversations = models.Conversation.objects.all() if selection is None else selection
+    conversations = conversations.filter(models.LIVE).order_by("created_at", "id")
     if owner is not None:
         conversations = conversations.filter(owner=owner)
     return conversations.iterator(chunk_size=chunk_size)
 
 
 def conversations_umf(
-    *, owner: User | None = None, chunk_size: int = 200
+    *,
+    owner: User | None = None,
+    chunk_size: int = 200,
+    selection: QuerySet[models.Conversation] | None = None,
 ) -> Iterator[umf.Conversation]:
     """:func:`conversations_to_export`, each read back as UMF."""
-    for conversation in conversations_to_export(owner=owner, chunk_size=chunk_size):
+    for conversation in conversations_to_export(
+        owner=owner, chunk_size=chunk_size, selection=selection
+    ):
         yield conversation_umf(conversation=conversation).umf

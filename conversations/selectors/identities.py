@@ -19,6 +19,7 @@ _IDENTITY_FIELDS = (
     "content_hash",
     "title",
     "warning_count",
+    "deleted_at",  # an import takes a conversation it finds in the trash out of it
 )
 
 

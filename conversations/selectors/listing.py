@@ -42,9 +42,9 @@ def conversation_list(
     or called; ``model_prefix`` and ``tool_prefix`` the same by the start of the name.
     ``query`` is full-text search over text, reasoning, tool arguments and results, with
     the same meaning on PostgreSQL and SQLite (:func:`message_matches`); on PostgreSQL
-    it runs one query here, before the list's own.
+    it runs one query here, before the list's own. Never a conversation in the trash.
     """
-    conversations = models.Conversation.objects.filter(owner=owner)
+    conversations = models.Conversation.objects.filter(models.LIVE, owner=owner)
     if source_format:
         conversations = conversations.filter(source_format=source_format)
     if provider:
@@ -105,17 +105,21 @@ def filter_suggestions(*, owner: User, field: str, prefix: str) -> list[str]:
     sources: list[QuerySet[Any, str]]
     if field == "model":
         sources = [
-            models.Conversation.objects.filter(owner=owner, model__startswith=prefix)
+            models.Conversation.objects.filter(models.LIVE, owner=owner, model__startswith=prefix)
             .exclude(model="")
             .values_list("model", flat=True),
         ]
     else:
         sources = [
             models.ToolDefinition.objects.filter(
-                conversation__owner=owner, name__startswith=prefix
+                conversation__owner=owner,
+                conversation__deleted_at__isnull=True,
+                name__startswith=prefix,
             ).values_list("name", flat=True),
             models.ToolCall.objects.filter(
-                conversation__owner=owner, name__startswith=prefix
+                conversation__owner=owner,
+                conversation__deleted_at__isnull=True,
+                name__startswith=prefix,
             ).values_list("name", flat=True),
         ]
     first, *others = [source.order_by() for source in sources]

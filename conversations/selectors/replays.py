@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.db.models import QuerySet
 
 from conversations import models
 from conversations.replay_requests import request_of, requests_rebuilt
@@ -18,15 +19,15 @@ _EXCHANGE = ("request", "request_delta", "request_headers", "response")
 
 def replay_run_get(*, owner: User, run_id: Any, conversation_id: Any) -> models.ReplayRun:
     """The owner's run of that conversation (``DoesNotExist`` otherwise)."""
-    return models.ReplayRun.objects.select_related("conversation").get(
-        owner=owner, pk=run_id, conversation_id=conversation_id
+    return (
+        _runs(owner).select_related("conversation").get(pk=run_id, conversation_id=conversation_id)
     )
 
 
 def replay_run_detail(*, owner: User, run_id: Any) -> models.ReplayRun:
     """The owner's run with its turns (``DoesNotExist`` otherwise), as the API shows it:
     each turn with its ``sent_request`` rebuilt."""
-    run = models.ReplayRun.objects.prefetch_related("turns").get(owner=owner, pk=run_id)
+    run = _runs(owner).prefetch_related("turns").get(pk=run_id)
     return _with_requests([run])[0]
 
 
@@ -35,7 +36,7 @@ def replay_run_list(
 ) -> list[models.ReplayRun]:
     """The owner's latest runs (of one conversation, when named), newest first, with
     their turns."""
-    runs = models.ReplayRun.objects.filter(owner=owner).prefetch_related("turns")
+    runs = _runs(owner).prefetch_related("turns")
     if conversation_id is not None:
         runs = runs.filter(conversation_id=conversation_id)
     return _with_requests(list(runs[:limit]))
@@ -64,6 +65,11 @@ def replay_turn_request(*, turn: models.ReplayTurn) -> Any:
 def replay_turn_at(*, run: models.ReplayRun, index: int) -> models.ReplayTurn:
     """The run's turn at ``index`` (``DoesNotExist`` otherwise)."""
     return models.ReplayTurn.objects.defer(*_EXCHANGE).get(run=run, index=index)
+
+
+def _runs(owner: User) -> QuerySet[models.ReplayRun]:
+    # The runs of a conversation in the trash are out of sight with it.
+    return models.ReplayRun.objects.filter(owner=owner, conversation__deleted_at__isnull=True)
 
 
 def replay_run_by_key(*, owner: User, idempotency_key: str) -> models.ReplayRun | None:

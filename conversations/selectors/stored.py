@@ -16,8 +16,9 @@ from providers.umf import Conversation, DriftWarning
 
 
 def conversation_get(*, owner: User, conversation_id: Any) -> models.Conversation:
-    """The owner's conversation with this id (``DoesNotExist`` for anyone else's)."""
-    return models.Conversation.objects.get(owner=owner, pk=conversation_id)
+    """The owner's conversation with this id (``DoesNotExist`` for anyone else's, and for
+    one in the trash: it shows only there, see ``selectors.trash``)."""
+    return models.Conversation.objects.get(models.LIVE, owner=owner, pk=conversation_id)
 
 
 @dataclass
@@ -147,6 +148,8 @@ def attachment_for(*, owner: User, sha256: str) -> models.Attachment | None:
     """The attachment, if one of the owner's conversations refers to it (else None:
     attachments are shared by hash, so who may read one follows from the blocks)."""
     referenced = models.ContentBlock.objects.filter(
-        attachment_id=OuterRef("pk"), message__conversation__owner=owner
+        attachment_id=OuterRef("pk"),
+        message__conversation__owner=owner,
+        message__conversation__deleted_at__isnull=True,
     )
     return models.Attachment.objects.filter(Exists(referenced), sha256=sha256).first()

@@ -19,6 +19,7 @@ from kombu.exceptions import OperationalError as BrokerError
 logger = logging.getLogger(__name__)
 
 IMPORT_JOB = "conversations.tasks.import_job_execute"
+EXPORT_JOB = "conversations.tasks.export_job_execute"
 REPLAY_RUN = "conversations.tasks.replay_run_execute"
 
 
@@ -55,4 +56,4 @@ def send_on_commit(task_name: str, object_id: uuid.UUID) -> None:
     transaction.on_commit(lambda: send(task_name, object_id))
 
 
-_KINDS = {IMPORT_JOB: "import job", REPLAY_RUN: "replay run"}
+_KINDS = {IMPORT_JOB: "import job", EXPORT_JOB: "export job", REPLAY_RUN: "replay run"}

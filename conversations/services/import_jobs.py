@@ -43,6 +43,7 @@ from conversations.services.imports import (
     conversation_caps,
     conversation_save_many,
 )
+from conversations.services.trash import conversations_out_of_trash
 from providers import formats
 from providers.validation import check_conversation
 
@@ -315,6 +316,7 @@ def _skip_stored(
         identities=[(entry.key, entry.digest or "") for entry in unread],
     )
     found = {entry.index: conversation for entry, conversation in zip(unread, stored, strict=True)}
+    conversations_out_of_trash(conversations=[c for c in found.values() if c is not None])
     unchanged: list[models.ImportItem] = []
     read: list[Read] = []
     for entry in batch:

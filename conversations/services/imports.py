@@ -14,6 +14,7 @@ from conversations.records import Rows, content_hash, conversation_rows
 from conversations.selectors.identities import StoredIdentities, conversation_identities
 from conversations.services.merge import merge_new_messages
 from conversations.services.storage import insert_many, insert_rows
+from conversations.services.trash import conversations_out_of_trash
 from providers import formats, umf
 from providers.validation import check_conversation
 
@@ -95,6 +96,7 @@ def conversation_save(
     the new messages to the stored conversation."""
     existing = _existing(owner, fmt.id, item.key, digest)
     if existing is not None:
+        conversations_out_of_trash(conversations=[existing])
         if existing.content_hash == digest:
             return ImportedConversation(existing, False, item.warnings)
         added = merge_new_messages(existing, item.conversation, digest)
@@ -173,6 +175,7 @@ def conversation_save_many(
         if found is None:
             batch.hold(index, item, conversation_rows(owner, item, fmt, digest, None))
             continue
+        conversations_out_of_trash(conversations=[found])
         if found.content_hash == digest:
             results[index] = ImportedConversation(found, False, item.warnings)
             continue

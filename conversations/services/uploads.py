@@ -40,7 +40,8 @@ class UploadQuotaExceeded(Exception):
 
 def upload_check_quota(*, owner: User, incoming: int, exclude: uuid.UUID | None = None) -> None:
     """:class:`UploadQuotaExceeded` when ``incoming`` more bytes pass the owner's quota."""
-    others = models.Upload.objects.filter(owner=owner)
+    # An export job's file is not waiting to be imported.
+    others = models.Upload.objects.filter(owner=owner, export_job__isnull=True)
     if exclude is not None:
         others = others.exclude(pk=exclude)
     used = others.aggregate(total=Sum("size"))["total"] or 0
@@ -50,10 +51,13 @@ def upload_check_quota(*, owner: User, incoming: int, exclude: uuid.UUID | None 
 
 class UploadWriter:
     """Writes an upload chunk by chunk as its bytes arrive. ``announced``: the bytes the
-    request says it carries, counted against the quota until the upload is complete."""
+    request says it carries, counted against the quota until the upload is complete.
+    ``quota=False``: a file the archive writes (an export job's), which no quota limits."""
 
-    def __init__(self, *, owner: User, announced: int = 0) -> None:
-        upload_check_quota(owner=owner, incoming=announced)
+    def __init__(self, *, owner: User, announced: int = 0, quota: bool = True) -> None:
+        self.quota = quota
+        if quota:
+            upload_check_quota(owner=owner, incoming=announced)
         self.owner = owner
         self.upload = models.Upload.objects.create(
             owner=owner, size=announced, chunk_bytes=CHUNK_BYTES
@@ -62,14 +66,15 @@ class UploadWriter:
         self._written = 0
         self._chunks = 0
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes) -> int:
         self._buffer += data
         while len(self._buffer) >= CHUNK_BYTES:
             self._flush(bytes(self._buffer[:CHUNK_BYTES]))
             del self._buffer[:CHUNK_BYTES]
+        return len(data)
 
     def _flush(self, data: bytes) -> None:
-        if self._written + len(data) > self.upload.size:
+        if self.quota and self._written + len(data) > self.upload.size:
             # More than announced (or nothing was): the quota is checked on what came.
             upload_check_quota(
                 owner=self.owner, incoming=self._written + len(data), exclude=self.upload.pk
@@ -77,6 +82,9 @@ class UploadWriter:
         models.UploadChunk.objects.create(upload=self.upload, index=self._chunks, data=data)
         self._chunks += 1
         self._written += len(data)
+
+    def flush(self) -> None:
+        """Nothing: full chunks are stored as they fill, the last one by :meth:`close`."""
 
     def close(self) -> models.Upload:
         """Store the last bytes and mark the upload complete, with its real size."""
@@ -168,11 +176,13 @@ def upload_delete(upload_id: uuid.UUID | None) -> None:
 
 def uploads_sweep() -> int:
     """Delete the uploads no job will read: never given to a job (a request that died
-    halfway) after ``UPLOAD_ABANDONED_SECONDS``, or whose job has ended. Returns how many."""
+    halfway; an export job's file is its job's) after ``UPLOAD_ABANDONED_SECONDS``, or
+    whose import job has ended. Returns how many."""
     cutoff = timezone.now() - timedelta(seconds=settings.UPLOAD_ABANDONED_SECONDS)
     ended = [models.ImportJob.Status.SUCCEEDED, models.ImportJob.Status.FAILED]
     abandoned = models.Upload.objects.filter(
-        Q(job__isnull=True, created_at__lt=cutoff) | Q(job__status__in=ended)
+        Q(job__isnull=True, export_job__isnull=True, created_at__lt=cutoff)
+        | Q(job__status__in=ended)
     ).values_list("pk", flat=True)
     swept = list(abandoned[:1000])
     for upload_id in swept:

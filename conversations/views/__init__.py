@@ -1,5 +1,11 @@
 """Browser pages: thin views over the same selectors and services as the API."""
 
+from conversations.views.exports import (
+    export_job_detail,
+    export_job_download,
+    export_job_status,
+    export_jobs_page,
+)
 from conversations.views.pages import (
     attachment,
     conversation_count,
@@ -21,6 +27,7 @@ from conversations.views.transfer import (
     import_job_status,
     import_page,
 )
+from conversations.views.trash import trash_add, trash_page, trash_purge, trash_restore
 
 __all__ = [
     "attachment",
@@ -28,6 +35,10 @@ __all__ = [
     "conversation_detail",
     "conversation_list",
     "export_download",
+    "export_job_detail",
+    "export_job_download",
+    "export_job_status",
+    "export_jobs_page",
     "export_warnings",
     "filter_suggestions",
     "import_job_detail",
@@ -38,4 +49,8 @@ __all__ = [
     "replay_start",
     "replay_status",
     "replay_turn_request",
+    "trash_add",
+    "trash_page",
+    "trash_purge",
+    "trash_restore",
 ]

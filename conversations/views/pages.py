@@ -18,6 +18,9 @@ from conversations.ownership import current_user, owned_conversation
 from conversations.provider_settings import configured_providers
 from conversations.views.replay import typed_replay_form
 
+# The session key of the last deletion's undo (views.trash), shown by the next list page.
+UNDO = "umf_undo"
+
 PAGE_SIZE = 50
 # Shown inline; anything else (SVG, HTML, PDF...) is a download, never a page of ours.
 INLINE_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp"}
@@ -44,7 +47,7 @@ def conversation_list(request: HttpRequest) -> HttpResponse:
         selectors.conversation_list(owner=current_user(request), **filters),
         request.GET.get("sort", ""),
     )
-    page = _page_number(request)
+    page = page_number(request)
     # One row more than a page tells whether there is a next one, without a COUNT.
     rows = list(conversations[(page - 1) * PAGE_SIZE : page * PAGE_SIZE + 1])
     rows, has_next = rows[:PAGE_SIZE], len(rows) > PAGE_SIZE
@@ -63,8 +66,11 @@ def conversation_list(request: HttpRequest) -> HttpResponse:
         "unsorted": urlencode([(k, v) for k, v in request.GET.items() if k not in SORT_KEYS]),
         "sort": request.GET.get("sort") or "newest",
         "filtered": any(v not in (None, "") for v in filters.values()),
+        "export_formats": forms.SelectionForm()["export_format"],
     }
     htmx = request.headers.get("HX-Request") == "true"
+    if not htmx:  # the last deletion's undo, offered once (views.trash)
+        context["undo"] = request.session.pop(UNDO, None)
     template = "conversations/_list_results.html" if htmx else "conversations/list.html"
     return render(request, template, context)
 
@@ -96,7 +102,8 @@ def filter_suggestions(request: HttpRequest, field: str) -> HttpResponse:
     return render(request, "conversations/_suggestions.html", {"names": names})
 
 
-def _page_number(request: HttpRequest) -> int:
+def page_number(request: HttpRequest) -> int:
+    """The page asked for (``?page=``, from 1)."""
     try:
         return max(int(request.GET.get("page", "1")), 1)
     except ValueError:

@@ -192,3 +192,35 @@ document.addEventListener("submit", (event) => {
   const form = event.target;
   if (form.id === "upload-form" && uploadWithProgress(form)) event.preventDefault();
 });
+
+// --- Bulk selection (the list and the trash): "This page" ticks every row shown; "All that
+// match" acts on every conversation the filters match (the server reads the filters, not
+// the rows). The count of matches comes with the list's own count.
+function showPicked(form) {
+  const all = form.querySelector("[data-pick-all]");
+  const ticked = form.querySelectorAll('input[name="ids"]:checked').length;
+  const label = form.querySelector("[data-picked]");
+  if (!label) return;
+  if (all && all.checked) {
+    const total = form.querySelector("[data-all-count]");
+    label.textContent = `all ${total ? total.textContent : ""} that match`.replace("  ", " ");
+  } else {
+    label.textContent = ticked ? `${ticked} ticked` : "none ticked";
+  }
+}
+document.addEventListener("change", (event) => {
+  const form = event.target.closest && event.target.closest("form[data-bulk]");
+  if (!form) return;
+  if (event.target.matches("[data-pick-page]")) {
+    form.querySelectorAll('input[name="ids"]').forEach((box) => { box.checked = event.target.checked; });
+  }
+  showPicked(form);
+});
+document.addEventListener("htmx:afterSettle", () => {
+  const total = document.querySelector(".list-meta .total");
+  const count = document.querySelector("[data-all-count]");
+  if (total && count) {
+    count.textContent = total.dataset.total || "";
+    document.querySelectorAll("form[data-bulk]").forEach(showPicked);
+  }
+});

@@ -87,9 +87,10 @@ LONG_TITLE = (
 @pytest.fixture
 def pages(django_user_model: Any) -> dict[str, str]:
     """Every page a person sees, by name: the list, each demo conversation, a search,
-    the import page, an import job and a replay comparison (user ``ada``, see
-    :func:`log_in`)."""
+    the import page, an import job, a replay comparison, the trash (holding one
+    conversation) and the exports with a finished one (user ``ada``, see :func:`log_in`)."""
     from conversations import models, services
+    from conversations.services.export_jobs import export_job_create
     from conversations.services.import_jobs import import_job_create
     from conversations.services.replays import replay_start
 
@@ -119,6 +120,15 @@ def pages(django_user_model: Any) -> dict[str, str]:
     upload = io.BytesIO(b'{"messages": [{"role": "user", "content": "uploaded hello"}]}\n')
     job = import_job_create(owner=user, upload=upload, filename="chats.jsonl")
     found["import job"] = f"/import/jobs/{job.pk}/"
+    draft = [{"role": "user", "content": "An old draft nobody needs"}]
+    _, [trashed] = services.conversation_import(
+        owner=user, format_id="umf", payload=draft, title="Old draft"
+    )
+    services.conversations_trash(owner=user, ids=[trashed.conversation.pk])
+    found["trash"] = "/trash/"
+    found["exports"] = "/exports/"
+    export = export_job_create(owner=user, format_id="sharegpt", filters={"query": "weather"})
+    found["export job"] = f"/exports/{export.pk}/"
     return found
 
 

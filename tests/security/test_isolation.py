@@ -1,6 +1,6 @@
 """Every route, for two users: nobody reaches another's conversations, messages,
-attachments, replay runs, import jobs or exports. The first test fails when a route is
-added without a case here."""
+attachments, replay runs, import jobs, exports or trash. The first test fails when a route
+is added without a case here."""
 
 from __future__ import annotations
 
@@ -37,6 +37,11 @@ OWNED: dict[str, list[tuple[str, str]]] = {
     "attachment": [("get", "/attachments/{a}/")],
     "import-job": [("get", "/import/jobs/{j}/")],
     "import-job-status": [("get", "/import/jobs/{j}/status/")],
+    "api-export-job": [("get", "/api/v1/exports/{e}")],
+    "api-export-job-download": [("get", "/api/v1/exports/{e}/download")],
+    "export-job": [("get", "/exports/{e}/")],
+    "export-job-status": [("get", "/exports/{e}/status/")],
+    "export-job-download": [("get", "/exports/{e}/download/")],
 }
 # Routes that list or search (must show only the caller's own objects).
 LISTS: dict[str, str] = {
@@ -46,6 +51,19 @@ LISTS: dict[str, str] = {
     "conversation-list": "/?q=umbrella",
     "conversation-count": "/conversations/count/?q=umbrella",
     "filter-suggestions": "/conversations/suggest/tool/?tool=get",
+    "api-trash": "/api/v1/trash",
+    "trash": "/trash/",
+    "api-exports": "/api/v1/exports",
+    "exports": "/exports/",
+}
+# Routes that act on conversations named in their body: test_ids_of_anothers_in_trash_and_
+# export_bodies_are_refused.
+BODIES = {
+    "api-trash-restore",
+    "api-trash-purge",
+    "trash-add",
+    "trash-restore",
+    "trash-purge",
 }
 # Routes with no owned object in the path: they act on the caller's own data or none.
 UNOWNED = {
@@ -79,7 +97,7 @@ def route_names() -> set[str]:
 
 
 def test_every_route_has_an_isolation_case() -> None:
-    covered = set(OWNED) | set(LISTS) | UNOWNED
+    covered = set(OWNED) | set(LISTS) | UNOWNED | BODIES
     assert route_names() - covered == set()
 
 
@@ -104,8 +122,24 @@ def alices(api: APIClient, alice: Any, django_capture_on_commit_callbacks: Any) 
         upload = io.BytesIO(b'[{"role": "user", "content": "hello"}]')
         upload.name = "hello.json"
         job = api.post("/api/v1/imports/", {"file": upload, "format": "umf"}, format="multipart")
+        export = api.post("/api/v1/exports", {"format": "umf"}, format="json").json()["id"]
+    trashed = api.post(
+        "/api/v1/conversations/import",
+        {"format": "umf", "payload": [{"role": "user", "content": "Trashed umbrella"}]},
+        format="json",
+    ).json()["conversations"][0]["id"]
+    deleted_at = api.post("/api/v1/trash", {"ids": [trashed]}, format="json").json()["deleted_at"]
     attachment = models.Attachment.objects.get().sha256
-    return {"c": weather, "r": run, "j": job.json()["id"], "a": attachment, "image_c": conversation}
+    return {
+        "c": weather,
+        "r": run,
+        "j": job.json()["id"],
+        "a": attachment,
+        "image_c": conversation,
+        "e": export,
+        "t": trashed,
+        "deleted_at": deleted_at,
+    }
 
 
 def snapshot() -> tuple[int, ...]:
@@ -114,6 +148,8 @@ def snapshot() -> tuple[int, ...]:
         models.Message.objects.count(),
         models.ReplayRun.objects.count(),
         models.ImportJob.objects.count(),
+        models.ExportJob.objects.count(),
+        models.Conversation.objects.filter(deleted_at__isnull=False).count(),
     )
 
 
@@ -142,7 +178,8 @@ def test_lists_show_nothing_of_anothers(bob: Any, alices: dict[str, str], route:
     response = client.get(LISTS[route].format(**alices))
     assert response.status_code == 200
     body = response.content.decode()
-    for value in (alices["c"], alices["r"], alices["j"], "Umbrella for Paris", "get_forecast"):
+    mine = (alices["c"], alices["r"], alices["j"], alices["e"], alices["t"])
+    for value in (*mine, "Umbrella for Paris", "Trashed umbrella", "get_forecast"):
         assert value not in body, (route, value)
     assert "1 conversation" not in body  # the count is of one's own
 
@@ -163,6 +200,44 @@ def test_ids_of_anothers_in_bodies_are_refused(bob_api: APIClient, alices: dict[
     assert response.status_code in (400, 422)
     assert response.json()["error"]["field"] == "from_message"
     assert not models.ReplayRun.objects.filter(conversation_id=own).exists()
+
+
+def test_ids_of_anothers_in_trash_and_export_bodies_are_refused(
+    bob: Any, bob_api: APIClient, alices: dict[str, str], django_capture_on_commit_callbacks: Any
+) -> None:
+    before = snapshot()
+    api_cases = [
+        ("/api/v1/trash", {"ids": [alices["c"]]}),
+        ("/api/v1/trash/restore", {"ids": [alices["t"]]}),
+        ("/api/v1/trash/purge", {"ids": [alices["t"]]}),
+        ("/api/v1/exports", {"format": "umf", "ids": [alices["c"]]}),
+    ]
+    for path, body in api_cases:
+        response = bob_api.post(path, body, format="json")
+        assert response.status_code == 422, (path, response.status_code)
+        assert response.json()["error"]["field"] == "ids"
+    pages = Client()
+    pages.force_login(bob)
+    page_cases = [
+        ("/trash/add/", {"ids": alices["c"]}),
+        ("/trash/restore/", {"ids": alices["t"]}),
+        ("/trash/purge/", {"ids": alices["t"]}),
+        ("/exports/", {"ids": alices["c"], "export_format": "umf"}),
+    ]
+    for path, body in page_cases:
+        assert pages.post(path, body).status_code == 404, path
+    # Acting on one's own trash, or on everything that matches, never reaches another's.
+    undo = {"deleted_at": alices["deleted_at"]}
+    assert bob_api.post("/api/v1/trash/restore", undo, format="json").json() == {"count": 0}
+    assert bob_api.delete("/api/v1/trash").json() == {"count": 0}
+    assert bob_api.post("/api/v1/trash", {"filter": {}}, format="json").json()["trashed"] == 0
+    pages.post("/trash/purge/", {"all": "1"})
+    pages.post("/trash/add/", {"all": "1"})
+    assert snapshot() == before
+    with django_capture_on_commit_callbacks(execute=True):
+        job = bob_api.post("/api/v1/exports", {"format": "umf", "filter": {}}, format="json")
+    done = bob_api.get(f"/api/v1/exports/{job.json()['id']}").json()
+    assert (done["status"], done["total"]) == ("succeeded", 0)
 
 
 @pytest.mark.parametrize(("route", "case"), [(r, c) for r, cases in OWNED.items() for c in cases])

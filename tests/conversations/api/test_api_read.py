@@ -21,15 +21,6 @@ def titles(response: Any) -> list[str]:
     return [item["title"] for item in response.json()["results"]]
 
 
-@pytest.fixture
-def archive(api: APIClient) -> dict[str, str]:
-    return {
-        "weather": imported(api, load_fixture("umf/weather-tools.json")),
-        "rust": imported(api, load_fixture("umf/seed-internal-message.json"), title="Rust"),
-        "search": imported(api, load_fixture("umf/seed-openai-tools.json"), title="Search"),
-    }
-
-
 def test_list_is_newest_first_with_summaries(api: APIClient, archive: dict[str, str]) -> None:
     response = api.get("/api/v1/conversations/")
     assert titles(response) == ["Search", "Rust", "Umbrella for Paris and Tokyo?"]
@@ -168,12 +159,14 @@ def test_export_to_an_unknown_format_is_400(api: APIClient, archive: dict[str, s
     assert response.json()["error"]["field"] == "format"
 
 
-def test_delete_removes_the_conversation_and_its_rows(
+def test_delete_moves_the_conversation_to_the_trash_and_a_purge_removes_its_rows(
     api: APIClient, archive: dict[str, str]
 ) -> None:
     pk = archive["weather"]
     assert api.delete(f"/api/v1/conversations/{pk}").status_code == 204
     assert api.get(f"/api/v1/conversations/{pk}").status_code == 404
+    assert models.Message.objects.filter(conversation_id=pk).exists()  # until purged
+    assert api.post("/api/v1/trash/purge", {"ids": [pk]}, format="json").json() == {"count": 1}
     assert not models.Message.objects.filter(conversation_id=pk).exists()
     assert not models.ToolCall.objects.filter(conversation_id=pk).exists()
 

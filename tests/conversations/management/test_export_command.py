@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from conversations import models, selectors
-from conversations.management.commands import export_conversations
+from conversations import export_files, models, selectors
 from providers import formats
 from tests.conversations.helpers import store, tool_conversation
 
@@ -39,21 +38,13 @@ def test_a_file_of_many_is_the_same_written_in_chunks(
     ]
     expected = target.render_all(every)
 
-    monkeypatch.setattr(export_conversations, "CHUNK", 2)  # sizes 5 and 8 span chunks
+    monkeypatch.setattr(export_files, "CHUNK", 2)  # sizes 5 and 8 span chunks
     output = io.StringIO()
     call_command(
         "export_conversations", "--format", format_id, "--out", str(tmp_path), stdout=output
     )
 
     [written] = list(tmp_path.iterdir())
-    assert written.read_bytes() == export_conversations._encode(expected.payload)
+    assert written.read_bytes() == export_files.encode(expected.payload)
     assert f"wrote {size} conversation(s)" in output.getvalue()
     assert f"({len(expected.warnings)} warnings)" in output.getvalue()
-
-
-def test_chunks_never_leave_one_conversation_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(export_conversations, "CHUNK", 3)
-    for total in range(0, 20):
-        sizes = [len(chunk) for chunk in export_conversations._chunks(range(total))]
-        assert sum(sizes) == total
-        assert all(size >= 2 for size in sizes) or sizes == [1]

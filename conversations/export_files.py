@@ -1,0 +1,113 @@
+"""Conversations written out as one file, in the memory of a chunk whatever their number:
+the rule of the export command and of export jobs alike.
+
+A format that holds many conversations (``Format.render_many``) writes one file of them,
+rendered ``CHUNK`` conversations at a time, the same, byte for byte, as rendering every
+conversation at once; any other format writes a file per conversation (the command, into
+a directory; a job, into one zip)."""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Iterable, Iterator
+from typing import IO, Any, Protocol, cast
+
+import orjson
+
+from providers import formats
+
+
+class Writable(Protocol):
+    """Where a file is written: an open file, or an upload being stored."""
+
+    def write(self, data: bytes, /) -> object: ...
+
+    def flush(self) -> None: ...
+
+
+# Conversations rendered together when writing a file of many.
+CHUNK = 200
+
+
+def chunks(conversations: Iterable[Any]) -> Iterator[list[Any]]:
+    """Chunks of ``CHUNK`` conversations, and the rest (``CHUNK`` to ``2 * CHUNK - 1``) at the
+    end: a format renders a file of one conversation differently from a file of many, so no
+    chunk may hold one unless the whole archive does."""
+    buffer: list[Any] = []
+    for conversation in conversations:
+        buffer.append(conversation)
+        if len(buffer) == 2 * CHUNK:
+            yield buffer[:CHUNK]
+            del buffer[:CHUNK]
+    if buffer:
+        yield buffer
+
+
+def write_many(
+    file: Writable, target: formats.Format, conversations: Iterable[Any]
+) -> tuple[int, int]:
+    """Write the file of many (UMF conversations), chunk by chunk; returns
+    (conversations, warnings)."""
+    count = warnings = 0
+    written_entries = False
+    open_line = False  # the text written so far ends inside a line
+    for number, chunk in enumerate(chunks(conversations)):
+        rendered = target.render_all(chunk)
+        count += len(chunk)
+        warnings += len(rendered.warnings)
+        payload = rendered.payload
+        if number == 0 and len(chunk) == 1:  # the whole archive is one conversation
+            file.write(encode(payload))
+            return count, warnings
+        if isinstance(payload, str):  # text (JSON Lines): the chunks' lines, one after another
+            if open_line:
+                file.write(b"\n")
+            file.write(payload.encode())
+            open_line = bool(payload) and not payload.endswith("\n")
+            continue
+        if not isinstance(payload, list):
+            raise ValueError(f"{target.id} renders many conversations as {type(payload)}")
+        for entry in payload:
+            # What orjson writes for the whole list, indented: one entry at a time.
+            text = orjson.dumps(entry, option=orjson.OPT_INDENT_2).replace(b"\n", b"\n  ")
+            file.write((b",\n  " if written_entries else b"[\n  ") + text)
+            written_entries = True
+    if count == 0:
+        file.write(encode(target.render_all([]).payload))
+    elif written_entries:
+        file.write(b"\n]")
+    return count, warnings
+
+
+def write_zip(
+    file: Writable, target: formats.Format, rendered: Iterable[tuple[str, formats.Rendered]]
+) -> tuple[int, int]:
+    """Write a zip of one file per conversation (its name, and the file of one the format
+    rendered); returns (conversations, warnings). ``file`` need not seek."""
+    count = warnings = 0
+    # zipfile writes to a stream it cannot seek in (it keeps the offsets itself).
+    with zipfile.ZipFile(cast(IO[bytes], file), "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, one in rendered:
+            archive.writestr(f"{name}{extension(target)}", encode(one.payload))
+            count += 1
+            warnings += len(one.warnings)
+    return count, warnings
+
+
+def filename(target: formats.Format) -> str:
+    """The name of the file a job writes: one file of many, else a zip."""
+    if target.render_many is not None:
+        return f"conversations{extension(target)}"
+    return f"conversations-{target.id}.zip"
+
+
+def extension(target: formats.Format) -> str:
+    if target.kind == "text":
+        return ".jsonl" if target.id == "openai-finetune" else ".txt"
+    return ".json"
+
+
+def encode(payload: object) -> bytes:
+    if isinstance(payload, str):
+        return payload.encode()
+    return orjson.dumps(payload, option=orjson.OPT_INDENT_2)

@@ -61,7 +61,7 @@ def whole_indexes(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("conversations", "0012_message_search_cjk"),
+        ("conversations", "0013_replay_turn_request_delta"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -12,7 +12,12 @@ from rest_framework.views import APIView
 
 from conversations import selectors
 from conversations.api.errors import error_response, idempotency_key
-from conversations.api.serializers.replays import ProviderOutput, ReplayInput, ReplayRunOutput
+from conversations.api.serializers.replays import (
+    ProviderOutput,
+    ReplayInput,
+    ReplayRunOutput,
+    ReplayRunSummaryOutput,
+)
 from conversations.api.throttles import WriteRateThrottle
 from conversations.ownership import current_user, owned_conversation, owned_replay_run
 from conversations.provider_settings import configured_providers, public_description
@@ -58,8 +63,11 @@ class ReplayDetailView(APIView):
 class ReplayListView(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("conversation", uuid.UUID, required=False)],
-        responses=ReplayRunOutput(many=True),
-        summary="Your replay runs, newest first (of one conversation with ?conversation=)",
+        responses=ReplayRunSummaryOutput(many=True),
+        summary=(
+            "Your replay runs, newest first (of one conversation with ?conversation=);"
+            " each turn's request is on the run's own page"
+        ),
     )
     def get(self, request: Request) -> Response:
         conversation = request.query_params.get("conversation")
@@ -70,7 +78,7 @@ class ReplayListView(APIView):
         runs = selectors.replay_run_list(
             owner=current_user(request), conversation_id=conversation_id, limit=MAX_LISTED_RUNS
         )
-        return Response(ReplayRunOutput(runs, many=True).data)
+        return Response(ReplayRunSummaryOutput(runs, many=True).data)
 
 
 class ProviderListView(APIView):

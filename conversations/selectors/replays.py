@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 
 from conversations import models
 from conversations.replay_requests import request_of, requests_rebuilt
@@ -35,11 +35,13 @@ def replay_run_list(
     *, owner: User, limit: int, conversation_id: Any = None
 ) -> list[models.ReplayRun]:
     """The owner's latest runs (of one conversation, when named), newest first, with
-    their turns."""
-    runs = _runs(owner).prefetch_related("turns")
+    their turns but not what the turns sent (a run's requests are read one run at a time,
+    by :func:`replay_run_detail`)."""
+    turns = models.ReplayTurn.objects.defer(*_EXCHANGE)  # a list shows no request
+    runs = _runs(owner).prefetch_related(Prefetch("turns", queryset=turns))
     if conversation_id is not None:
         runs = runs.filter(conversation_id=conversation_id)
-    return _with_requests(list(runs[:limit]))
+    return list(runs[:limit])
 
 
 def _with_requests(runs: list[models.ReplayRun]) -> list[models.ReplayRun]:

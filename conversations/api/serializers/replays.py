@@ -65,6 +65,19 @@ class ReplayRunOutput(serializers.ModelSerializer[models.ReplayRun]):
         ]
 
 
+class ReplayTurnSummaryOutput(ReplayTurnOutput):
+    """A turn in a list of runs: without the request it sent, which can be as large as the
+    conversation (a list of 200 runs of 50 turns would rebuild 10,000 of them); the run's
+    own page, ``GET replays/{id}``, gives it."""
+
+    class Meta(ReplayTurnOutput.Meta):
+        fields = [name for name in ReplayTurnOutput.Meta.fields if name != "request"]
+
+
+class ReplayRunSummaryOutput(ReplayRunOutput):
+    turns = ReplayTurnSummaryOutput(many=True, read_only=True)
+
+
 class ProviderOutput(serializers.Serializer[Any]):
     name = serializers.CharField()
     kind = serializers.CharField()

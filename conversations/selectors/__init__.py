@@ -52,8 +52,9 @@ from conversations.selectors.stored import (
     conversation_umf,
     warnings_for,
 )
-from conversations.selectors.thread import Thread, conversation_thread, warning_message_index
+from conversations.selectors.thread import Thread, Window, conversation_thread
 from conversations.selectors.users import user_by_username
+from conversations.selectors.warning_places import warning_message_index
 
 __all__ = [
     "HIT_START",
@@ -64,6 +65,7 @@ __all__ = [
     "StoredConversation",
     "StoredIdentities",
     "Thread",
+    "Window",
     "attachment_for",
     "conversation_count",
     "conversation_export",

@@ -1,44 +1,74 @@
 """The thread as the conversation page shows it: the path through the tree to a leaf,
-its blocks, each drift warning placed on the message it concerns, usage totals."""
+a window of it (a conversation may hold 100,000 messages), its blocks, each drift warning
+placed on the message it concerns, usage totals."""
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
 from conversations import models
-from providers import formats
+from conversations.selectors.warning_places import place_warnings
 
-THREAD_COLUMNS = (
+# The rest of the path is read with SKELETON_COLUMNS only (what the path, the branch
+# arrows, the warnings' places and the usage totals need), and the messages of the window
+# with WINDOW_COLUMNS too, so a page costs about the same whatever the conversation's length.
+WINDOW_COLUMNS = (
+    "name",
+    "timestamp",
+    "finish_reason",
+    "reasoning",
+    "metadata",
+    "provider",
+)
+SKELETON_COLUMNS = (
     "id",
     "source_id",
     "parent_id",
     "position",
     "role",
-    "name",
     "model",
-    "timestamp",
-    "finish_reason",
     "usage",
-    "reasoning",
     "hidden",
-    "metadata",
-    "provider",
     "replay_run_id",
 )
+THREAD_COLUMNS = SKELETON_COLUMNS + WINDOW_COLUMNS  # what a shown message has
+# Messages a page shows at most: past it, the page shows the window that holds the chosen
+# message, with links to the others.
+THREAD_WINDOW = 200
+
+
+@dataclass
+class Window:
+    """Which part of the path a page shows: ``start`` and ``stop`` index the path's shown
+    messages (``total`` of them), and the links to the other windows name the message
+    each starts at (None where there is none)."""
+
+    start: int
+    stop: int
+    total: int
+    first: Any = None
+    previous: Any = None
+    next: Any = None
+    last: Any = None
+
+    @property
+    def whole(self) -> bool:
+        """True when the window is the whole path (the page needs no links to move)."""
+        return self.start == 0 and self.stop == self.total
 
 
 @dataclass
 class Thread:
     """One path through a conversation's tree, ready to show.
 
-    ``messages`` are dicts (``THREAD_COLUMNS`` plus ``blocks``, ``siblings`` -- the ids of
-    the message and its siblings in order, replay branches included -- ``warnings``,
-    ``provenance`` and ``continuations``: replay answers hanging after it off the path).
-    ``hidden`` are the path's hidden context (a profile, memories), kept apart: the page
-    shows them only behind a disclosure.
+    ``messages`` are the window's dicts (``THREAD_COLUMNS``,
+    ``blocks``, ``siblings`` -- the ids of the message and its siblings in order, replay
+    branches included -- ``warnings``, ``provenance`` and ``continuations``: replay
+    answers hanging after it off the path). ``hidden`` are the path's hidden context (a
+    profile, memories), kept apart: the page shows them only behind a disclosure.
+    ``usage`` totals the whole path, not only the window.
     """
 
     conversation: models.Conversation
@@ -48,51 +78,109 @@ class Thread:
     warnings: list[models.DriftWarning]
     provenance: list[models.Provenance]
     usage: dict[str, int]
+    window: Window
 
 
-def conversation_thread(*, conversation: models.Conversation, leaf: Any = None) -> Thread:
-    """The path through ``leaf`` (a message id; the imported thread by default), in five
-    queries whatever the size: messages, the path's blocks, tools, warnings, provenance."""
-    rows = list(
-        models.Message.objects.filter(conversation=conversation)
-        .order_by("position", "id")  # a replay shares its original's position; ids are
-        .values(*THREAD_COLUMNS)  # time-ordered, so siblings list in the order they came
-    )
+def conversation_thread(
+    *,
+    conversation: models.Conversation,
+    leaf: Any = None,
+    at: Any = None,
+    size: int = THREAD_WINDOW,
+) -> Thread:
+    """The path through ``leaf`` (a message id; else through ``at``; else the imported
+    thread), shown ``size`` messages at a time: the window that holds ``at`` (else
+    ``leaf``, else the first). Seven queries at most whatever the size: the path, the
+    window's messages, their blocks, tools, warnings, provenance, and the tool calls
+    whose call and result fall in different windows (only when some do)."""
+    rows = _skeleton(conversation)
     by_id, children = _tree(rows)
-    path = _path(by_id, children, by_id.get(leaf))
-    on_path = {row["id"] for row in path}
-    for row in path:
+    path = _path(by_id, children, by_id.get(leaf) or by_id.get(at))
+    shown = [row for row in path if not row["hidden"]]
+    window = _window(shown, by_id.get(at) or by_id.get(leaf), size)
+    in_window = {row["id"] for row in shown[window.start : window.stop]}
+    detailed = [row for row in path if row["hidden"] or row["id"] in in_window]
+    _fill(detailed)
+    on_path = {row["id"]: index for index, row in enumerate(path)}
+    for row in detailed:
         row["siblings"] = [sibling["id"] for sibling in children[row["parent_id"]]]
         row["continuations"] = [c for c in children[row["id"]] if c["id"] not in on_path]
         row["blocks"], row["warnings"], row["provenance"] = [], [], []
-    _attach_blocks(path)
+    _attach_blocks(conversation, detailed, on_path, leaf)
     warnings = list(models.DriftWarning.objects.filter(conversation=conversation))
     imported = [row for row in rows if row["replay_run_id"] is None]
-    _place_warnings(warnings, by_id, imported, conversation.source_format)
-    provenance = list(models.Provenance.objects.filter(conversation=conversation))
+    place_warnings(warnings, by_id, imported, conversation.source_format)
+    provenance = list(
+        models.Provenance.objects.filter(conversation=conversation, message__isnull=True)
+        | models.Provenance.objects.filter(message_id__in=[row["id"] for row in detailed])
+    )
     for record in provenance:
-        if record.message_id in by_id:
-            by_id[record.message_id].setdefault("provenance", []).append(record)
+        if record.message_id is not None:
+            by_id[record.message_id]["provenance"].append(record)
     tools = list(models.ToolDefinition.objects.filter(conversation=conversation))
     usage = _sum_ints(row["usage"] for row in path)
-    shown = [row for row in path if not row["hidden"]]
-    hidden = [row for row in path if row["hidden"]]
-    return Thread(conversation, shown, hidden, tools, warnings, provenance, usage)
+    messages = [row for row in detailed if not row["hidden"]]
+    hidden = [row for row in detailed if row["hidden"]]
+    return Thread(conversation, messages, hidden, tools, warnings, provenance, usage, window)
 
 
-PATH_COLUMNS = ("id", "parent_id", "replay_run_id")  # what a path through the tree needs
+def _skeleton(conversation: models.Conversation) -> Rows:
+    return list(
+        models.Message.objects.filter(conversation=conversation)
+        .order_by("position", "id")  # a replay shares its original's position; ids are
+        .values(*SKELETON_COLUMNS)  # time-ordered, so siblings list in the order they came
+    )
+
+
+def _fill(detailed: Rows) -> None:
+    """Add what the page shows (``WINDOW_COLUMNS``) to the rows of the window."""
+    by_id = {row["id"]: row for row in detailed}
+    fetched = models.Message.objects.filter(id__in=list(by_id)).values("id", *WINDOW_COLUMNS)
+    for values in fetched:
+        by_id[values["id"]].update(values)
+
+
+def _window(shown: Rows, chosen: dict[str, Any] | None, size: int) -> Window:
+    """The window of ``size`` messages that holds ``chosen`` (the first when it is not
+    shown), windows starting at multiples of ``size`` so that their links stay put."""
+    total = len(shown)
+    index = next((i for i, row in enumerate(shown) if row is chosen), 0)
+    start = index - index % size
+    stop = min(start + size, total)
+
+    def starting(at: int) -> Any:
+        return shown[at]["id"] if 0 <= at < total and at != start else None
+
+    last_start = (total - 1) - (total - 1) % size if total else 0
+    return Window(
+        start,
+        stop,
+        total,
+        first=starting(0),
+        previous=starting(start - size),
+        next=starting(start + size),
+        last=starting(last_start),
+    )
 
 
 def thread_message_ids(*, conversation: models.Conversation, leaf: Any) -> set[Any]:
     """The ids of the messages on the path the page shows through ``leaf`` (ancestors,
     ``leaf``, its default descendants), in one query: what "this branch" means."""
+    return {row["id"] for row in branch_rows(conversation=conversation, leaf=leaf)}
+
+
+PATH_COLUMNS = ("id", "parent_id", "replay_run_id", "position")  # what a path needs
+
+
+def branch_rows(*, conversation: models.Conversation, leaf: Any) -> Rows:
+    """The path through ``leaf`` as rows of ``PATH_COLUMNS``, in order, in one query."""
     rows = list(
         models.Message.objects.filter(conversation=conversation)
         .order_by("position", "id")
         .values(*PATH_COLUMNS)
     )
     by_id, children = _tree(rows)
-    return {row["id"] for row in _path(by_id, children, by_id.get(leaf))}
+    return _path(by_id, children, by_id.get(leaf))
 
 
 Rows = list[dict[str, Any]]
@@ -144,88 +232,68 @@ class ShownBlock(dict[str, Any]):
         return None
 
 
-def _attach_blocks(path: list[dict[str, Any]]) -> None:
-    """Fetch the path's blocks and pair each tool call with the result that answers it."""
-    on_path = {row["id"]: row for row in path}
-    blocks = models.ContentBlock.objects.filter(message_id__in=list(on_path)).order_by(
+def _attach_blocks(
+    conversation: models.Conversation, detailed: Rows, on_path: dict[Any, int], leaf: Any
+) -> None:
+    """Fetch the window's blocks and pair each tool call with the result that answers it,
+    across windows too: a call shows its result even when the result's message is in a
+    later window, and that result links to the window of its call."""
+    by_id = {row["id"]: row for row in detailed}
+    blocks = models.ContentBlock.objects.filter(message_id__in=list(by_id)).order_by(
         "message_id", "index"
     )
-    calls: dict[str, dict[str, Any]] = {}
     for message_id, block_type, text, payload, attachment_id in blocks.values_list(
         "message_id", "type", "text", "payload", "attachment_id"
     ):
         block = ShownBlock(payload, type=block_type, text=text, attachment=attachment_id)
-        on_path[message_id]["blocks"].append(block)
-    for row in path:  # in thread order, so a result always comes after its call
+        by_id[message_id]["blocks"].append(block)
+    calls: dict[str, dict[str, Any]] = {}
+    unanswered: dict[str, dict[str, Any]] = {}
+    orphans: dict[str, tuple[int, dict[str, Any]]] = {}
+    for row in detailed:  # in thread order, so a result always comes after its call
         for block in row["blocks"]:
             if block["type"] == "tool_use":
-                calls[block.get("id", "")] = block
+                calls[block.get("id", "")] = unanswered[block.get("id", "")] = block
             elif block["type"] == "tool_result" and block.get("tool_use_id") in calls:
                 calls[block["tool_use_id"]]["result"] = block
+                unanswered.pop(block["tool_use_id"], None)
                 block["paired"] = True
+            elif block["type"] == "tool_result" and block.get("tool_use_id"):
+                orphans[block["tool_use_id"]] = (on_path[row["id"]], block)
+    if unanswered or orphans:
+        _pair_across_windows(conversation, unanswered, orphans, on_path, leaf)
 
 
-# Formats whose system prompt sits outside the message list: their ``messages[N]`` counts
-# from the first non-system message of the stored thread.
-_SYSTEM_APART = {"anthropic", "gemini", "bedrock-converse"}
-_MESSAGE_INDEX = re.compile(
-    r"^(?:\w+\.)?(?:messages|contents|conversations|chat_messages|request|input)?\[(\d+)\]"
-)
-# In a file of many conversations (an export), a field starts with the entry's place.
-_ENTRY = re.compile(r"^\[\d+\]\.")
-# ChatGPT exports name a message by its node in the mapping.
-_NODE = re.compile(r"^mapping\.([^.\[]+)")
-
-
-def warning_message_index(field: str | None, source_format: str, leading_system: int) -> int | None:
-    """Best effort: which message of the imported thread a warning's ``field`` names
-    (``messages[3].content[1]`` -> 3), or None when it names none. Import warnings
-    count in the source document, which for some formats keeps the system prompt apart;
-    a warning about a response (``candidates[0]``, ``response``) is about the last one."""
-    if not field:
-        return None
-    if _holds_many(source_format):
-        field = _ENTRY.sub("", field)
-    if field.startswith(("response", "candidates", "output", "choices")):
-        return -1
-    found = _MESSAGE_INDEX.match(field)
-    if found is None:
-        return None
-    index = int(found.group(1))
-    return index + leading_system if source_format in _SYSTEM_APART else index
-
-
-def _holds_many(source_format: str) -> bool:
-    try:
-        return formats.get(source_format).capabilities.multi_conversation
-    except formats.FormatError:
-        return False
-
-
-def _place_warnings(
-    warnings: list[models.DriftWarning],
-    by_id: dict[Any, dict[str, Any]],
-    imported: list[dict[str, Any]],
-    source_format: str,
+def _pair_across_windows(
+    conversation: models.Conversation,
+    unanswered: dict[str, dict[str, Any]],
+    orphans: dict[str, tuple[int, dict[str, Any]]],
+    on_path: dict[Any, int],
+    leaf: Any,
 ) -> None:
-    """Put each warning on the message it concerns (when that message is on the path),
-    marking it ``placed`` so the page lists the rest at the top."""
-    leading_system = 0
-    while leading_system < len(imported) and imported[leading_system]["role"] == "system":
-        leading_system += 1
-    by_source = {row["source_id"]: row for row in imported if row["source_id"]}
-    for warning in warnings:
-        target = by_id.get(warning.message_id)
-        node = _NODE.match(_ENTRY.sub("", warning.field or ""))
-        if target is None and node is not None:
-            target = by_source.get(node.group(1))
-        if target is None and warning.stage != models.DriftWarning.Stage.REPLAY:
-            index = warning_message_index(warning.field, source_format, leading_system)
-            if index is not None and -len(imported) <= index < len(imported):
-                target = imported[index]
-        warning.anchor = target["id"] if target is not None else None  # type: ignore[attr-defined]
-        if target is not None and "warnings" in target:
-            target["warnings"].append(warning)
+    """One query for the calls the window holds without their result, and the results it
+    holds without their call, through the stored links (``ToolCall``) on the same path."""
+    links = models.ToolCall.objects.filter(
+        conversation=conversation, call_id__in=[*unanswered, *orphans]
+    ).values_list(
+        "call_id",
+        "message_id",
+        "result_block__message_id",
+        "result_block__type",
+        "result_block__text",
+        "result_block__payload",
+        "result_block__attachment_id",
+    )
+    for call_id, message_id, result_message, kind, text, payload, attachment in links:
+        if message_id not in on_path:
+            continue
+        if call_id in unanswered and result_message in on_path:
+            result = ShownBlock(payload or {}, type=kind, text=text, attachment=attachment)
+            unanswered[call_id]["result"] = result
+        found = orphans.get(call_id)
+        if found is not None and on_path[message_id] < found[0]:
+            found[1]["paired"] = True
+            found[1]["call_window"] = {"at": message_id, "leaf": leaf}
 
 
 def _sum_ints(usages: Any) -> dict[str, int]:

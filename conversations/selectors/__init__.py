@@ -3,12 +3,15 @@ number of queries whatever the size of the conversation (tests pin the counts).
 
 ``stored``: a conversation read back as UMF; ``exports``: conversations rendered in a
 format; ``listing``: the list, its search and sorts; ``thread``: the conversation page's
-path through the tree; ``replays``: runs and their comparison with the original;
+path through the tree, a window at a time; ``messages``: a conversation's messages a page
+at a time; ``replays``: runs and their comparison with the original;
 ``import_jobs``: jobs and their results; ``identities``: the stored conversations an import
 reads again; ``users``: people by name."""
 
 from conversations.selectors.exports import (
     conversation_export,
+    conversation_export_stream,
+    conversation_is_long,
     conversations_to_export,
     conversations_umf,
 )
@@ -35,6 +38,7 @@ from conversations.selectors.listing import (
     filter_suggestions,
     search_hits,
 )
+from conversations.selectors.messages import MessagePage, UnknownLeaf, message_page
 from conversations.selectors.replays import (
     ComparedTurn,
     replay_comparison,
@@ -49,6 +53,7 @@ from conversations.selectors.stored import (
     StoredConversation,
     attachment_for,
     conversation_get,
+    conversation_messages,
     conversation_umf,
     warnings_for,
 )
@@ -61,17 +66,22 @@ __all__ = [
     "HIT_STOP",
     "LIST_SORTS",
     "ComparedTurn",
+    "MessagePage",
     "SearchHit",
     "StoredConversation",
     "StoredIdentities",
     "Thread",
+    "UnknownLeaf",
     "Window",
     "attachment_for",
     "conversation_count",
     "conversation_export",
+    "conversation_export_stream",
     "conversation_get",
     "conversation_identities",
+    "conversation_is_long",
     "conversation_list",
+    "conversation_messages",
     "conversation_models",
     "conversation_sorted",
     "conversation_thread",
@@ -84,6 +94,7 @@ __all__ = [
     "import_job_get",
     "import_job_items",
     "import_job_list",
+    "message_page",
     "replay_comparison",
     "replay_run_by_key",
     "replay_run_detail",

@@ -220,12 +220,11 @@ class ExportView(APIView):
         query.is_valid(raise_exception=True)
         conversation = owned_conversation(request, pk)
         target = formats.get(query.validated_data["format"])
-        stream = selectors.conversation_export_stream(conversation=conversation, target=target)
-        if stream is not None:  # a long conversation, in a format that can stream
+        rendered = selectors.conversation_export_or_stream(conversation=conversation, target=target)
+        if not isinstance(rendered, formats.Rendered):  # long, in a format that streams
             return StreamingHttpResponse(
-                _export_envelope(target.id, stream), content_type="application/json"
+                _export_envelope(target.id, rendered), content_type="application/json"
             )
-        rendered = selectors.conversation_export(conversation=conversation, target=target)
         return Response(
             {
                 "format": target.id,

@@ -10,7 +10,7 @@ reads again; ``users``: people by name."""
 
 from conversations.selectors.exports import (
     conversation_export,
-    conversation_export_stream,
+    conversation_export_or_stream,
     conversation_is_long,
     conversations_to_export,
     conversations_umf,
@@ -76,7 +76,7 @@ __all__ = [
     "attachment_for",
     "conversation_count",
     "conversation_export",
-    "conversation_export_stream",
+    "conversation_export_or_stream",
     "conversation_get",
     "conversation_identities",
     "conversation_is_long",

@@ -53,6 +53,17 @@ def conversation_export_stream(
     return target.render_stream(head, (message for _, message in messages))
 
 
+def conversation_export_or_stream(
+    *, conversation: models.Conversation, target: formats.Format, leaf: Any = None
+) -> Iterator[bytes] | formats.Rendered:
+    """:func:`conversation_export_stream` when the export streams, else
+    :func:`conversation_export`: the one rule the API and the download follow."""
+    stream = conversation_export_stream(conversation=conversation, target=target, leaf=leaf)
+    if stream is not None:
+        return stream
+    return conversation_export(conversation=conversation, target=target, leaf=leaf)
+
+
 def conversation_is_long(*, conversation: models.Conversation) -> bool:
     """True when the conversation holds more messages than a reader takes whole
     (``UMF_DETAIL_MAX_INLINE_MESSAGES``): the API's detail holds only the first ones and

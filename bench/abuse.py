@@ -49,6 +49,8 @@ class Case:
     expect: str  # "refused" (a 4xx), "served" (2xx) or "job fails" (202, then a failed job)
     send: Callable[[httpx.Client, dict[str, Any]], httpx.Response]
     what: str
+    # What later cases need from the answer (an id, a link), kept in the state.
+    keep: Callable[[httpx.Response, dict[str, Any]], None] | None = None
 
 
 @dataclass
@@ -105,6 +107,80 @@ def long_numbers_jsonl(megabytes: int) -> bytes:
 # --- the cases -------------------------------------------------------------------------
 
 
+def get(path: str) -> Callable[[httpx.Client, dict[str, Any]], httpx.Response]:
+    return lambda client, state: client.get(path.format(**state))
+
+
+def keep_id(key: str) -> Callable[[httpx.Response, dict[str, Any]], None]:
+    def keep(response: httpx.Response, state: dict[str, Any]) -> None:
+        state[key] = response.json()["conversations"][0]["id"]
+
+    return keep
+
+
+def keep_last_window(response: httpx.Response, state: dict[str, Any]) -> None:
+    """The page's link to its last window (``?at=<message id>``)."""
+    state["hundred_last"] = response.text.split('" rel="last"')[0].rsplit('href="', 1)[1]
+
+
+def hundred_thousand() -> list[Case]:
+    """A conversation of 100,000 messages: imported, read in pages, paged through the API,
+    exported as a stream (umf) and whole (anthropic, which must assemble its payload)."""
+    body = {"format": "umf", "payload": turns(50_000), "title": "100,000 messages"}
+    return [
+        Case(
+            "import-100k-messages",
+            "served",
+            api_json("/api/v1/conversations/import", body),
+            "POST conversations/import of 100,000 messages (4 MB)",
+            keep_id("hundred"),
+        ),
+        Case(
+            "page-100k",
+            "served",
+            get("/conversations/{hundred}/"),
+            "its page: the first window of 200 messages",
+            keep_last_window,
+        ),
+        Case(
+            "page-100k-end",
+            "served",
+            get("/conversations/{hundred}/{hundred_last}"),
+            "its last window",
+        ),
+        Case(
+            "detail-100k",
+            "served",
+            get("/api/v1/conversations/{hundred}"),
+            "GET conversations/{id}: its first 1,000 messages inline, truncated",
+        ),
+        Case(
+            "messages-100k",
+            "served",
+            get("/api/v1/conversations/{hundred}/messages?limit=200"),
+            "GET conversations/{id}/messages: a page of 200",
+        ),
+        Case(
+            "export-100k-umf",
+            "served",
+            get("/api/v1/conversations/{hundred}/export?format=umf"),
+            "its export to umf (streamed)",
+        ),
+        Case(
+            "download-100k-umf",
+            "served",
+            get("/conversations/{hundred}/export/?format=umf"),
+            "the page's download of it (streamed)",
+        ),
+        Case(
+            "export-100k-anthropic",
+            "served",
+            get("/api/v1/conversations/{hundred}/export?format=anthropic"),
+            "its export to anthropic (rendered whole)",
+        ),
+    ]
+
+
 def api_json(path: str, body: Any) -> Callable[[httpx.Client, dict[str, Any]], httpx.Response]:
     encoded = orjson.dumps(body)
     return lambda client, state: client.post(
@@ -147,6 +223,7 @@ def cases() -> list[Case]:
             "served",
             api_json("/api/v1/conversations/import", {"format": "umf", "payload": turns(10_000)}),
             "a conversation of 20,000 messages (the default cap)",
+            keep_id("largest"),
         ),
         Case(
             "page-largest",
@@ -218,6 +295,7 @@ def cases() -> list[Case]:
             upload("numbers.jsonl", long_numbers_jsonl(8)),
             "a JSONL entry of one 8 MB number",
         ),
+        *hundred_thousand(),
     ]
 
 
@@ -367,8 +445,8 @@ def main() -> int:
                         continue
                     send = partial(case.send, client, state)
                     response, seconds, peak = measured(server, send)
-                    if case.name == "import-largest-allowed" and response.status_code < 300:
-                        state["largest"] = response.json()["conversations"][0]["id"]
+                    if case.keep is not None and response.status_code < 300:
+                        case.keep(response, state)
                     said = detail(case, response, client)
                     outcome = Outcome(
                         case,

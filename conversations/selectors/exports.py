@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 
 from conversations import models
 from conversations.selectors.stored import conversation_messages, conversation_umf
-from conversations.selectors.thread import thread_message_ids
+from conversations.selectors.thread_path import thread_message_ids
 from providers import formats, umf
 
 
@@ -50,7 +50,25 @@ def conversation_export_stream(
     if leaf is not None:
         on_path = thread_message_ids(conversation=conversation, leaf=leaf)
         messages = (pair for pair in messages if pair[0] in on_path)
-    return target.render_stream(head, (message for _, message in messages))
+    return _buffered(target.render_stream(head, (message for _, message in messages)))
+
+
+STREAM_CHUNK_BYTES = 64 * 1024
+
+
+def _buffered(chunks: Iterator[bytes]) -> Iterator[bytes]:
+    """The bytes in pieces of about ``STREAM_CHUNK_BYTES``: a piece per message would be a
+    write to the socket per message."""
+    pending: list[bytes] = []
+    size = 0
+    for chunk in chunks:
+        pending.append(chunk)
+        size += len(chunk)
+        if size >= STREAM_CHUNK_BYTES:
+            yield b"".join(pending)
+            pending, size = [], 0
+    if pending:
+        yield b"".join(pending)
 
 
 def conversation_export_or_stream(

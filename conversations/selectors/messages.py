@@ -10,7 +10,7 @@ from typing import Any
 
 from conversations import models
 from conversations.selectors.stored import messages_umf
-from conversations.selectors.thread import branch_rows
+from conversations.selectors.thread_path import branch_rows
 from providers.umf import Message
 
 

@@ -6,34 +6,32 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
+from django.db.models import Q
+
 from conversations import models
+from conversations.selectors.thread_path import PagePath, Rows, page_path
 from conversations.selectors.warning_places import place_warnings
 
-# The rest of the path is read with SKELETON_COLUMNS only (what the path, the branch
-# arrows, the warnings' places and the usage totals need), and the messages of the window
-# with WINDOW_COLUMNS too, so a page costs about the same whatever the conversation's length.
-WINDOW_COLUMNS = (
-    "name",
-    "timestamp",
-    "finish_reason",
-    "reasoning",
-    "metadata",
-    "provider",
-)
-SKELETON_COLUMNS = (
+THREAD_COLUMNS = (
     "id",
     "source_id",
     "parent_id",
     "position",
     "role",
+    "name",
     "model",
+    "timestamp",
+    "finish_reason",
     "usage",
+    "reasoning",
     "hidden",
+    "metadata",
+    "provider",
     "replay_run_id",
 )
-THREAD_COLUMNS = SKELETON_COLUMNS + WINDOW_COLUMNS  # what a shown message has
 # Messages a page shows at most: past it, the page shows the window that holds the chosen
 # message, with links to the others.
 THREAD_WINDOW = 200
@@ -63,7 +61,7 @@ class Window:
 class Thread:
     """One path through a conversation's tree, ready to show.
 
-    ``messages`` are the window's dicts (``THREAD_COLUMNS``,
+    ``messages`` are the window's dicts (``THREAD_COLUMNS`` plus
     ``blocks``, ``siblings`` -- the ids of the message and its siblings in order, replay
     branches included -- ``warnings``, ``provenance`` and ``continuations``: replay
     answers hanging after it off the path). ``hidden`` are the path's hidden context (a
@@ -90,68 +88,93 @@ def conversation_thread(
 ) -> Thread:
     """The path through ``leaf`` (a message id; else through ``at``; else the imported
     thread), shown ``size`` messages at a time: the window that holds ``at`` (else
-    ``leaf``, else the first). Seven queries at most whatever the size: the path, the
-    window's messages, their blocks, tools, warnings, provenance, and the tool calls
-    whose call and result fall in different windows (only when some do)."""
-    rows = _skeleton(conversation)
-    by_id, children = _tree(rows)
-    path = _path(by_id, children, by_id.get(leaf) or by_id.get(at))
-    shown = [row for row in path if not row["hidden"]]
-    window = _window(shown, by_id.get(at) or by_id.get(leaf), size)
-    in_window = {row["id"] for row in shown[window.start : window.stop]}
-    detailed = [row for row in path if row["hidden"] or row["id"] in in_window]
-    _fill(detailed)
-    on_path = {row["id"]: index for index, row in enumerate(path)}
+    ``leaf``, else the first). A bounded number of queries whatever the length, each
+    reading about a window's rows: the path's version (and the path itself, when the
+    cache does not hold it yet), the window's messages, the branches around them, their
+    blocks, tools, warnings, provenance, the tool calls whose call and result fall in
+    different windows (only when some do), and the imported thread's roles and ids (only
+    when a warning names its message by its place in the source)."""
+    path = page_path(conversation=conversation, branch=leaf)
+    if leaf is None and at is not None and path.index(at) is None:
+        path = page_path(conversation=conversation, branch=at)  # another branch's message
+    window = _window(path, at, leaf, size)
+    window_ids = path.shown_ids(window.start, window.stop)
+    # Hidden messages may sit among the window's on the path: count them in.
+    places = path.places(window_ids[0] if window_ids else None, size + len(path.hidden) + 1)
+    detailed = _detailed(path.hidden + window_ids, places)
+    by_id = {row["id"]: row for row in detailed}
+    children = _children(conversation, detailed)
     for row in detailed:
         row["siblings"] = [sibling["id"] for sibling in children[row["parent_id"]]]
-        row["continuations"] = [c for c in children[row["id"]] if c["id"] not in on_path]
+        following = path.id_at(places[row["id"]] + 1)
+        row["continuations"] = [c for c in children[row["id"]] if c["id"] != following]
         row["blocks"], row["warnings"], row["provenance"] = [], [], []
-    _attach_blocks(conversation, detailed, on_path, leaf)
+    _attach_blocks(conversation, detailed, path, places, leaf)
     warnings = list(models.DriftWarning.objects.filter(conversation=conversation))
-    imported = [row for row in rows if row["replay_run_id"] is None]
-    place_warnings(warnings, by_id, imported, conversation.source_format)
+    place_warnings(warnings, by_id, partial(_imported, conversation), conversation.source_format)
     provenance = list(
         models.Provenance.objects.filter(conversation=conversation, message__isnull=True)
-        | models.Provenance.objects.filter(message_id__in=[row["id"] for row in detailed])
+        | models.Provenance.objects.filter(message_id__in=list(by_id))
     )
     for record in provenance:
         if record.message_id is not None:
             by_id[record.message_id]["provenance"].append(record)
     tools = list(models.ToolDefinition.objects.filter(conversation=conversation))
-    usage = _sum_ints(row["usage"] for row in path)
     messages = [row for row in detailed if not row["hidden"]]
     hidden = [row for row in detailed if row["hidden"]]
-    return Thread(conversation, messages, hidden, tools, warnings, provenance, usage, window)
+    return Thread(conversation, messages, hidden, tools, warnings, provenance, path.usage, window)
 
 
-def _skeleton(conversation: models.Conversation) -> Rows:
-    return list(
-        models.Message.objects.filter(conversation=conversation)
-        .order_by("position", "id")  # a replay shares its original's position; ids are
-        .values(*SKELETON_COLUMNS)  # time-ordered, so siblings list in the order they came
+def _detailed(wanted: list[Any], places: dict[Any, int]) -> Rows:
+    """The rows the page shows (its hidden context and the window), in path order."""
+    rows = models.Message.objects.filter(id__in=wanted).values(*THREAD_COLUMNS)
+    return sorted(rows, key=lambda row: places[row["id"]])
+
+
+def _children(conversation: models.Conversation, detailed: Rows) -> dict[Any, Rows]:
+    """The children of the shown messages and of their parents (their siblings), in
+    order: what the branch arrows and the replays continuing a message need."""
+    ids = [row["id"] for row in detailed]
+    parents = [row["parent_id"] for row in detailed if row["parent_id"] is not None]
+    around = Q(parent_id__in=ids + parents)
+    if any(row["parent_id"] is None for row in detailed):
+        around |= Q(parent_id__isnull=True)
+    rows = (
+        models.Message.objects.filter(around, conversation=conversation)
+        .order_by("position", "id")
+        .values("id", "parent_id", "replay_run_id", "model")
     )
+    children: dict[Any, Rows] = defaultdict(list)
+    for row in rows:
+        children[row["parent_id"]].append(dict(row))
+    return children
 
 
-def _fill(detailed: Rows) -> None:
-    """Add what the page shows (``WINDOW_COLUMNS``) to the rows of the window."""
-    by_id = {row["id"]: row for row in detailed}
-    fetched = models.Message.objects.filter(id__in=list(by_id)).values("id", *WINDOW_COLUMNS)
-    for values in fetched:
-        by_id[values["id"]].update(values)
+def _imported(conversation: models.Conversation) -> Rows:
+    """The imported thread's messages in order, as much as placing warnings needs."""
+    rows = (
+        models.Message.objects.filter(conversation=conversation, replay_run__isnull=True)
+        .order_by("position")
+        .values("id", "role", "source_id")
+    )
+    return [dict(row) for row in rows]
 
 
-def _window(shown: Rows, chosen: dict[str, Any] | None, size: int) -> Window:
-    """The window of ``size`` messages that holds ``chosen`` (the first when it is not
-    shown), windows starting at multiples of ``size`` so that their links stay put."""
-    total = len(shown)
-    index = next((i for i, row in enumerate(shown) if row is chosen), 0)
+def _window(path: PagePath, at: Any, leaf: Any, size: int) -> Window:
+    """The window of ``size`` shown messages that holds ``at`` (else ``leaf``, else the
+    first), windows starting at multiples of ``size`` so that their links stay put."""
+    total = path.total
+    found = path.shown_index(at)
+    index = found if found is not None else path.shown_index(leaf) or 0
     start = index - index % size
     stop = min(start + size, total)
-
-    def starting(at: int) -> Any:
-        return shown[at]["id"] if 0 <= at < total and at != start else None
-
     last_start = (total - 1) - (total - 1) % size if total else 0
+
+    def starting(place: int) -> Any:
+        if 0 <= place < total and place != start:
+            return path.shown_ids(place, place + 1)[0]
+        return None
+
     return Window(
         start,
         stop,
@@ -161,65 +184,6 @@ def _window(shown: Rows, chosen: dict[str, Any] | None, size: int) -> Window:
         next=starting(start + size),
         last=starting(last_start),
     )
-
-
-def thread_message_ids(*, conversation: models.Conversation, leaf: Any) -> set[Any]:
-    """The ids of the messages on the path the page shows through ``leaf`` (ancestors,
-    ``leaf``, its default descendants), in one query: what "this branch" means."""
-    return {row["id"] for row in branch_rows(conversation=conversation, leaf=leaf)}
-
-
-PATH_COLUMNS = ("id", "parent_id", "replay_run_id", "position")  # what a path needs
-
-
-def branch_rows(*, conversation: models.Conversation, leaf: Any) -> Rows:
-    """The path through ``leaf`` as rows of ``PATH_COLUMNS``, in order, in one query."""
-    rows = list(
-        models.Message.objects.filter(conversation=conversation)
-        .order_by("position", "id")
-        .values(*PATH_COLUMNS)
-    )
-    by_id, children = _tree(rows)
-    return _path(by_id, children, by_id.get(leaf))
-
-
-Rows = list[dict[str, Any]]
-
-
-def _tree(rows: Rows) -> tuple[dict[Any, dict[str, Any]], dict[Any, Rows]]:
-    """The message rows by id, and each message's children in order (key None: roots)."""
-    children: dict[Any, Rows] = defaultdict(list)
-    for row in rows:
-        children[row["parent_id"]].append(row)
-    return {row["id"]: row for row in rows}, children
-
-
-def _path(
-    by_id: dict[Any, dict[str, Any]],
-    children: dict[Any, list[dict[str, Any]]],
-    leaf: dict[str, Any] | None,
-) -> list[dict[str, Any]]:
-    """The ancestors of ``leaf``, ``leaf``, then its default descendants: the same replay
-    run's answers first, else the imported thread's latest child."""
-    path: list[dict[str, Any]] = []
-    node = leaf
-    while node is not None:
-        path.append(node)
-        node = by_id.get(node["parent_id"])
-    path.reverse()
-    node = leaf if leaf is not None else _default_child(children[None], None)
-    if leaf is None and node is not None:
-        path.append(node)
-    while node is not None:
-        node = _default_child(children[node["id"]], node["replay_run_id"])
-        if node is not None:
-            path.append(node)
-    return path
-
-
-def _default_child(options: list[dict[str, Any]], run_id: Any) -> dict[str, Any] | None:
-    same_run = [row for row in options if row["replay_run_id"] == run_id]
-    return same_run[-1] if same_run else None
 
 
 class ShownBlock(dict[str, Any]):
@@ -233,7 +197,11 @@ class ShownBlock(dict[str, Any]):
 
 
 def _attach_blocks(
-    conversation: models.Conversation, detailed: Rows, on_path: dict[Any, int], leaf: Any
+    conversation: models.Conversation,
+    detailed: Rows,
+    path: PagePath,
+    places: dict[Any, int],
+    leaf: Any,
 ) -> None:
     """Fetch the window's blocks and pair each tool call with the result that answers it,
     across windows too: a call shows its result even when the result's message is in a
@@ -259,16 +227,16 @@ def _attach_blocks(
                 unanswered.pop(block["tool_use_id"], None)
                 block["paired"] = True
             elif block["type"] == "tool_result" and block.get("tool_use_id"):
-                orphans[block["tool_use_id"]] = (on_path[row["id"]], block)
+                orphans[block["tool_use_id"]] = (places[row["id"]], block)
     if unanswered or orphans:
-        _pair_across_windows(conversation, unanswered, orphans, on_path, leaf)
+        _pair_across_windows(conversation, unanswered, orphans, path, leaf)
 
 
 def _pair_across_windows(
     conversation: models.Conversation,
     unanswered: dict[str, dict[str, Any]],
     orphans: dict[str, tuple[int, dict[str, Any]]],
-    on_path: dict[Any, int],
+    path: PagePath,
     leaf: Any,
 ) -> None:
     """One query for the calls the window holds without their result, and the results it
@@ -285,21 +253,13 @@ def _pair_across_windows(
         "result_block__attachment_id",
     )
     for call_id, message_id, result_message, kind, text, payload, attachment in links:
-        if message_id not in on_path:
+        call_place = path.index(message_id)
+        if call_place is None:
             continue
-        if call_id in unanswered and result_message in on_path:
+        if call_id in unanswered and path.index(result_message) is not None:
             result = ShownBlock(payload or {}, type=kind, text=text, attachment=attachment)
             unanswered[call_id]["result"] = result
         found = orphans.get(call_id)
-        if found is not None and on_path[message_id] < found[0]:
+        if found is not None and call_place < found[0]:
             found[1]["paired"] = True
             found[1]["call_window"] = {"at": message_id, "leaf": leaf}
-
-
-def _sum_ints(usages: Any) -> dict[str, int]:
-    total: dict[str, int] = {}
-    for usage in usages:
-        for key, value in (usage or {}).items():
-            if isinstance(value, int):
-                total[key] = total.get(key, 0) + value
-    return total

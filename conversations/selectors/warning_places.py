@@ -4,6 +4,7 @@ when that message is on the path (best effort: fields count in the source docume
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from conversations import models
@@ -48,25 +49,41 @@ def _holds_many(source_format: str) -> bool:
 
 def place_warnings(
     warnings: list[models.DriftWarning],
-    by_id: dict[Any, dict[str, Any]],
-    imported: list[dict[str, Any]],
+    shown: dict[Any, dict[str, Any]],
+    imported: Callable[[], list[dict[str, Any]]],
     source_format: str,
 ) -> None:
-    """Put each warning on the message it concerns (when that message is on the path),
-    marking it ``placed`` so the page lists the rest at the top."""
+    """Put each warning on the message it concerns when that message is ``shown`` (rows
+    by id), and name that message in ``anchor`` wherever it is. ``imported`` reads the
+    imported thread's rows (id, role, source id) in order, only when a warning names its
+    message by its place in the source rather than by its id."""
+    rows: list[dict[str, Any]] | None = None
+    for warning in warnings:
+        target = warning.message_id
+        if target is None:
+            rows = imported() if rows is None else rows
+            target = _target_in_source(warning, rows, source_format)
+        warning.anchor = target  # type: ignore[attr-defined]
+        if target in shown:
+            shown[target]["warnings"].append(warning)
+
+
+def _target_in_source(
+    warning: models.DriftWarning, imported: list[dict[str, Any]], source_format: str
+) -> Any:
+    """The id of the imported message a warning's field names (a ChatGPT node, or a
+    place in the source's message list), or None."""
+    node = _NODE.match(_ENTRY.sub("", warning.field or ""))
+    if node is not None:
+        for row in imported:
+            if row["source_id"] == node.group(1):
+                return row["id"]
+    if warning.stage == models.DriftWarning.Stage.REPLAY:
+        return None
     leading_system = 0
     while leading_system < len(imported) and imported[leading_system]["role"] == "system":
         leading_system += 1
-    by_source = {row["source_id"]: row for row in imported if row["source_id"]}
-    for warning in warnings:
-        target = by_id.get(warning.message_id)
-        node = _NODE.match(_ENTRY.sub("", warning.field or ""))
-        if target is None and node is not None:
-            target = by_source.get(node.group(1))
-        if target is None and warning.stage != models.DriftWarning.Stage.REPLAY:
-            index = warning_message_index(warning.field, source_format, leading_system)
-            if index is not None and -len(imported) <= index < len(imported):
-                target = imported[index]
-        warning.anchor = target["id"] if target is not None else None  # type: ignore[attr-defined]
-        if target is not None and "warnings" in target:
-            target["warnings"].append(warning)
+    index = warning_message_index(warning.field, source_format, leading_system)
+    if index is not None and -len(imported) <= index < len(imported):
+        return imported[index]["id"]
+    return None

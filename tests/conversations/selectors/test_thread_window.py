@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from conversations import selectors
+from conversations import models, selectors
 from conversations.services import replays
 from tests.conversations.helpers import message_ids, store, tool_conversation
 
@@ -90,9 +90,9 @@ def test_a_call_shows_its_result_from_the_next_window_and_the_result_links_back(
     alice: Any, django_assert_num_queries: Any
 ) -> None:
     conversation = store(alice, tool_conversation(2, "w"))  # start, call, result, call, result
-    # the path, the window's messages, blocks, the calls across windows, warnings,
-    # provenance, tools
-    with django_assert_num_queries(7):
+    # the path's version, the path, the window's messages, the branches around them,
+    # blocks, the calls across windows, warnings, provenance, tools
+    with django_assert_num_queries(9):
         first = selectors.conversation_thread(conversation=conversation, size=2)
     call = first.messages[1]["blocks"][-1]
     assert call["type"] == "tool_use" and call["result"]["tool_use_id"] == "call_w_0"
@@ -106,5 +106,18 @@ def test_a_window_without_calls_across_it_needs_no_more_queries(
     alice: Any, django_assert_num_queries: Any
 ) -> None:
     conversation = store(alice, tool_conversation(3, "n"))
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(8):
         selectors.conversation_thread(conversation=conversation, size=3)
+    with django_assert_num_queries(7):  # the path, from the cache
+        selectors.conversation_thread(conversation=conversation, size=3)
+
+
+def test_a_new_message_is_a_new_path_never_a_stale_one(alice: Any) -> None:
+    conversation = store(alice, chat(4))
+    assert selectors.conversation_thread(conversation=conversation).window.total == 4
+    last = models.Message.objects.get(conversation=conversation, source_id="m3")
+    models.Message.objects.create(
+        conversation=conversation, parent=last, position=4, role="user", source_id="m4"
+    )
+    thread = selectors.conversation_thread(conversation=conversation)
+    assert thread.window.total == 5 and shown(thread)[-1] == "m4"

@@ -30,9 +30,10 @@ def test_a_long_thread_opens_at_its_start_and_moves_by_windows(
     assert page.count('class="msg ') == 200
     assert f'href="?at={ids["m200"]}" rel="next"' in page
     assert f'href="?at={ids["m400"]}" rel="last"' in page
-    # session, user, conversation, the path, the window's messages, blocks, warnings,
+    # session, user, conversation, the path's version (the path is cached since the first
+    # view), the window's messages, the branches around them, blocks, warnings,
     # provenance, tools, replay runs: the same as a short conversation's page
-    with django_assert_num_queries(10):
+    with django_assert_num_queries(11):
         middle = html(client.get(f"/conversations/{conversation.pk}/?at={ids['m250']}"))
     assert "Messages 201\u2013400 of 450" in middle
     assert "message 250" in middle and "message 199<" not in middle

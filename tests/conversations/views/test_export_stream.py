@@ -9,23 +9,14 @@ import orjson
 import pytest
 
 from conversations import models
-from tests.conversations.helpers import html, logged_in, store
+from tests.conversations.helpers import TREE, html, logged_in, store
 
 pytestmark = pytest.mark.django_db
-
-TREE = {
-    "messages": [
-        {"id": "q", "role": "user", "content": "Write a haiku."},
-        {"id": "a1", "parent_id": "q", "role": "assistant", "content": "First draft"},
-        {"id": "a2", "parent_id": "q", "role": "assistant", "content": "Second draft"},
-        {"id": "f2", "parent_id": "a2", "role": "user", "content": "Shorter, please."},
-    ]
-}
 
 
 @pytest.fixture
 def long_tree(alice: Any, settings: Any) -> Any:
-    settings.UMF_DETAIL_MAX_INLINE_MESSAGES = 2  # the tree's 4 messages make it long
+    settings.UMF_DETAIL_MAX_INLINE_MESSAGES = 2  # the tree's 6 messages make it long
     return store(alice, TREE)
 
 
@@ -50,7 +41,7 @@ def test_the_tree_streams_as_the_file_a_short_one_would_be(
 def test_a_branch_streams_only_its_messages(alice: Any, long_tree: Any) -> None:
     leaf = models.Message.objects.get(conversation=long_tree, source_id="a1").pk
     payload = streamed(logged_in(alice), long_tree, format="umf", leaf=str(leaf), scope="branch")
-    assert [m["id"] for m in payload["messages"]] == ["q", "a1"]
+    assert [m["id"] for m in payload["messages"]] == ["q1", "a1"]
 
 
 def test_the_panel_previews_a_stream_without_a_size(alice: Any, long_tree: Any) -> None:
@@ -59,4 +50,4 @@ def test_the_panel_previews_a_stream_without_a_size(alice: Any, long_tree: Any) 
     )
     assert "umf holds this conversation without loss" in fragment
     assert "Preview (the first" in fragment and " of " not in fragment.split("Preview")[1][:60]
-    assert "Second draft" in fragment
+    assert "second answer" in fragment

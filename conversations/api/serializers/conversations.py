@@ -8,6 +8,7 @@ from django.conf import settings
 from rest_framework import serializers
 
 from conversations import models
+from conversations.api.filters import NOT_BLANK
 from conversations.api.serializers.common import (
     ErrorDetailOutput,
     PayloadField,
@@ -138,7 +139,9 @@ class ConversationPage(serializers.Serializer[Any]):
 
 class MessagesQuery(serializers.Serializer[Any]):
     cursor = serializers.CharField(
-        required=False, help_text="The `next` or `previous` link's cursor; none for the first page"
+        required=False,
+        validators=NOT_BLANK,
+        help_text="The `next` or `previous` link's cursor; none for the first page",
     )
     limit = serializers.IntegerField(
         default=100, min_value=1, max_value=settings.API_MAX_PAGE_SIZE, help_text="Messages a page"

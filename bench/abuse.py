@@ -47,6 +47,7 @@ RSS_GOAL = 1024**3
 SCRIPT = b"alert(document.cookie)"
 USERNAME, PASSWORD = "abuser", "abuser-password"
 SECONDS_GOAL = 5.0
+PAGE_GOAL = 0.3  # bench/pages.py: a conversation's page in under 300 ms
 
 
 @dataclass
@@ -57,6 +58,7 @@ class Case:
     what: str
     # What later cases need from the answer (an id, a link), kept in the state.
     keep: Callable[[httpx.Response, dict[str, Any]], None] | None = None
+    seconds_goal: float = SECONDS_GOAL
 
 
 @dataclass
@@ -79,7 +81,7 @@ class Outcome:
             answered = self.status == 202 and self.job_failed
         else:
             answered = self.status < 300
-        return answered and self.peak_rss <= RSS_GOAL and self.seconds <= SECONDS_GOAL
+        return answered and self.peak_rss <= RSS_GOAL and self.seconds <= self.case.seconds_goal
 
 
 # --- the payloads --------------------------------------------------------------------
@@ -147,14 +149,16 @@ def hundred_thousand() -> list[Case]:
             "page-100k",
             "served",
             get("/conversations/{hundred}/"),
-            "its page: the first window of 200 messages",
+            "its page: the first window of 200 messages (its first view reads the path)",
             keep_last_window,
+            PAGE_GOAL,
         ),
         Case(
             "page-100k-end",
             "served",
             get("/conversations/{hundred}/{hundred_last}"),
-            "its last window",
+            "its last window (the path from the cache)",
+            seconds_goal=PAGE_GOAL,
         ),
         Case(
             "detail-100k",
@@ -238,6 +242,7 @@ def cases() -> list[Case]:
             "served",
             lambda client, state: client.get(f"/conversations/{state['largest']}/"),
             "its page",
+            seconds_goal=PAGE_GOAL,
         ),
         Case(
             "export-largest",

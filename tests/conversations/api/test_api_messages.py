@@ -142,3 +142,14 @@ def test_the_schema_documents_the_messages_and_the_truncated_detail(api: APIClie
     assert {p["name"] for p in messages["parameters"]} >= {"cursor", "limit", "leaf"}
     detail = schema["components"]["schemas"]["ConversationDetail"]["properties"]
     assert {"messages_truncated", "messages_url"} <= set(detail)
+
+
+def test_a_truncated_detail_runs_the_same_queries_whatever_the_length(
+    api: APIClient, settings: Any
+) -> None:
+    settings.UMF_DETAIL_MAX_INLINE_MESSAGES = 3
+    shorter, longer = imported(api, chat(10), "umf"), imported(api, chat(60), "umf")
+    # a normal detail's six (token, conversation, messages, blocks, tools, warnings) and
+    # the position where the first three messages end
+    assert count(api, f"/api/v1/conversations/{shorter}") == 7
+    assert count(api, f"/api/v1/conversations/{longer}") == 7

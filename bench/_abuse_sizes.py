@@ -67,7 +67,9 @@ def short(count: int) -> list[dict[str, Any]]:
     ]
 
 
-def sized_cases(case: Callable[..., Any], api_json: Callable[..., Any]) -> list[Any]:
+def sized_cases(
+    case: Callable[..., Any], api_json: Callable[..., Any], keep_id: Callable[[str], Any]
+) -> list[Any]:
     """For each size (and for short messages at the cap): import it, convert it (umf ->
     anthropic), export it (to anthropic)."""
     payloads = {f"realistic-{megabytes}MB": realistic(megabytes) for megabytes in SIZES_MB}
@@ -84,7 +86,7 @@ def sized_cases(case: Callable[..., Any], api_json: Callable[..., Any]) -> list[
                 f"import of {len(payload):,} messages ({body / 1024**2:.1f} MB)",
                 body_bytes=body,
                 ratio_goal=goal,
-                keep_id=name,
+                keep=keep_id(name),
             ),
             case(
                 f"convert-{name}",

@@ -411,6 +411,21 @@ def _tool_rows(
     ]
 
 
+def messages_data(
+    messages: Sequence[Sequence[Any]],
+    blocks: Sequence[Sequence[Any]],
+    attachments: dict[str, bytes],
+) -> list[dict[str, Any]]:
+    """The UMF messages (as JSON data) that fetched rows hold: ``messages`` as (id, then
+    ``MESSAGE_COLUMNS``) in order, ``blocks`` as (message id, type, text, payload,
+    attachment key) in order within each message, with the bytes of the attachments."""
+    blocks_by_message: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    for message_id, block_type, text, payload, attachment_id in blocks:
+        data = attachments.get(attachment_id) if attachment_id else None
+        blocks_by_message[message_id].append(block_data(block_type, text, payload, data))
+    return [message_data(m[1:], blocks_by_message[m[0]]) for m in messages]
+
+
 def conversation_from_rows(
     row: models.Conversation,
     messages: Sequence[Sequence[Any]],
@@ -425,13 +440,9 @@ def conversation_from_rows(
     ``tools`` as dicts of their columns, ``warnings`` in order, and the bytes of the
     attachments the blocks name. Validated in one pydantic call: a model instance per row
     would cost more than the queries."""
-    blocks_by_message: dict[Any, list[dict[str, Any]]] = defaultdict(list)
-    for message_id, block_type, text, payload, attachment_id in blocks:
-        data = attachments.get(attachment_id) if attachment_id else None
-        blocks_by_message[message_id].append(block_data(block_type, text, payload, data))
     recorded = [w for w in warnings if w.stage == models.DriftWarning.Stage.RECORD]
     document = {
-        "messages": [message_data(m[1:], blocks_by_message[m[0]]) for m in messages],
+        "messages": messages_data(messages, blocks, attachments),
         "tools": tools,
         "tool_choice": row.tool_choice,
         "parameters": row.parameters,

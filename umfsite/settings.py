@@ -231,6 +231,10 @@ MAX_REQUEST_BYTES = env_int("UMF_MAX_REQUEST_BYTES", 64 * 1024 * 1024)
 UMF_MAX_REQUEST_OBJECTS = env_int("UMF_MAX_REQUEST_OBJECTS", 200_000)
 UMF_MAX_MESSAGES = env_int("UMF_MAX_MESSAGES", 20_000)
 UMF_MAX_BLOCKS = env_int("UMF_MAX_BLOCKS", 100_000)
+# Past this many messages a conversation is read a part at a time: GET conversations/{id}
+# holds the first ones inline and links to GET conversations/{id}/messages, and an export
+# in a format that can stream (umf) is streamed (selectors.exports.conversation_is_long).
+UMF_DETAIL_MAX_INLINE_MESSAGES = env_int("UMF_DETAIL_MAX_INLINE_MESSAGES", 1_000)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 # Files for background imports (data exports): kept in PostgreSQL, in chunks, until their
 # job ends, so that a worker on any host reads them. A user's uploads waiting to be

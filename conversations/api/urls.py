@@ -2,7 +2,7 @@
 
 from django.urls import re_path
 
-from conversations.api import import_views, replay_views, trash_views, views
+from conversations.api import import_views, message_views, replay_views, trash_views, views
 
 
 def route(path: str, view, name: str):  # type: ignore[no-untyped-def]
@@ -16,6 +16,7 @@ urlpatterns = [
     route("conversations", views.ConversationListView, "api-conversations"),
     route(r"conversations/(?P<pk>[^/]+)", views.ConversationDetailView, "api-conversation"),
     route(r"conversations/(?P<pk>[^/]+)/export", views.ExportView, "api-export"),
+    route(r"conversations/(?P<pk>[^/]+)/messages", message_views.MessageListView, "api-messages"),
     route(r"conversations/(?P<pk>[^/]+)/replays", replay_views.ReplayStartView, "api-replay-start"),
     route("replays", replay_views.ReplayListView, "api-replays"),
     route(r"replays/(?P<pk>[^/]+)", replay_views.ReplayDetailView, "api-replay"),

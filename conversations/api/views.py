@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import asdict
 from typing import Any
 
+import orjson
 from django.conf import settings
+from django.http import HttpResponseBase, StreamingHttpResponse
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.exceptions import APIException, NotFound, ValidationError
@@ -183,8 +187,18 @@ class ConversationDetailView(APIView):
     @extend_schema(responses=ConversationDetail, summary="A conversation, in UMF")
     def get(self, request: Request, pk: str) -> Response:
         conversation = owned_conversation(request, pk)
-        stored = selectors.conversation_umf(conversation=conversation)
-        return Response(ConversationDetail(conversation, context={"stored": stored}).data)
+        # A long conversation holds its first messages inline, and says so.
+        truncated = selectors.conversation_is_long(conversation=conversation)
+        first = settings.UMF_DETAIL_MAX_INLINE_MESSAGES if truncated else None
+        stored = selectors.conversation_umf(conversation=conversation, first=first)
+        context = {
+            "stored": stored,
+            "truncated": truncated,
+            "messages_url": request.build_absolute_uri(
+                reverse("api-messages", args=[conversation.pk])
+            ),
+        }
+        return Response(ConversationDetail(conversation, context=context).data)
 
     @extend_schema(
         responses={204: None},
@@ -201,13 +215,19 @@ class ExportView(APIView):
         parameters=[ExportQuery],
         responses=ExportOutput,
         summary="Export a conversation in any format, with what the target could not hold",
+        description="A conversation longer than UMF_DETAIL_MAX_INLINE_MESSAGES exported to a "
+        "format that can stream (umf) is streamed: the same JSON, written a message at a time.",
     )
-    def get(self, request: Request, pk: str) -> Response:
+    def get(self, request: Request, pk: str) -> HttpResponseBase:
         query = ExportQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         conversation = owned_conversation(request, pk)
         target = formats.get(query.validated_data["format"])
-        rendered = selectors.conversation_export(conversation=conversation, target=target)
+        rendered = selectors.conversation_export_or_stream(conversation=conversation, target=target)
+        if not isinstance(rendered, formats.Rendered):  # long, in a format that streams
+            return StreamingHttpResponse(
+                _export_envelope(target.id, rendered), content_type="application/json"
+            )
         return Response(
             {
                 "format": target.id,
@@ -215,6 +235,13 @@ class ExportView(APIView):
                 "warnings": _warnings(rendered.warnings),
             }
         )
+
+
+def _export_envelope(format_id: str, payload: Iterator[bytes]) -> Iterator[bytes]:
+    """The export's answer around a streamed payload (which has no warnings)."""
+    yield b'{"format":' + orjson.dumps(format_id) + b',"payload":'
+    yield from payload
+    yield b',"warnings":[]}'
 
 
 class ConvertView(APIView):

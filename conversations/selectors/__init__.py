@@ -3,7 +3,8 @@ number of queries whatever the size of the conversation (tests pin the counts).
 
 ``stored``: a conversation read back as UMF; ``exports``: conversations rendered in a
 format; ``listing``: the list, its search and sorts; ``thread``: the conversation page's
-path through the tree; ``replays``: runs and their comparison with the original;
+path through the tree, a window at a time; ``messages``: a conversation's messages a page
+at a time; ``replays``: runs and their comparison with the original;
 ``import_jobs``: jobs and their results; ``identities``: the stored conversations an import
 reads again; ``trash``: the trash, and the conversations an action of many is about;
 ``users``: people by name."""
@@ -15,6 +16,8 @@ from conversations.selectors.export_jobs import (
 )
 from conversations.selectors.exports import (
     conversation_export,
+    conversation_export_or_stream,
+    conversation_is_long,
     conversations_to_export,
     conversations_umf,
 )
@@ -41,6 +44,7 @@ from conversations.selectors.listing import (
     filter_suggestions,
     search_hits,
 )
+from conversations.selectors.messages import MessagePage, UnknownLeaf, message_page
 from conversations.selectors.replays import (
     ComparedTurn,
     replay_comparison,
@@ -57,10 +61,11 @@ from conversations.selectors.stored import (
     StoredConversation,
     attachment_for,
     conversation_get,
+    conversation_messages,
     conversation_umf,
     warnings_for,
 )
-from conversations.selectors.thread import Thread, conversation_thread, warning_message_index
+from conversations.selectors.thread import Thread, Window, conversation_thread
 from conversations.selectors.trash import (
     conversation_selection,
     trash_count,
@@ -69,22 +74,29 @@ from conversations.selectors.trash import (
     trash_selection,
 )
 from conversations.selectors.users import user_by_username
+from conversations.selectors.warning_places import warning_message_index
 
 __all__ = [
     "HIT_START",
     "HIT_STOP",
     "LIST_SORTS",
     "ComparedTurn",
+    "MessagePage",
     "SearchHit",
     "StoredConversation",
     "StoredIdentities",
     "Thread",
+    "UnknownLeaf",
+    "Window",
     "attachment_for",
     "conversation_count",
     "conversation_export",
+    "conversation_export_or_stream",
     "conversation_get",
     "conversation_identities",
+    "conversation_is_long",
     "conversation_list",
+    "conversation_messages",
     "conversation_models",
     "conversation_selection",
     "conversation_sorted",
@@ -101,6 +113,7 @@ __all__ = [
     "import_job_get",
     "import_job_items",
     "import_job_list",
+    "message_page",
     "replay_comparison",
     "replay_run_by_key",
     "replay_run_detail",

@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from conversations import models
-from conversations.selectors.stored import conversation_umf
-from conversations.selectors.thread import thread_message_ids
+from conversations.selectors.stored import conversation_messages, conversation_umf
+from conversations.selectors.thread_path import thread_message_ids
 from providers import formats, umf
 
 
@@ -33,6 +34,60 @@ def conversation_export(
         ]
         document = document.model_copy(update={"messages": kept})
     return target.render_all([document])
+
+
+def conversation_export_stream(
+    *, conversation: models.Conversation, target: formats.Format, leaf: Any = None
+) -> Iterator[bytes] | None:
+    """:func:`conversation_export`'s payload as JSON bytes written a message at a time, in
+    the memory of a chunk of messages whatever the conversation's length, when ``target``
+    can write one so (``render_stream``, which loses nothing: there are no warnings) and
+    the conversation is long (more messages than ``UMF_DETAIL_MAX_INLINE_MESSAGES``);
+    None when it is to be rendered whole."""
+    if target.render_stream is None or not conversation_is_long(conversation=conversation):
+        return None
+    head = conversation_umf(conversation=conversation, first=0).umf
+    messages = conversation_messages(conversation=conversation)
+    if leaf is not None:
+        on_path = thread_message_ids(conversation=conversation, leaf=leaf)
+        messages = (pair for pair in messages if pair[0] in on_path)
+    return _buffered(target.render_stream(head, (message for _, message in messages)))
+
+
+STREAM_CHUNK_BYTES = 64 * 1024
+
+
+def _buffered(chunks: Iterator[bytes]) -> Iterator[bytes]:
+    """The bytes in pieces of about ``STREAM_CHUNK_BYTES``: a piece per message would be a
+    write to the socket per message."""
+    pending: list[bytes] = []
+    size = 0
+    for chunk in chunks:
+        pending.append(chunk)
+        size += len(chunk)
+        if size >= STREAM_CHUNK_BYTES:
+            yield b"".join(pending)
+            pending, size = [], 0
+    if pending:
+        yield b"".join(pending)
+
+
+def conversation_export_or_stream(
+    *, conversation: models.Conversation, target: formats.Format, leaf: Any = None
+) -> Iterator[bytes] | formats.Rendered:
+    """:func:`conversation_export_stream` when the export streams, else
+    :func:`conversation_export`: the one rule the API and the download follow."""
+    stream = conversation_export_stream(conversation=conversation, target=target, leaf=leaf)
+    if stream is not None:
+        return stream
+    return conversation_export(conversation=conversation, target=target, leaf=leaf)
+
+
+def conversation_is_long(*, conversation: models.Conversation) -> bool:
+    """True when the conversation holds more messages than a reader takes whole
+    (``UMF_DETAIL_MAX_INLINE_MESSAGES``): the API's detail holds only the first ones and
+    links to the paginated messages, and an export that can stream streams."""
+    return conversation.message_count > settings.UMF_DETAIL_MAX_INLINE_MESSAGES
 
 
 def conversations_to_export(

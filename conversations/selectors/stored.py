@@ -3,16 +3,19 @@ the attachments its owner may read."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
+from itertools import islice
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef
+from pydantic import TypeAdapter
 
 from conversations import models, pgsql
-from conversations.records import MESSAGE_COLUMNS, conversation_from_rows
-from providers.umf import Conversation, DriftWarning
+from conversations.records import MESSAGE_COLUMNS, conversation_from_rows, messages_data
+from providers.umf import Conversation, DriftWarning, Message
 
 
 def conversation_get(*, owner: User, conversation_id: Any) -> models.Conversation:
@@ -32,16 +35,21 @@ class StoredConversation:
     message_ids: list[Any]
 
 
-def conversation_umf(*, conversation: models.Conversation) -> StoredConversation:
+def conversation_umf(
+    *, conversation: models.Conversation, first: int | None = None
+) -> StoredConversation:
     """Load a stored conversation back into UMF, in five queries whatever its length (on
     PostgreSQL four of them go in one round trip; the fifth, for media bytes, only when
-    there are attachments).
+    there are attachments). With ``first``, only its first ``first`` messages (one query
+    more, to find where they end): what a caller that cannot hold them all reads whole.
 
     This is the thread as it was imported; the branches replays added are not part of it.
     Rows are fetched as plain values and mapped back by
     :func:`~conversations.records.conversation_from_rows`.
     """
-    messages, blocks, tools, warnings = _stored_rows(conversation)
+    messages, blocks, tools, warnings = _stored_rows(
+        conversation, _position_bound(conversation, first)
+    )
     attachments = _attachment_bytes({row[4] for row in blocks if row[4]})
     read, import_warnings = conversation_from_rows(
         conversation, messages, blocks, tools, warnings, attachments
@@ -50,6 +58,22 @@ def conversation_umf(*, conversation: models.Conversation) -> StoredConversation
 
 
 Rows = tuple[list[Any], list[Any], list[dict[str, Any]], list[models.DriftWarning]]
+NO_BOUND = 2**31 - 1  # past every position (a PositiveIntegerField)
+
+
+def _position_bound(conversation: models.Conversation, first: int | None) -> int:
+    """The position before which the first ``first`` imported messages lie."""
+    if first is None:
+        return NO_BOUND
+    found = list(_imported(conversation).values_list("position", flat=True)[first : first + 1])
+    return found[0] if found else NO_BOUND
+
+
+def _imported(conversation: models.Conversation) -> Any:
+    """The imported thread's messages, in order (replays add branches outside it)."""
+    return models.Message.objects.filter(
+        conversation=conversation, replay_run__isnull=True
+    ).order_by("position")
 
 
 _BLOCK_COLUMNS = ("message_id", "type", "text", "payload", "attachment_id")
@@ -69,10 +93,12 @@ def _rows_statements() -> tuple[tuple[str, ...], Any, Any, Any, Any]:
     position, index = pgsql.quote("position"), pgsql.quote("index")
     statements = (
         f"""SELECT {pgsql.select_list(message_fields, "m")} FROM {message} m
-        WHERE m.conversation_id = %s AND m.replay_run_id IS NULL ORDER BY m.{position}""",
+        WHERE m.conversation_id = %s AND m.replay_run_id IS NULL AND m.{position} < %s
+        ORDER BY m.{position}""",
         f"""SELECT {pgsql.select_list(block_fields, "b")} FROM {block} b
         JOIN {message} m ON m.id = b.message_id
-        WHERE m.conversation_id = %s AND m.replay_run_id IS NULL ORDER BY b.{index}""",
+        WHERE m.conversation_id = %s AND m.replay_run_id IS NULL AND m.{position} < %s
+        ORDER BY b.{index}""",
         f"""SELECT {pgsql.select_list(tool_fields, "t")} FROM {tool} t
         WHERE t.conversation_id = %s ORDER BY t.{position}""",
         f"""SELECT {pgsql.select_list(warning_fields, "w")} FROM {warning} w
@@ -82,10 +108,12 @@ def _rows_statements() -> tuple[tuple[str, ...], Any, Any, Any, Any]:
     return statements, message_fields, block_fields, tool_fields, warning_fields
 
 
-def _rows_sql(conversation: models.Conversation) -> Rows:
+def _rows_sql(conversation: models.Conversation, bound: int) -> Rows:
     """:func:`_stored_rows` as four prepared statements sent together, in one round trip."""
     statements, message_fields, block_fields, tool_fields, warning_fields = _rows_statements()
-    results = pgsql.fetch_many([(sql, [conversation.pk]) for sql in statements])
+    key = conversation.pk
+    parameters = ([key, bound], [key, bound], [key], [key])
+    results = pgsql.fetch_many(list(zip(statements, parameters, strict=True)))
 
     def decoded(fields: Any, row: Any) -> list[Any]:
         return [pgsql.decode(field, value) for field, value in zip(fields, row, strict=True)]
@@ -99,19 +127,17 @@ def _rows_sql(conversation: models.Conversation) -> Rows:
 
 
 @pgsql.sql_twin(_rows_sql)
-def _stored_rows(conversation: models.Conversation) -> Rows:
+def _stored_rows(conversation: models.Conversation, bound: int) -> Rows:
     """The rows :func:`conversation_umf` reads, in four queries (on PostgreSQL four
-    prepared statements sent together, :func:`_rows_sql`): its messages (id, then
-    ``MESSAGE_COLUMNS``), their blocks, its tools and its warnings."""
+    prepared statements sent together, :func:`_rows_sql`): its messages before position
+    ``bound`` (id, then ``MESSAGE_COLUMNS``), their blocks, its tools and its warnings."""
     columns = [column for column, _ in MESSAGE_COLUMNS]
-    messages = list(
-        models.Message.objects.filter(conversation=conversation, replay_run__isnull=True)
-        .order_by("position")
-        .values_list("id", *columns)
-    )
+    messages = list(_imported(conversation).filter(position__lt=bound).values_list("id", *columns))
     blocks = list(
         models.ContentBlock.objects.filter(
-            message__conversation=conversation, message__replay_run__isnull=True
+            message__conversation=conversation,
+            message__replay_run__isnull=True,
+            message__position__lt=bound,
         )
         # Grouped by message by the caller: only the order within a message matters.
         .order_by("index")
@@ -130,6 +156,53 @@ def _stored_rows(conversation: models.Conversation) -> Rows:
         ).order_by("stage", "position")
     )
     return messages, blocks, tools, warnings
+
+
+def messages_umf(*, message_ids: list[Any]) -> list[Message]:
+    """The UMF messages of these rows, in the order given (a page of them: the ids go in
+    one ``IN``), in three queries: messages, blocks, and media bytes when there are any."""
+    columns = [column for column, _ in MESSAGE_COLUMNS]
+    rows = models.Message.objects.filter(id__in=message_ids).values_list("id", *columns)
+    by_id = {row[0]: row for row in rows}
+    blocks = list(
+        models.ContentBlock.objects.filter(message_id__in=message_ids)
+        .order_by("message_id", "index")
+        .values_list(*_BLOCK_COLUMNS)
+    )
+    attachments = _attachment_bytes({row[4] for row in blocks if row[4]})
+    ordered = [by_id[message_id] for message_id in message_ids if message_id in by_id]
+    return _MESSAGES.validate_python(messages_data(ordered, blocks, attachments))
+
+
+def conversation_messages(
+    *, conversation: models.Conversation, chunk_size: int = 1_000
+) -> Iterator[tuple[Any, Message]]:
+    """Every message of the imported thread, in order, with its row id, read through two
+    cursors (messages, and their blocks in the same order) ``chunk_size`` at a time:
+    what writes a conversation of any length in the memory of a chunk."""
+    columns = [column for column, _ in MESSAGE_COLUMNS]
+    messages = _imported(conversation).values_list("id", *columns).iterator(chunk_size)
+    blocks = (
+        models.ContentBlock.objects.filter(
+            message__conversation=conversation, message__replay_run__isnull=True
+        )
+        .order_by("message__position", "index")
+        .values_list(*_BLOCK_COLUMNS)
+        .iterator(chunk_size)
+    )
+    pending = next(blocks, None)
+    while chunk := list(islice(messages, chunk_size)):
+        chunk_blocks = []
+        for row in chunk:  # a message's blocks all come before the next message's
+            while pending is not None and pending[0] == row[0]:
+                chunk_blocks.append(pending)
+                pending = next(blocks, None)
+        attachments = _attachment_bytes({row[4] for row in chunk_blocks if row[4]})
+        read = _MESSAGES.validate_python(messages_data(chunk, chunk_blocks, attachments))
+        yield from zip((row[0] for row in chunk), read, strict=True)
+
+
+_MESSAGES = TypeAdapter(list[Message])
 
 
 def _attachment_bytes(keys: set[str]) -> dict[str, bytes]:

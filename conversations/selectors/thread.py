@@ -1,15 +1,19 @@
 """The thread as the conversation page shows it: the path through the tree to a leaf,
-its blocks, each drift warning placed on the message it concerns, usage totals."""
+a window of it (a conversation may hold 100,000 messages), its blocks, each drift warning
+placed on the message it concerns, usage totals."""
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
+from django.db.models import Q
+
 from conversations import models
-from providers import formats
+from conversations.selectors.thread_path import PagePath, Rows, page_path
+from conversations.selectors.warning_places import place_warnings
 
 THREAD_COLUMNS = (
     "id",
@@ -28,17 +32,41 @@ THREAD_COLUMNS = (
     "provider",
     "replay_run_id",
 )
+# Messages a page shows at most: past it, the page shows the window that holds the chosen
+# message, with links to the others.
+THREAD_WINDOW = 200
+
+
+@dataclass
+class Window:
+    """Which part of the path a page shows: ``start`` and ``stop`` index the path's shown
+    messages (``total`` of them), and the links to the other windows name the message
+    each starts at (None where there is none)."""
+
+    start: int
+    stop: int
+    total: int
+    first: Any = None
+    previous: Any = None
+    next: Any = None
+    last: Any = None
+
+    @property
+    def whole(self) -> bool:
+        """True when the window is the whole path (the page needs no links to move)."""
+        return self.start == 0 and self.stop == self.total
 
 
 @dataclass
 class Thread:
     """One path through a conversation's tree, ready to show.
 
-    ``messages`` are dicts (``THREAD_COLUMNS`` plus ``blocks``, ``siblings`` -- the ids of
-    the message and its siblings in order, replay branches included -- ``warnings``,
-    ``provenance`` and ``continuations``: replay answers hanging after it off the path).
-    ``hidden`` are the path's hidden context (a profile, memories), kept apart: the page
-    shows them only behind a disclosure.
+    ``messages`` are the window's dicts (``THREAD_COLUMNS`` plus
+    ``blocks``, ``siblings`` -- the ids of the message and its siblings in order, replay
+    branches included -- ``warnings``, ``provenance`` and ``continuations``: replay
+    answers hanging after it off the path). ``hidden`` are the path's hidden context (a
+    profile, memories), kept apart: the page shows them only behind a disclosure.
+    ``usage`` totals the whole path, not only the window.
     """
 
     conversation: models.Conversation
@@ -48,90 +76,114 @@ class Thread:
     warnings: list[models.DriftWarning]
     provenance: list[models.Provenance]
     usage: dict[str, int]
+    window: Window
 
 
-def conversation_thread(*, conversation: models.Conversation, leaf: Any = None) -> Thread:
-    """The path through ``leaf`` (a message id; the imported thread by default), in five
-    queries whatever the size: messages, the path's blocks, tools, warnings, provenance."""
-    rows = list(
-        models.Message.objects.filter(conversation=conversation)
-        .order_by("position", "id")  # a replay shares its original's position; ids are
-        .values(*THREAD_COLUMNS)  # time-ordered, so siblings list in the order they came
-    )
-    by_id, children = _tree(rows)
-    path = _path(by_id, children, by_id.get(leaf))
-    on_path = {row["id"] for row in path}
-    for row in path:
+def conversation_thread(
+    *,
+    conversation: models.Conversation,
+    leaf: Any = None,
+    at: Any = None,
+    size: int = THREAD_WINDOW,
+) -> Thread:
+    """The path through ``leaf`` (a message id; else through ``at``; else the imported
+    thread), shown ``size`` messages at a time: the window that holds ``at`` (else
+    ``leaf``, else the first). A bounded number of queries whatever the length, each
+    reading about a window's rows: the path's version (and the path itself, when the
+    cache does not hold it yet), the window's messages, the branches around them, their
+    blocks, tools, warnings, provenance, the tool calls whose call and result fall in
+    different windows (only when some do), and the imported thread's roles and ids (only
+    when a warning names its message by its place in the source)."""
+    path = page_path(conversation=conversation, branch=leaf)
+    if leaf is None and at is not None and path.index(at) is None:
+        path = page_path(conversation=conversation, branch=at)  # another branch's message
+    window = _window(path, at, leaf, size)
+    window_ids = path.shown_ids(window.start, window.stop)
+    # Hidden messages may sit among the window's on the path: count them in.
+    places = path.places(window_ids[0] if window_ids else None, size + len(path.hidden) + 1)
+    detailed = _detailed(path.hidden + window_ids, places)
+    by_id = {row["id"]: row for row in detailed}
+    children = _children(conversation, detailed)
+    for row in detailed:
         row["siblings"] = [sibling["id"] for sibling in children[row["parent_id"]]]
-        row["continuations"] = [c for c in children[row["id"]] if c["id"] not in on_path]
+        following = path.id_at(places[row["id"]] + 1)
+        row["continuations"] = [c for c in children[row["id"]] if c["id"] != following]
         row["blocks"], row["warnings"], row["provenance"] = [], [], []
-    _attach_blocks(path)
+    _attach_blocks(conversation, detailed, path, places, leaf)
     warnings = list(models.DriftWarning.objects.filter(conversation=conversation))
-    imported = [row for row in rows if row["replay_run_id"] is None]
-    _place_warnings(warnings, by_id, imported, conversation.source_format)
-    provenance = list(models.Provenance.objects.filter(conversation=conversation))
-    for record in provenance:
-        if record.message_id in by_id:
-            by_id[record.message_id].setdefault("provenance", []).append(record)
-    tools = list(models.ToolDefinition.objects.filter(conversation=conversation))
-    usage = _sum_ints(row["usage"] for row in path)
-    shown = [row for row in path if not row["hidden"]]
-    hidden = [row for row in path if row["hidden"]]
-    return Thread(conversation, shown, hidden, tools, warnings, provenance, usage)
-
-
-PATH_COLUMNS = ("id", "parent_id", "replay_run_id")  # what a path through the tree needs
-
-
-def thread_message_ids(*, conversation: models.Conversation, leaf: Any) -> set[Any]:
-    """The ids of the messages on the path the page shows through ``leaf`` (ancestors,
-    ``leaf``, its default descendants), in one query: what "this branch" means."""
-    rows = list(
-        models.Message.objects.filter(conversation=conversation)
-        .order_by("position", "id")
-        .values(*PATH_COLUMNS)
+    place_warnings(warnings, by_id, partial(_imported, conversation), conversation.source_format)
+    provenance = list(
+        models.Provenance.objects.filter(conversation=conversation, message__isnull=True)
+        | models.Provenance.objects.filter(message_id__in=list(by_id))
     )
-    by_id, children = _tree(rows)
-    return {row["id"] for row in _path(by_id, children, by_id.get(leaf))}
+    for record in provenance:
+        if record.message_id is not None:
+            by_id[record.message_id]["provenance"].append(record)
+    tools = list(models.ToolDefinition.objects.filter(conversation=conversation))
+    messages = [row for row in detailed if not row["hidden"]]
+    hidden = [row for row in detailed if row["hidden"]]
+    return Thread(conversation, messages, hidden, tools, warnings, provenance, path.usage, window)
 
 
-Rows = list[dict[str, Any]]
+def _detailed(wanted: list[Any], places: dict[Any, int]) -> Rows:
+    """The rows the page shows (its hidden context and the window), in path order."""
+    rows = models.Message.objects.filter(id__in=wanted).values(*THREAD_COLUMNS)
+    return sorted(rows, key=lambda row: places[row["id"]])
 
 
-def _tree(rows: Rows) -> tuple[dict[Any, dict[str, Any]], dict[Any, Rows]]:
-    """The message rows by id, and each message's children in order (key None: roots)."""
+def _children(conversation: models.Conversation, detailed: Rows) -> dict[Any, Rows]:
+    """The children of the shown messages and of their parents (their siblings), in
+    order: what the branch arrows and the replays continuing a message need."""
+    ids = [row["id"] for row in detailed]
+    parents = [row["parent_id"] for row in detailed if row["parent_id"] is not None]
+    around = Q(parent_id__in=ids + parents)
+    if any(row["parent_id"] is None for row in detailed):
+        around |= Q(parent_id__isnull=True)
+    rows = (
+        models.Message.objects.filter(around, conversation=conversation)
+        .order_by("position", "id")
+        .values("id", "parent_id", "replay_run_id", "model")
+    )
     children: dict[Any, Rows] = defaultdict(list)
     for row in rows:
-        children[row["parent_id"]].append(row)
-    return {row["id"]: row for row in rows}, children
+        children[row["parent_id"]].append(dict(row))
+    return children
 
 
-def _path(
-    by_id: dict[Any, dict[str, Any]],
-    children: dict[Any, list[dict[str, Any]]],
-    leaf: dict[str, Any] | None,
-) -> list[dict[str, Any]]:
-    """The ancestors of ``leaf``, ``leaf``, then its default descendants: the same replay
-    run's answers first, else the imported thread's latest child."""
-    path: list[dict[str, Any]] = []
-    node = leaf
-    while node is not None:
-        path.append(node)
-        node = by_id.get(node["parent_id"])
-    path.reverse()
-    node = leaf if leaf is not None else _default_child(children[None], None)
-    if leaf is None and node is not None:
-        path.append(node)
-    while node is not None:
-        node = _default_child(children[node["id"]], node["replay_run_id"])
-        if node is not None:
-            path.append(node)
-    return path
+def _imported(conversation: models.Conversation) -> Rows:
+    """The imported thread's messages in order, as much as placing warnings needs."""
+    rows = (
+        models.Message.objects.filter(conversation=conversation, replay_run__isnull=True)
+        .order_by("position")
+        .values("id", "role", "source_id")
+    )
+    return [dict(row) for row in rows]
 
 
-def _default_child(options: list[dict[str, Any]], run_id: Any) -> dict[str, Any] | None:
-    same_run = [row for row in options if row["replay_run_id"] == run_id]
-    return same_run[-1] if same_run else None
+def _window(path: PagePath, at: Any, leaf: Any, size: int) -> Window:
+    """The window of ``size`` shown messages that holds ``at`` (else ``leaf``, else the
+    first), windows starting at multiples of ``size`` so that their links stay put."""
+    total = path.total
+    found = path.shown_index(at)
+    index = found if found is not None else path.shown_index(leaf) or 0
+    start = index - index % size
+    stop = min(start + size, total)
+    last_start = (total - 1) - (total - 1) % size if total else 0
+
+    def starting(place: int) -> Any:
+        if 0 <= place < total and place != start:
+            return path.shown_ids(place, place + 1)[0]
+        return None
+
+    return Window(
+        start,
+        stop,
+        total,
+        first=starting(0),
+        previous=starting(start - size),
+        next=starting(start + size),
+        last=starting(last_start),
+    )
 
 
 class ShownBlock(dict[str, Any]):
@@ -144,94 +196,70 @@ class ShownBlock(dict[str, Any]):
         return None
 
 
-def _attach_blocks(path: list[dict[str, Any]]) -> None:
-    """Fetch the path's blocks and pair each tool call with the result that answers it."""
-    on_path = {row["id"]: row for row in path}
-    blocks = models.ContentBlock.objects.filter(message_id__in=list(on_path)).order_by(
+def _attach_blocks(
+    conversation: models.Conversation,
+    detailed: Rows,
+    path: PagePath,
+    places: dict[Any, int],
+    leaf: Any,
+) -> None:
+    """Fetch the window's blocks and pair each tool call with the result that answers it,
+    across windows too: a call shows its result even when the result's message is in a
+    later window, and that result links to the window of its call."""
+    by_id = {row["id"]: row for row in detailed}
+    blocks = models.ContentBlock.objects.filter(message_id__in=list(by_id)).order_by(
         "message_id", "index"
     )
-    calls: dict[str, dict[str, Any]] = {}
     for message_id, block_type, text, payload, attachment_id in blocks.values_list(
         "message_id", "type", "text", "payload", "attachment_id"
     ):
         block = ShownBlock(payload, type=block_type, text=text, attachment=attachment_id)
-        on_path[message_id]["blocks"].append(block)
-    for row in path:  # in thread order, so a result always comes after its call
+        by_id[message_id]["blocks"].append(block)
+    calls: dict[str, dict[str, Any]] = {}
+    unanswered: dict[str, dict[str, Any]] = {}
+    orphans: dict[str, tuple[int, dict[str, Any]]] = {}
+    for row in detailed:  # in thread order, so a result always comes after its call
         for block in row["blocks"]:
             if block["type"] == "tool_use":
-                calls[block.get("id", "")] = block
+                calls[block.get("id", "")] = unanswered[block.get("id", "")] = block
             elif block["type"] == "tool_result" and block.get("tool_use_id") in calls:
                 calls[block["tool_use_id"]]["result"] = block
+                unanswered.pop(block["tool_use_id"], None)
                 block["paired"] = True
+            elif block["type"] == "tool_result" and block.get("tool_use_id"):
+                orphans[block["tool_use_id"]] = (places[row["id"]], block)
+    if unanswered or orphans:
+        _pair_across_windows(conversation, unanswered, orphans, path, leaf)
 
 
-# Formats whose system prompt sits outside the message list: their ``messages[N]`` counts
-# from the first non-system message of the stored thread.
-_SYSTEM_APART = {"anthropic", "gemini", "bedrock-converse"}
-_MESSAGE_INDEX = re.compile(
-    r"^(?:\w+\.)?(?:messages|contents|conversations|chat_messages|request|input)?\[(\d+)\]"
-)
-# In a file of many conversations (an export), a field starts with the entry's place.
-_ENTRY = re.compile(r"^\[\d+\]\.")
-# ChatGPT exports name a message by its node in the mapping.
-_NODE = re.compile(r"^mapping\.([^.\[]+)")
-
-
-def warning_message_index(field: str | None, source_format: str, leading_system: int) -> int | None:
-    """Best effort: which message of the imported thread a warning's ``field`` names
-    (``messages[3].content[1]`` -> 3), or None when it names none. Import warnings
-    count in the source document, which for some formats keeps the system prompt apart;
-    a warning about a response (``candidates[0]``, ``response``) is about the last one."""
-    if not field:
-        return None
-    if _holds_many(source_format):
-        field = _ENTRY.sub("", field)
-    if field.startswith(("response", "candidates", "output", "choices")):
-        return -1
-    found = _MESSAGE_INDEX.match(field)
-    if found is None:
-        return None
-    index = int(found.group(1))
-    return index + leading_system if source_format in _SYSTEM_APART else index
-
-
-def _holds_many(source_format: str) -> bool:
-    try:
-        return formats.get(source_format).capabilities.multi_conversation
-    except formats.FormatError:
-        return False
-
-
-def _place_warnings(
-    warnings: list[models.DriftWarning],
-    by_id: dict[Any, dict[str, Any]],
-    imported: list[dict[str, Any]],
-    source_format: str,
+def _pair_across_windows(
+    conversation: models.Conversation,
+    unanswered: dict[str, dict[str, Any]],
+    orphans: dict[str, tuple[int, dict[str, Any]]],
+    path: PagePath,
+    leaf: Any,
 ) -> None:
-    """Put each warning on the message it concerns (when that message is on the path),
-    marking it ``placed`` so the page lists the rest at the top."""
-    leading_system = 0
-    while leading_system < len(imported) and imported[leading_system]["role"] == "system":
-        leading_system += 1
-    by_source = {row["source_id"]: row for row in imported if row["source_id"]}
-    for warning in warnings:
-        target = by_id.get(warning.message_id)
-        node = _NODE.match(_ENTRY.sub("", warning.field or ""))
-        if target is None and node is not None:
-            target = by_source.get(node.group(1))
-        if target is None and warning.stage != models.DriftWarning.Stage.REPLAY:
-            index = warning_message_index(warning.field, source_format, leading_system)
-            if index is not None and -len(imported) <= index < len(imported):
-                target = imported[index]
-        warning.anchor = target["id"] if target is not None else None  # type: ignore[attr-defined]
-        if target is not None and "warnings" in target:
-            target["warnings"].append(warning)
-
-
-def _sum_ints(usages: Any) -> dict[str, int]:
-    total: dict[str, int] = {}
-    for usage in usages:
-        for key, value in (usage or {}).items():
-            if isinstance(value, int):
-                total[key] = total.get(key, 0) + value
-    return total
+    """One query for the calls the window holds without their result, and the results it
+    holds without their call, through the stored links (``ToolCall``) on the same path."""
+    links = models.ToolCall.objects.filter(
+        conversation=conversation, call_id__in=[*unanswered, *orphans]
+    ).values_list(
+        "call_id",
+        "message_id",
+        "result_block__message_id",
+        "result_block__type",
+        "result_block__text",
+        "result_block__payload",
+        "result_block__attachment_id",
+    )
+    for call_id, message_id, result_message, kind, text, payload, attachment in links:
+        call_place = path.index(message_id)
+        if call_place is None:
+            continue
+        if call_id in unanswered and path.index(result_message) is not None:
+            result = ShownBlock(payload or {}, type=kind, text=text, attachment=attachment)
+            unanswered[call_id]["result"] = result
+        found = orphans.get(call_id)
+        if found is not None and call_place < found[0]:
+            found[1]["paired"] = True
+            found[1]["call_window"] = {"at": message_id, "leaf": leaf}

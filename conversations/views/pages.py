@@ -114,7 +114,11 @@ def page_number(request: HttpRequest) -> int:
 @require_GET
 def conversation_detail(request: HttpRequest, pk: Any) -> HttpResponse:
     conversation = owned_conversation(request, pk)
-    thread = selectors.conversation_thread(conversation=conversation, leaf=_leaf(request))
+    thread = selectors.conversation_thread(
+        conversation=conversation,
+        leaf=_message_id(request, "leaf"),
+        at=_message_id(request, "at"),
+    )
     typed = typed_replay_form(request, conversation.pk)
     replay_form = typed or forms.ReplayForm(initial={"provider": "echo", "model": "echo-1"})
     context = {
@@ -130,9 +134,11 @@ def conversation_detail(request: HttpRequest, pk: Any) -> HttpResponse:
     return render(request, "conversations/detail.html", context)
 
 
-def _leaf(request: HttpRequest) -> Any:
+def _message_id(request: HttpRequest, parameter: str) -> Any:
+    """The message id in ``parameter`` (``leaf``: the branch; ``at``: where the window
+    is), or None when it is absent or not an id."""
     try:
-        return uuid.UUID(request.GET.get("leaf", ""))
+        return uuid.UUID(request.GET.get(parameter, ""))
     except ValueError:
         return None
 

@@ -3,11 +3,12 @@ download in any format, with what the target cannot hold listed first)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
@@ -131,27 +132,32 @@ def _job_context(request: HttpRequest, job: models.ImportJob) -> dict[str, Any]:
     }
 
 
-def _rendered(request: HttpRequest, pk: Any) -> tuple[models.Conversation, Any, Any]:
+def _export_target(request: HttpRequest, pk: Any) -> tuple[models.Conversation, Any, Any]:
+    """The conversation, the chosen format and the branch to export (None: the tree)."""
     conversation = owned_conversation(request, pk)
     form = forms.ExportForm(request.GET)
     if not form.is_valid():
         raise Http404("no such format")
-    target = formats.get(form.cleaned_data["format"])
-    rendered = selectors.conversation_export(
-        conversation=conversation, target=target, leaf=form.export_leaf()
-    )
-    return conversation, target, rendered
+    return conversation, formats.get(form.cleaned_data["format"]), form.export_leaf()
 
 
 @login_required
 @require_GET
-def export_download(request: HttpRequest, pk: Any) -> HttpResponse:
-    """The conversation as a file in the chosen format (what the API's export returns)."""
-    conversation, target, rendered = _rendered(request, pk)
-    body, content_type = _file_body(rendered.payload)
+def export_download(request: HttpRequest, pk: Any) -> HttpResponseBase:
+    """The conversation as a file in the chosen format (what the API's export returns); a
+    long one, in a format that can stream, written a message at a time (compact JSON)."""
+    conversation, target, leaf = _export_target(request, pk)
+    exported = selectors.conversation_export_or_stream(
+        conversation=conversation, target=target, leaf=leaf
+    )
+    response: HttpResponseBase
+    if isinstance(exported, formats.Rendered):
+        body, content_type = _file_body(exported.payload)
+        response = HttpResponse(body, content_type=content_type)
+    else:
+        response = StreamingHttpResponse(exported, content_type="application/json")
     extension = TEXT_EXTENSIONS.get(target.id, ".json")
     name = f"{slugify(conversation.title)[:60] or 'conversation'}.{target.id}{extension}"
-    response = HttpResponse(body, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     response["X-Content-Type-Options"] = "nosniff"
     return response
@@ -168,20 +174,38 @@ def _file_body(payload: Any) -> tuple[bytes, str]:
     return orjson.dumps(payload, option=orjson.OPT_INDENT_2), "application/json"
 
 
-def _preview(payload: Any) -> dict[str, Any]:
-    """The start of what the download holds, as text, and its whole size in bytes."""
-    body, _ = _file_body(payload)
+def _preview(body: bytes, size: int | None) -> dict[str, Any]:
+    """The start of what the download holds, as text, and its whole size in bytes (None
+    when it is streamed: unknown until written)."""
     text = body[:PREVIEW_CHARS].decode(errors="ignore")  # not a character cut in two
-    return {"text": text, "cut": len(body) > PREVIEW_CHARS, "size": len(body)}
+    return {"text": text, "cut": size is None or size > PREVIEW_CHARS, "size": size}
+
+
+def _stream_start(stream: Iterator[bytes]) -> bytes:
+    """The first bytes of a streamed export, enough for a preview (the rest never read)."""
+    start = b""
+    for chunk in stream:
+        start += chunk
+        if len(start) > PREVIEW_CHARS:
+            break
+    return start
 
 
 @login_required
 @require_GET
 def export_warnings(request: HttpRequest, pk: Any) -> HttpResponse:
     """What exporting to the chosen format would lose: the fragment the menu fetches."""
-    conversation, target, rendered = _rendered(request, pk)
+    conversation, target, leaf = _export_target(request, pk)
+    exported = selectors.conversation_export_or_stream(
+        conversation=conversation, target=target, leaf=leaf
+    )
+    if isinstance(exported, formats.Rendered):
+        body, _ = _file_body(exported.payload)
+        found, preview = exported.warnings, _preview(body, len(body))
+    else:  # a format that streams loses nothing
+        found, preview = [], _preview(_stream_start(exported), None)
     # What is lost first; info notes (facts a format has no place for, ids rewritten) last.
-    warnings = sorted(rendered.warnings, key=lambda w: w.severity == "info")
+    warnings = sorted(found, key=lambda w: w.severity == "info")
     notes = sum(w.severity == "info" for w in warnings)
     context = {
         "conversation": conversation,
@@ -189,6 +213,6 @@ def export_warnings(request: HttpRequest, pk: Any) -> HttpResponse:
         "warnings": warnings,
         "serious": len(warnings) - notes,
         "notes": notes,
-        "preview": _preview(rendered.payload),
+        "preview": preview,
     }
     return render(request, "conversations/_export_warnings.html", context)

@@ -42,13 +42,13 @@ another format's extras     ``field-unknown`` (severity info)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal
 
 from providers._umf_base import from_values
 from providers.formats._gc import collector_paused
-from providers.umf import JSON, Conversation, DriftWarning, Severity, WarningCategory
+from providers.umf import JSON, Conversation, DriftWarning, Message, Severity, WarningCategory
 
 if TYPE_CHECKING:
     from providers.formats._kit.detect import Distinctive
@@ -166,6 +166,10 @@ class Format:
     # The provider whose API this format is (None for neutral formats such as umf).
     provider: str | None = None
     render_many: Callable[[Sequence[Conversation]], Rendered] | None = None
+    # Formats that can write one conversation a message at a time, in bounded memory: the
+    # conversation without its messages, then its messages one by one -> the payload as
+    # JSON bytes. Only formats that lose nothing (a stream has no place for warnings).
+    render_stream: Callable[[Conversation, Iterable[Message]], Iterator[bytes]] | None = None
     # Formats whose files hold many conversations read them one at a time from a binary
     # file (JSON, JSONL or zip), never holding the whole file in memory. A conversation
     # that cannot be read is yielded as a FormatError (with its position in ``field``)

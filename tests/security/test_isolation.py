@@ -24,6 +24,7 @@ OWNED: dict[str, list[tuple[str, str]]] = {
         ("delete", "/api/v1/conversations/{c}"),
     ],
     "api-export": [("get", "/api/v1/conversations/{c}/export?format=umf")],
+    "api-messages": [("get", "/api/v1/conversations/{c}/messages")],
     "api-replay-start": [("post", "/api/v1/conversations/{c}/replays")],
     "api-replay": [("get", "/api/v1/replays/{r}")],
     "api-import-job": [("get", "/api/v1/imports/{j}")],

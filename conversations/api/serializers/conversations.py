@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from rest_framework import serializers
 
 from conversations import models
+from conversations.api.filters import NOT_BLANK
 from conversations.api.serializers.common import (
     ErrorDetailOutput,
     PayloadField,
@@ -95,9 +97,31 @@ class ConversationSummary(serializers.ModelSerializer[models.Conversation]):
 class ConversationDetail(ConversationSummary):
     warnings = serializers.SerializerMethodField()
     conversation = serializers.SerializerMethodField()
+    messages_truncated = serializers.SerializerMethodField(
+        help_text="True when the conversation holds more messages than the detail holds "
+        "inline (UMF_DETAIL_MAX_INLINE_MESSAGES, default 1,000; `message_count` says how "
+        "many): `conversation.messages` then holds only the first ones, and `messages_url` "
+        "pages through them all"
+    )
+    messages_url = serializers.SerializerMethodField(
+        help_text="GET conversations/{id}/messages: every message of the imported thread, "
+        "a page at a time, in the order of `conversation.messages`"
+    )
 
     class Meta(ConversationSummary.Meta):
-        fields = [*ConversationSummary.Meta.fields, "warnings", "conversation"]
+        fields = [
+            *ConversationSummary.Meta.fields,
+            "warnings",
+            "conversation",
+            "messages_truncated",
+            "messages_url",
+        ]
+
+    def get_messages_truncated(self, obj: models.Conversation) -> bool:
+        return bool(self.context["truncated"])
+
+    def get_messages_url(self, obj: models.Conversation) -> str:
+        return str(self.context["messages_url"])
 
     def get_warnings(self, obj: models.Conversation) -> list[dict[str, Any]]:
         return [w.model_dump(mode="json") for w in self.context["stored"].import_warnings]
@@ -111,6 +135,34 @@ class ConversationPage(serializers.Serializer[Any]):
     next = serializers.URLField(allow_null=True, help_text="The next page, or null")
     previous = serializers.URLField(allow_null=True, help_text="The previous page, or null")
     results = ConversationSummary(many=True)
+
+
+class MessagesQuery(serializers.Serializer[Any]):
+    cursor = serializers.CharField(
+        required=False,
+        validators=NOT_BLANK,
+        help_text="The `next` or `previous` link's cursor; none for the first page",
+    )
+    limit = serializers.IntegerField(
+        default=100, min_value=1, max_value=settings.API_MAX_PAGE_SIZE, help_text="Messages a page"
+    )
+    leaf = serializers.UUIDField(
+        required=False,
+        help_text="A message id: the branch through it, as the conversation page shows it "
+        "(default: the imported thread, as `conversation.messages` of the detail holds it)",
+    )
+
+
+class MessageOutput(serializers.Serializer[Any]):
+    id = serializers.UUIDField(help_text="The stored message's id (for `leaf`)")
+    position = serializers.IntegerField(help_text="Its place in the thread (grows along a branch)")
+    message = serializers.JSONField(help_text="The message in UMF")
+
+
+class MessagePageOutput(serializers.Serializer[Any]):
+    next = serializers.URLField(allow_null=True, help_text="The next page, or null")
+    previous = serializers.URLField(allow_null=True, help_text="The previous page, or null")
+    results = MessageOutput(many=True)
 
 
 class ExportQuery(serializers.Serializer[Any]):

@@ -17,10 +17,10 @@ from providers.formats.base import Capabilities, Format
 from providers.formats.unified._constants import FORMAT_ID
 from providers.formats.unified._detect import detect
 from providers.formats.unified._parse import parse
-from providers.formats.unified._render import render
+from providers.formats.unified._render import render, render_stream
 from providers.umf import BLOCK_TYPES
 
-__all__ = ["FORMAT", "FORMAT_ID", "detect", "parse", "render"]
+__all__ = ["FORMAT", "FORMAT_ID", "detect", "parse", "render", "render_stream"]
 
 
 FORMAT = register(
@@ -44,5 +44,6 @@ FORMAT = register(
         parse=parse,
         render=render,
         detect=detect,
+        render_stream=render_stream,
     )
 )

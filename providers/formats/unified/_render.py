@@ -5,8 +5,11 @@ UMF holds everything."""
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Iterable, Iterator
 from typing import Any
 
+import orjson
 from pydantic import BaseModel
 
 from providers.formats._kit.extra import hint
@@ -39,6 +42,24 @@ def render(conversation: Conversation) -> Rendered:
     if own_extra:
         out["extra"] = own_extra
     return Rendered(out)
+
+
+def render_stream(head: Conversation, messages: Iterable[Message]) -> Iterator[bytes]:
+    """:func:`render`'s payload as compact JSON bytes, written a message at a time: ``head``
+    is the conversation without its messages, which ``messages`` give one by one, so that
+    a conversation of any length is written in the memory of one message. The bytes are
+    orjson's of the payload :func:`render` gives for the whole conversation (UMF holds
+    everything: there are never warnings)."""
+    payload = render(head).payload
+    before, after = b"", b""
+    if isinstance(payload, dict):
+        marker = f"messages-{uuid.uuid4()}"  # a string nothing in the document holds
+        payload["messages"] = marker
+        before, after = orjson.dumps(payload).split(orjson.dumps(marker), 1)
+    yield before + b"["
+    for index, message in enumerate(messages):
+        yield (b"," if index else b"") + orjson.dumps(_render_message(message))
+    yield b"]" + after
 
 
 def _render_message(message: Message) -> dict[str, Any]:

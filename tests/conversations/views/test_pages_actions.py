@@ -207,9 +207,10 @@ def count_queries(client: Any, path: str) -> int:
 
 # session, user, then the page's own: the list (page rows and models of those rows) and
 # the search adds the look in the search index and the snippets; the conversation page
-# runs conversation, messages, the path's blocks, warnings, provenance, tools and the
-# latest replay runs.
-LIST_QUERIES, SEARCH_QUERIES, DETAIL_QUERIES = 4, 6, 9
+# runs conversation, the path's version and (at its first view) the path itself, the
+# window's messages, the branches around them, their blocks, warnings, provenance, tools
+# and the latest replay runs.
+LIST_QUERIES, SEARCH_QUERIES, DETAIL_QUERIES = 4, 6, 12
 
 
 def test_list_queries_are_fixed(alice: Any, django_assert_num_queries: Any) -> None:

@@ -22,18 +22,14 @@ from typing import TYPE_CHECKING, Any
 from providers.formats._kit.wire import is_base64, parse_data_uri
 from providers.formats.base import Drift, FormatError, ParseResult, Rendered
 from providers.umf import (
-    AudioBlock,
     Block,
     Conversation,
-    DocumentBlock,
-    ImageBlock,
     ToolResultBlock,
 )
 
 if TYPE_CHECKING:
     from providers.formats.base import Format
 
-_MEDIA = (ImageBlock, DocumentBlock, AudioBlock)
 _MEDIA_TYPES = frozenset({"image", "document", "audio"})
 # The format that carries any value as it is: nothing is ever left out rendering into it.
 _LOSSLESS = "umf"
@@ -51,40 +47,65 @@ class Misclaimed:
 
 def misclaimed(block: Block, path: str) -> Misclaimed | None:
     """What is wrong with a media block's inline data, or None when nothing is."""
-    if not isinstance(block, _MEDIA):
+    if block.type not in _MEDIA_TYPES:
+        return None
+    why = _misclaimed_why(block)
+    if why is None:
         return None
     source = block.source
     summary = {"type": block.type, "source": source.type, "media_type": source.media_type}
     summary = {key: value for key, value in summary.items() if value is not None}
-    if source.type == "base64" and source.data is not None and not is_base64(source.data):
-        why = f"the {block.type}'s base64 data does not decode"
-        return Misclaimed(path, f"{path}.source.data", why, summary)
-    url = source.url
-    if source.type == "url" and url is not None and url[:5].lower() == "data:":
-        inline = parse_data_uri(url)
-        if inline is None or not is_base64(inline[1]):
-            why = f"the {block.type}'s data URL is not a base64 data URL"
-            return Misclaimed(path, f"{path}.source.url", why, summary)
+    where = "data" if source.type == "base64" else "url"
+    return Misclaimed(path, f"{path}.source.{where}", why, summary)
+
+
+def _misclaimed_why(block: Any) -> str | None:
+    """Why a media block's inline data is not what it claims, or None when it is (or when
+    it has none: a URL, a file id, plain text)."""
+    source = block.source
+    kind = source.type
+    if kind == "base64":
+        data = source.data
+        if data is not None and not is_base64(data):
+            return f"the {block.type}'s base64 data does not decode"
+    elif kind == "url":
+        url = source.url
+        if url is not None and url[:5].lower() == "data:":
+            inline = parse_data_uri(url)
+            if inline is None or not is_base64(inline[1]):
+                return f"the {block.type}'s data URL is not a base64 data URL"
     return None
 
 
 def find_misclaimed(conversation: Conversation) -> list[Misclaimed]:
     """Every media block of ``conversation`` that is not what it claims, tool results'
     blocks included, with its UMF path (``messages[2].content[0]``)."""
+    # Every parse and render passes here: the loop reads each block's type tag and no
+    # more (``isinstance`` on a pydantic model runs Python code of its metaclass), and only
+    # a media block that is wrong (next to never) gets its path written.
+    media = _MEDIA_TYPES
+    for message in conversation.messages:
+        for block in message.content:
+            kind = block.type
+            if kind in media:
+                if _misclaimed_why(block) is not None:
+                    return _all_misclaimed(conversation)
+            elif kind == "tool_result" and type(block.content) is list:
+                for item in block.content:
+                    if item.type in media and _misclaimed_why(item) is not None:
+                        return _all_misclaimed(conversation)
+    return []
+
+
+def _all_misclaimed(conversation: Conversation) -> list[Misclaimed]:
+    """:func:`find_misclaimed` once it knows there is one: every one, with its path."""
     found = []
-    # Every parse and render passes here: the loop looks at type tags, and builds a path
-    # for media alone.
     for index, message in enumerate(conversation.messages):
         for block_index, block in enumerate(message.content):
-            kind = block.type
-            if kind in _MEDIA_TYPES:
+            if block.type in _MEDIA_TYPES:
                 nested: list[tuple[str, Block]] = [("", block)]
             elif block.type == "tool_result" and type(block.content) is list:
-                nested = [
-                    (f".content[{inner}]", item)
-                    for inner, item in enumerate(block.content)
-                    if item.type in _MEDIA_TYPES
-                ]
+                nested = [(f".content[{inner}]", item) for inner, item in enumerate(block.content)]
             else:
                 continue
             for suffix, media in nested:

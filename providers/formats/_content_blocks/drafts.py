@@ -34,11 +34,15 @@ def union_member(body: dict[str, Any]) -> str:
 @dataclass
 class Part:
     """One rendered content block and the UMF path it came from. ``moved`` marks a block
-    already reported as moved, so that later steps do not report it twice."""
+    already reported as moved, so that later steps do not report it twice. ``kind`` is what
+    the body says it is in the wire's words (:attr:`Dialect.kind` of the body, taken once
+    when the part is made with :meth:`Dialect.part`: the rules ask it of every part several
+    times, and no step changes what a block is)."""
 
     body: dict[str, Any]
     path: str
     moved: bool = field(default=False)
+    kind: Any = None
 
     @property
     def member(self) -> str:
@@ -118,11 +122,15 @@ class Dialect(Generic[Ctx]):
 
     def is_blank_text(self, part: Part) -> bool:
         """A text block the API refuses: empty or whitespace only."""
-        return self.kind(part.body) == "text" and not str(part.body.get("text", "")).strip()
+        return part.kind == "text" and not str(part.body.get("text", "")).strip()
+
+    def part(self, body: dict[str, Any], path: str) -> Part:
+        """A rendered block at ``path``, its kind taken from its body."""
+        return Part(body, path, kind=self.kind(body))
 
     def text_part(self, text: str, path: str) -> Part:
         """A plain text block."""
-        return Part(self.text_body(text), path)
+        return self.part(self.text_body(text), path)
 
 
 def build_drafts(
@@ -158,7 +166,7 @@ def _draft(message: Message, path: str, ctx: Ctx, dialect: Dialect[Ctx]) -> Draf
         parts = dialect.render_blocks(message.content, path, message.extra, ctx)
     else:
         body = dialect.render_block(wrapped, path, ctx)
-        parts = [] if body is None else [Part(body, path)]
+        parts = [] if body is None else [dialect.part(body, path)]
     role = dialect.roles.get(message.role, message.role)
     if not message.extra:  # the common message: no hint, no fields of its own
         return Draft(role, parts, path, message.role)
@@ -255,7 +263,8 @@ def drop_blank_text(parts: list[Part], ctx: RenderContext, dialect: Dialect[Any]
 def _move_media(draft: Draft, ctx: Ctx, dialect: Dialect[Ctx]) -> Draft | None:
     """Media of an assistant turn, moved to a user turn right after it (these APIs take
     media from the user only)."""
-    media = [part for part in draft.parts if dialect.kind(part.body) in dialect.media_kinds]
+    media_kinds = dialect.media_kinds
+    media = [part for part in draft.parts if part.kind in media_kinds]
     if not media:
         return None
     moved = {id(part) for part in media}
@@ -278,7 +287,7 @@ def _fix_misplaced_tool_blocks(draft: Draft, ctx: Ctx, dialect: Dialect[Ctx]) ->
     misplaced = dialect.result_kind if in_assistant else dialect.call_kind
     fixed: list[Part] = []
     for part in draft.parts:
-        if dialect.kind(part.body) != misplaced:
+        if part.kind != misplaced:
             fixed.append(part)
         elif in_assistant:
             fixed.extend(result_as_text(part, ctx, dialect))
@@ -300,4 +309,4 @@ def result_as_text(part: Part, ctx: RenderContext, dialect: Dialect[Any]) -> lis
     (followed by its images and documents)."""
     text, media = dialect.result_text(dialect.inner(part.body))
     report_result_as_text(part.path, ctx.drift)
-    return [dialect.text_part(text, part.path), *(Part(body, part.path) for body in media)]
+    return [dialect.text_part(text, part.path), *(dialect.part(body, part.path) for body in media)]

@@ -43,7 +43,7 @@ def _rewrite_ids(drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any])
     latest: dict[str, str] = {}
     call_kind, result_kind = dialect.call_kind, dialect.result_kind
     for part in [part for draft in drafts for part in draft.parts]:
-        kind = dialect.kind(part.body)
+        kind = part.kind
         if kind == call_kind:
             call = dialect.inner(part.body)
             original = call[dialect.call_id]
@@ -154,7 +154,7 @@ def _calls(draft: Draft, dialect: Dialect[Any]) -> dict[str, str]:
     return {
         dialect.inner(p.body)[dialect.call_id]: p.path
         for p in draft.parts
-        if dialect.kind(p.body) == dialect.call_kind
+        if p.kind == dialect.call_kind
     }
 
 
@@ -167,7 +167,7 @@ def _answer_calls(
     answered: list[str] = []
     others: list[Part] = []
     for part in draft.parts:
-        if dialect.kind(part.body) != dialect.result_kind:
+        if part.kind != dialect.result_kind:
             others.append(part)
             continue
         answers = dialect.inner(part.body).get(dialect.result_id)
@@ -204,4 +204,4 @@ def _missing_result(
         field=call_path,
         transformed=body,
     )
-    return Part(body, call_path)
+    return dialect.part(body, call_path)

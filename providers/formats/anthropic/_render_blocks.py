@@ -124,7 +124,12 @@ RENDERERS: dict[str, Callable[[Any, str, RenderContext], dict[str, Any] | None]]
     "thinking": _thinking,
 }
 
-render_blocks = block_list_renderer(FORMAT_ID, UNMAPPED_BLOCKS, render_block)
+
+def _kind(body: dict[str, Any]) -> Any:
+    return body.get("type")
+
+
+render_blocks = block_list_renderer(FORMAT_ID, UNMAPPED_BLOCKS, render_block, _kind)
 _render_result_blocks = block_list_renderer(
     FORMAT_ID,
     UNMAPPED_BLOCKS,
@@ -135,6 +140,7 @@ _render_result_blocks = block_list_renderer(
         where="an Anthropic tool result",
         original=lambda block: block.model_dump(mode="json", exclude={"extra"}),
     ),
+    _kind,
 )
 
 
@@ -179,7 +185,7 @@ DIALECT: Dialect[RenderContext] = Dialect(
         "system": "system",
         "developer": "system",
     },
-    kind=lambda body: body.get("type"),
+    kind=_kind,
     inner=lambda body: body,
     call_kind="tool_use",
     result_kind="tool_result",

@@ -170,7 +170,7 @@ RENDERERS: dict[str, Callable[[Any, str, RenderContext], dict[str, Any] | None]]
     "thinking": _thinking,
 }
 
-render_blocks = block_list_renderer(FORMAT_ID, "$opaque", render_block)
+render_blocks = block_list_renderer(FORMAT_ID, "$opaque", render_block, union_member)
 _render_result_blocks = block_list_renderer(
     FORMAT_ID,
     "$opaque",
@@ -181,6 +181,7 @@ _render_result_blocks = block_list_renderer(
         where="a Bedrock tool result",
         original=_summary,
     ),
+    union_member,
 )
 
 

@@ -85,8 +85,9 @@ class Dialect(Generic[Ctx]):
     roles: Mapping[str, str]
     # The kind a block body says it is, in the wire's words ("tool_use", "toolUse").
     kind: Callable[[dict[str, Any]], Any]
-    # The object that holds a call's or a result's fields (the body, or its one member).
-    inner: Callable[[dict[str, Any]], dict[str, Any]]
+    # Whether a call's or a result's fields are in the body's one member (Bedrock's
+    # ``{"toolUse": {...}}``) rather than in the body itself (Anthropic's): :meth:`inner`.
+    nested: bool
     call_kind: str
     result_kind: str
     call_id: str
@@ -120,9 +121,9 @@ class Dialect(Generic[Ctx]):
             **draft.extra,
         }
 
-    def is_blank_text(self, part: Part) -> bool:
-        """A text block the API refuses: empty or whitespace only."""
-        return part.kind == "text" and not str(part.body.get("text", "")).strip()
+    def inner(self, part: Part) -> dict[str, Any]:
+        """The object that holds a call's or a result's fields: the body, or its member."""
+        return part.body[part.kind] if self.nested else part.body
 
     def part(self, body: dict[str, Any], path: str) -> Part:
         """A rendered block at ``path``, its kind taken from its body."""
@@ -247,7 +248,8 @@ def drop_blank_text(parts: list[Part], ctx: RenderContext, dialect: Dialect[Any]
     """``parts`` without blank text blocks (each dropped one noted as info)."""
     kept = []
     for part in parts:
-        if dialect.is_blank_text(part):
+        # A text block the API refuses: empty or whitespace only.
+        if part.kind == "text" and not str(part.body.get("text", "")).strip():
             ctx.drift.add(
                 "content-dropped",
                 dialect.blank_note,
@@ -285,6 +287,11 @@ def _fix_misplaced_tool_blocks(draft: Draft, ctx: Ctx, dialect: Dialect[Ctx]) ->
     """Calls only in assistant turns, results only in user turns; the others become text."""
     in_assistant = draft.role == "assistant"
     misplaced = dialect.result_kind if in_assistant else dialect.call_kind
+    for part in draft.parts:  # the common draft has none: left as it is
+        if part.kind == misplaced:
+            break
+    else:
+        return
     fixed: list[Part] = []
     for part in draft.parts:
         if part.kind != misplaced:
@@ -297,7 +304,7 @@ def _fix_misplaced_tool_blocks(draft: Draft, ctx: Ctx, dialect: Dialect[Ctx]) ->
 
 
 def _call_as_text(part: Part, ctx: Ctx, dialect: Dialect[Ctx]) -> Part:
-    call = dialect.inner(part.body)
+    call = dialect.inner(part)
     report_call_as_text(part.path, ctx.drift, target=dialect.name, speaker="the assistant")
     arguments = dump_arguments(call.get("input", {}))
     text = f"[tool call {call[dialect.call_id]}] {call['name']}({arguments})"
@@ -307,6 +314,6 @@ def _call_as_text(part: Part, ctx: Ctx, dialect: Dialect[Ctx]) -> Part:
 def result_as_text(part: Part, ctx: RenderContext, dialect: Dialect[Any]) -> list[Part]:
     """A tool result that cannot be paired with a call of the turn before, as a text block
     (followed by its images and documents)."""
-    text, media = dialect.result_text(dialect.inner(part.body))
+    text, media = dialect.result_text(dialect.inner(part))
     report_result_as_text(part.path, ctx.drift)
     return [dialect.text_part(text, part.path), *(dialect.part(body, part.path) for body in media)]

@@ -45,7 +45,7 @@ def _rewrite_ids(drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any])
     for part in [part for draft in drafts for part in draft.parts]:
         kind = part.kind
         if kind == call_kind:
-            call = dialect.inner(part.body)
+            call = dialect.inner(part)
             original = call[dialect.call_id]
             new = ids(original, f"{part.path}.id")
             if new in used:
@@ -53,7 +53,7 @@ def _rewrite_ids(drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any])
             used.add(new)
             latest[original] = call[dialect.call_id] = new
         elif kind == result_kind:
-            result = dialect.inner(part.body)
+            result = dialect.inner(part)
             original = result[dialect.result_id]
             result[dialect.result_id] = latest.get(original) or ids(
                 original, f"{part.path}.tool_use_id"
@@ -152,7 +152,7 @@ def _pair_tool_results(
 def _calls(draft: Draft, dialect: Dialect[Any]) -> dict[str, str]:
     """The call ids of a turn, with their UMF paths, in order."""
     return {
-        dialect.inner(p.body)[dialect.call_id]: p.path
+        dialect.inner(p)[dialect.call_id]: p.path
         for p in draft.parts
         if p.kind == dialect.call_kind
     }
@@ -170,7 +170,7 @@ def _answer_calls(
         if part.kind != dialect.result_kind:
             others.append(part)
             continue
-        answers = dialect.inner(part.body).get(dialect.result_id)
+        answers = dialect.inner(part).get(dialect.result_id)
         if answers in calls and answers not in answered:
             if any(not other.moved for other in others) and not draft.synthetic:
                 _warn_reordered(part, ctx, dialect)

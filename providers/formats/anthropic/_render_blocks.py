@@ -186,7 +186,7 @@ DIALECT: Dialect[RenderContext] = Dialect(
         "developer": "system",
     },
     kind=_kind,
-    inner=lambda body: body,
+    nested=False,
     call_kind="tool_use",
     result_kind="tool_result",
     call_id="id",

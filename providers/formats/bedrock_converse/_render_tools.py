@@ -43,7 +43,8 @@ def render_tool_config(
     ]
     calls = [part for draft in drafts for part in draft.parts if part.kind == "toolUse"]
     for part in calls:
-        part.value["name"] = names(part.value["name"], f"{part.path}.name")
+        call = part.body["toolUse"]
+        call["name"] = names(call["name"], f"{part.path}.name")
     has_tool_blocks = any(
         part.kind in ("toolUse", "toolResult") for draft in drafts for part in draft.parts
     )
@@ -51,7 +52,7 @@ def render_tool_config(
     if choice == "omit":
         return None
     if not tools and has_tool_blocks:
-        tools = _specs_from_calls([part.value["name"] for part in calls], ctx)
+        tools = _specs_from_calls([part.body["toolUse"]["name"] for part in calls], ctx)
     if not tools:
         return None
     config: dict[str, Any] = {"tools": tools}

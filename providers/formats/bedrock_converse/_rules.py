@@ -28,8 +28,8 @@ def apply_rules(drafts: list[Draft], ctx: RenderContext) -> list[Draft]:
 
 def _document_needs_text(draft: Draft, ctx: RenderContext) -> None:
     """Bedrock refuses a document block in a message without a text block."""
-    members = {part.kind for part in draft.parts}
-    if "document" not in members or "text" in members:
+    kinds = [part.kind for part in draft.parts]
+    if "document" not in kinds or "text" in kinds:
         return
     ctx.drift.add(
         "message-reordered",

@@ -22,8 +22,11 @@ from typing import TYPE_CHECKING, Any
 from providers.formats._kit.wire import is_base64, parse_data_uri
 from providers.formats.base import Drift, FormatError, ParseResult, Rendered
 from providers.umf import (
+    AudioBlock,
     Block,
     Conversation,
+    DocumentBlock,
+    ImageBlock,
     ToolResultBlock,
 )
 
@@ -47,7 +50,7 @@ class Misclaimed:
 
 def misclaimed(block: Block, path: str) -> Misclaimed | None:
     """What is wrong with a media block's inline data, or None when nothing is."""
-    if block.type not in _MEDIA_TYPES:
+    if not isinstance(block, ImageBlock | DocumentBlock | AudioBlock):
         return None
     why = _misclaimed_why(block)
     if why is None:
@@ -90,7 +93,7 @@ def find_misclaimed(conversation: Conversation) -> list[Misclaimed]:
             if kind in media:
                 if _misclaimed_why(block) is not None:
                     return _all_misclaimed(conversation)
-            elif kind == "tool_result" and type(block.content) is list:
+            elif block.type == "tool_result" and type(block.content) is list:
                 for item in block.content:
                     if item.type in media and _misclaimed_why(item) is not None:
                         return _all_misclaimed(conversation)

@@ -28,7 +28,7 @@ from providers.umf import Message
 _ROLES = {"user": "user", "tool": "user", "assistant": "model"}
 
 
-@dataclass
+@dataclass(slots=True)  # one per message written: no ``__dict__`` of its own
 class Turn:
     """One Content in the making."""
 

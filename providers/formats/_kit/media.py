@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from providers.formats._kit.wire import is_base64, parse_data_uri
@@ -36,6 +38,9 @@ if TYPE_CHECKING:
 _MEDIA_TYPES = frozenset({"image", "document", "audio"})
 # The format that carries any value as it is: nothing is ever left out rendering into it.
 _LOSSLESS = "umf"
+# Set while a conversion renders what its parse has just read and found clean
+# (:func:`rendering_parsed`): the render would walk the same blocks again for nothing.
+_PARSED_CLEAN: ContextVar[bool] = ContextVar("media_parsed_clean", default=False)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -121,6 +126,7 @@ def _all_misclaimed(conversation: Conversation) -> list[Misclaimed]:
 def report_parsed(result: ParseResult, source: str) -> ParseResult:
     """``result`` with a ``content-type-unsupported`` warning for each misclaimed block."""
     problems = find_misclaimed(result.conversation)
+    result.media_clean = not problems
     if problems:
         drift = Drift(source)
         for problem in problems:
@@ -138,7 +144,7 @@ def prepare_render(conversation: Conversation, target: str) -> tuple[Conversatio
     """The conversation to render into ``target``, and the warnings for its misclaimed
     media: left out when converting, kept when rendering back into the source format."""
     drift = Drift(target)
-    problems = find_misclaimed(conversation)
+    problems = [] if _PARSED_CLEAN.get() else find_misclaimed(conversation)
     if not problems:
         return conversation, drift
     # Read from ``target`` itself: its parser left its own fields or hints on the conversation.
@@ -161,6 +167,18 @@ def prepare_render(conversation: Conversation, target: str) -> tuple[Conversatio
     if keep:
         return conversation, drift
     return _without(conversation, {problem.path for problem in problems}), drift
+
+
+@contextmanager
+def rendering_parsed(results: Sequence[ParseResult]) -> Iterator[None]:
+    """Render inside it the conversations of ``results`` (a parse through the registry), as
+    they were read: when the parse found no misclaimed media in any of them, the render
+    does not look for it again (a conversion walks its blocks once)."""
+    token = _PARSED_CLEAN.set(all(result.media_clean for result in results))
+    try:
+        yield
+    finally:
+        _PARSED_CLEAN.reset(token)
 
 
 def _without(conversation: Conversation, paths: set[str]) -> Conversation:

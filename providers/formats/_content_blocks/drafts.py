@@ -246,13 +246,13 @@ def text_only(
     return kept
 
 
-def drop_blank_text(parts: list[Part], ctx: RenderContext, dialect: Dialect[Any]) -> list[Part]:
-    """``parts`` without blank text blocks (each dropped one noted as info)."""
+def drop_blank_text(parts: list[Part], drift: Drift, dialect: Dialect[Any]) -> list[Part]:
+    """``parts`` without blank text blocks (each dropped one noted as info in ``drift``)."""
     kept = []
     for part in parts:
         # A text block the API refuses: empty or whitespace only.
         if part.kind == "text" and not str(part.body.get("text", "")).strip():
-            ctx.drift.add(
+            drift.add(
                 "content-dropped",
                 dialect.blank_note,
                 field=part.path,

@@ -94,7 +94,7 @@ def system_text(
         kind=lambda part: part.kind,
         note=f"{dialect.name}'s system prompt holds text only; left out",
     )
-    return parts if ctx.faithful else drop_blank_text(parts, ctx, dialect)
+    return parts if ctx.faithful else drop_blank_text(parts, ctx.drift, dialect)
 
 
 def put_stop_and_usage(

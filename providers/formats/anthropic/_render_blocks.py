@@ -90,7 +90,7 @@ def _result_content(block: ToolResultBlock, path: str, ctx: RenderContext) -> JS
         return None if block.content == "" and (absent or not ctx.faithful) else block.content
     parts = _render_result_blocks(block.content, path, block.extra, ctx)
     if not ctx.faithful:
-        parts = drop_blank_text(parts, ctx, DIALECT)
+        parts = drop_blank_text(parts, ctx.drift, DIALECT)
         if not parts:
             return None
     return [part.body for part in parts]

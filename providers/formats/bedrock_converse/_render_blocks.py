@@ -129,7 +129,7 @@ def _result_blocks(block: ToolResultBlock, path: str, ctx: RenderContext) -> lis
         return [{"text": block.content}] if block.content.strip() or ctx.faithful else []
     parts = _render_result_blocks(block.content, path, block.extra, ctx)
     if not ctx.faithful:
-        parts = drop_blank_text(parts, ctx, DIALECT)
+        parts = drop_blank_text(parts, ctx.drift, DIALECT)
     return [part.body for part in parts]
 
 

@@ -50,8 +50,7 @@ _NEW = object.__new__
 
 _INIT_TEMPLATE = """
 def __init__(self, /, **data):
-    values = _DEFAULTS.copy()
-    values.update(data)
+    values = {{**_DEFAULTS, **data}}
 {factories}    if len(values) != {size} or {required_check}:
         _refuse_fields(cls, data)
     _SET_DICT(self, values)
@@ -65,9 +64,9 @@ def _keyword_init(cls: type[BaseModel]) -> Callable[..., None]:
     """The keyword ``__init__`` of one UMF class, written out for its fields: a copy of the
     class's defaults (every field in declaration order, the order the JSON is written in)
     updated with the given values, and a fresh default for each mutable one not given;
-    only the field names are checked. Copying one ready dict takes a quarter fewer
-    instructions than writing every default into a new one on each call (a ``Message`` of
-    four fields: 17,700 -> 12,900, counted with valgrind's callgrind)."""
+    only the field names are checked. Copying one ready dict (``{**defaults}`` clones its
+    table) takes 30% fewer instructions than writing every default into a new one on
+    each call (a ``Message`` of four fields: 17,700 -> 12,500, counted with callgrind)."""
     defaults: dict[str, Any] = {}
     factories: list[str] = []
     required: list[str] = []

@@ -31,6 +31,7 @@ class UMFModel(BaseModel):
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
         cls.__init__ = _keyword_init(cls)  # type: ignore[method-assign]
+        _FIELD_NAMES[cls] = set(cls.model_fields)
 
     def extra_for(self, format_id: str) -> dict[str, Any]:
         """The provider fields this value carries for ``format_id`` (empty if none)."""
@@ -46,6 +47,9 @@ _SET_FIELDS_SET = _BASE_SLOTS["__pydantic_fields_set__"].__set__
 _SET_EXTRA = _BASE_SLOTS["__pydantic_extra__"].__set__
 _SET_PRIVATE = _BASE_SLOTS["__pydantic_private__"].__set__
 _REQUIRED = object()  # the place of a required field no value was given for
+# The names of every field of each UMF class, for :func:`from_values`: copying a ready set
+# costs a tenth of a warning less than building one from the values' keys.
+_FIELD_NAMES: dict[type[BaseModel], set[str]] = {}
 _NEW = object.__new__
 
 _INIT_TEMPLATE = """
@@ -125,7 +129,7 @@ def from_values(cls: type[ModelT], values: dict[str, Any]) -> ModelT:
     shows in a profile."""
     value = _NEW(cls)
     _SET_DICT(value, values)
-    _SET_FIELDS_SET(value, set(values))
+    _SET_FIELDS_SET(value, _FIELD_NAMES[cls].copy())
     _SET_EXTRA(value, None)
     _SET_PRIVATE(value, None)
     return value

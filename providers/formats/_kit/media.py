@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from providers.formats.base import Format
 
 _MEDIA_TYPES = frozenset({"image", "document", "audio"})
+_MEDIA_CLASSES: frozenset[type] = frozenset({ImageBlock, DocumentBlock, AudioBlock})
 # The format that carries any value as it is: nothing is ever left out rendering into it.
 _LOSSLESS = "umf"
 # Set while a conversion renders what its parse has just read and found clean
@@ -88,19 +89,20 @@ def _misclaimed_why(block: Any) -> str | None:
 def find_misclaimed(conversation: Conversation) -> list[Misclaimed]:
     """Every media block of ``conversation`` that is not what it claims, tool results'
     blocks included, with its UMF path (``messages[2].content[0]``)."""
-    # Every parse and render passes here: the loop reads each block's type tag and no
-    # more (``isinstance`` on a pydantic model runs Python code of its metaclass), and only
-    # a media block that is wrong (next to never) gets its path written.
-    media = _MEDIA_TYPES
+    # Every parse passes here: the loop looks at each block's class and no more (not its
+    # type tag, read through pydantic's attribute hook; nor ``isinstance``, which runs the
+    # Python code of pydantic's metaclass when it misses), and only a media block that is
+    # wrong (next to never) gets its path written.
+    media = _MEDIA_CLASSES
     for message in conversation.messages:
         for block in message.content:
-            kind = block.type
+            kind = type(block)
             if kind in media:
                 if _misclaimed_why(block) is not None:
                     return _all_misclaimed(conversation)
-            elif block.type == "tool_result" and type(block.content) is list:
+            elif type(block) is ToolResultBlock and type(block.content) is list:
                 for item in block.content:
-                    if item.type in media and _misclaimed_why(item) is not None:
+                    if type(item) in media and _misclaimed_why(item) is not None:
                         return _all_misclaimed(conversation)
     return []
 

@@ -14,7 +14,7 @@ from providers.formats._gc import collector_paused, payload_size
 from providers.formats._kit.detect import DETECTION_PREFERENCE
 from providers.formats._kit.detect import detect as detect_among
 from providers.formats._kit.hidden import visible_only
-from providers.formats._kit.media import guarded
+from providers.formats._kit.media import guarded, rendering_parsed
 from providers.formats.base import (
     Capabilities,
     Format,
@@ -146,6 +146,7 @@ def convert(source_id: str, target_id: str, payload: JSON) -> Converted:
     # See providers.formats._gc: on a large conversation the collector only slows this.
     with collector_paused(payload_size(payload)):
         parsed = parse(source_id, payload)
-        rendered = target.render_all([item.conversation for item in parsed.items])
+        with rendering_parsed(parsed.items):
+            rendered = target.render_all([item.conversation for item in parsed.items])
     parse_warnings = [warning for item in parsed.items for warning in item.warnings]
     return Converted(parsed.format, target, rendered.payload, parse_warnings + rendered.warnings)

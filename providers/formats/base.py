@@ -123,6 +123,9 @@ class ParseResult:
     # A stable identity of this conversation inside a file of many (the export's own
     # conversation id), so a newer export of the same account updates instead of adding.
     key: str | None = None
+    # Set by the registry's media check (``_kit.media``) when it found every media block
+    # of the conversation what it claims.
+    media_clean: bool = False
 
 
 @dataclass

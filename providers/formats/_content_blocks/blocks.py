@@ -12,14 +12,17 @@ from providers.formats._kit.context import RenderContext
 from providers.umf import Block, Extra
 
 BlockRenderer = Callable[[Block, str, Ctx], "dict[str, Any] | None"]
+# What a block body says it is, in the wire's words (``Dialect.kind``).
+BlockKind = Callable[[dict[str, Any]], Any]
 
 
 def block_list_renderer(
-    format_id: str, kept_key: str, render_block: BlockRenderer[Ctx]
+    format_id: str, kept_key: str, render_block: BlockRenderer[Ctx], kind: BlockKind
 ) -> Callable[[list[Block], str, Extra, Ctx], list[Part]]:
     """The renderer of a list of blocks (a message's, or a tool result's) at ``path``:
     each block by ``render_block`` (None leaves it out), then the blocks kept verbatim
-    under ``kept_key`` of the format's extra put back at their original positions."""
+    under ``kept_key`` of the format's extra put back at their original positions.
+    ``kind`` is the dialect's (:attr:`~.drafts.Dialect.kind`): each part's kind."""
 
     def render_blocks(blocks: list[Block], path: str, extra: Extra, ctx: Ctx) -> list[Part]:
         parts: list[Part] = []
@@ -27,21 +30,23 @@ def block_list_renderer(
             block_path = f"{path}.content[{index}]"
             body = render_block(block, block_path, ctx)
             if body is not None:
-                parts.append(Part(body, block_path))
+                parts.append(Part(body, block_path, kind=kind(body)))
         if extra:
-            put_back_kept(parts, extra, f"{path}.extra.{format_id}.{kept_key}", format_id, kept_key)
+            path = f"{path}.extra.{format_id}.{kept_key}"
+            put_back_kept(parts, extra, path, format_id, kept_key, kind)
         return parts
 
     return render_blocks
 
 
 def put_back_kept(
-    parts: list[Part], extra: Extra, path: str, format_id: str, kept_key: str
+    parts: list[Part], extra: Extra, path: str, format_id: str, kept_key: str, kind: BlockKind
 ) -> list[Part]:
     """``parts`` with the blocks kept verbatim under ``kept_key`` (each ``{"at", "block"}``)
     inserted where they stood; ``path`` names the list."""
     for number, entry in enumerate(extra.get(format_id, {}).get(kept_key, ())):
-        parts.insert(min(entry["at"], len(parts)), Part(entry["block"], f"{path}[{number}]"))
+        body = entry["block"]
+        parts.insert(min(entry["at"], len(parts)), Part(body, f"{path}[{number}]", kind=kind(body)))
     return parts
 
 

@@ -31,14 +31,20 @@ def union_member(body: dict[str, Any]) -> str:
     return ""
 
 
-@dataclass
+# Parts and drafts are made for every block and message a render writes: slotted, they
+# hold no ``__dict__`` of their own, so they are made and freed faster.
+@dataclass(slots=True)
 class Part:
     """One rendered content block and the UMF path it came from. ``moved`` marks a block
-    already reported as moved, so that later steps do not report it twice."""
+    already reported as moved, so that later steps do not report it twice. ``kind`` is what
+    the body says it is in the wire's words (:attr:`Dialect.kind` of the body, taken once
+    when the part is made with :meth:`Dialect.part`: the rules ask it of every part several
+    times, and no step changes what a block is)."""
 
     body: dict[str, Any]
     path: str
     moved: bool = field(default=False)
+    kind: Any = None
 
     @property
     def member(self) -> str:
@@ -51,7 +57,7 @@ class Part:
         return self.body.get(self.member)
 
 
-@dataclass
+@dataclass(slots=True)
 class Draft:
     """One message in the making. ``content_hint`` says how its content was written when
     read (``string`` or ``blocks``), for the APIs that take both."""
@@ -81,8 +87,9 @@ class Dialect(Generic[Ctx]):
     roles: Mapping[str, str]
     # The kind a block body says it is, in the wire's words ("tool_use", "toolUse").
     kind: Callable[[dict[str, Any]], Any]
-    # The object that holds a call's or a result's fields (the body, or its one member).
-    inner: Callable[[dict[str, Any]], dict[str, Any]]
+    # Whether a call's or a result's fields are in the body's one member (Bedrock's
+    # ``{"toolUse": {...}}``) rather than in the body itself (Anthropic's): :meth:`inner`.
+    nested: bool
     call_kind: str
     result_kind: str
     call_id: str
@@ -116,13 +123,17 @@ class Dialect(Generic[Ctx]):
             **draft.extra,
         }
 
-    def is_blank_text(self, part: Part) -> bool:
-        """A text block the API refuses: empty or whitespace only."""
-        return self.kind(part.body) == "text" and not str(part.body.get("text", "")).strip()
+    def inner(self, part: Part) -> dict[str, Any]:
+        """The object that holds a call's or a result's fields: the body, or its member."""
+        return part.body[part.kind] if self.nested else part.body
+
+    def part(self, body: dict[str, Any], path: str) -> Part:
+        """A rendered block at ``path``, its kind taken from its body."""
+        return Part(body, path, kind=self.kind(body))
 
     def text_part(self, text: str, path: str) -> Part:
         """A plain text block."""
-        return Part(self.text_body(text), path)
+        return self.part(self.text_body(text), path)
 
 
 def build_drafts(
@@ -158,7 +169,7 @@ def _draft(message: Message, path: str, ctx: Ctx, dialect: Dialect[Ctx]) -> Draf
         parts = dialect.render_blocks(message.content, path, message.extra, ctx)
     else:
         body = dialect.render_block(wrapped, path, ctx)
-        parts = [] if body is None else [Part(body, path)]
+        parts = [] if body is None else [dialect.part(body, path)]
     role = dialect.roles.get(message.role, message.role)
     if not message.extra:  # the common message: no hint, no fields of its own
         return Draft(role, parts, path, message.role)
@@ -235,12 +246,13 @@ def text_only(
     return kept
 
 
-def drop_blank_text(parts: list[Part], ctx: RenderContext, dialect: Dialect[Any]) -> list[Part]:
-    """``parts`` without blank text blocks (each dropped one noted as info)."""
+def drop_blank_text(parts: list[Part], drift: Drift, dialect: Dialect[Any]) -> list[Part]:
+    """``parts`` without blank text blocks (each dropped one noted as info in ``drift``)."""
     kept = []
     for part in parts:
-        if dialect.is_blank_text(part):
-            ctx.drift.add(
+        # A text block the API refuses: empty or whitespace only.
+        if part.kind == "text" and not str(part.body.get("text", "")).strip():
+            drift.add(
                 "content-dropped",
                 dialect.blank_note,
                 field=part.path,
@@ -255,7 +267,8 @@ def drop_blank_text(parts: list[Part], ctx: RenderContext, dialect: Dialect[Any]
 def _move_media(draft: Draft, ctx: Ctx, dialect: Dialect[Ctx]) -> Draft | None:
     """Media of an assistant turn, moved to a user turn right after it (these APIs take
     media from the user only)."""
-    media = [part for part in draft.parts if dialect.kind(part.body) in dialect.media_kinds]
+    media_kinds = dialect.media_kinds
+    media = [part for part in draft.parts if part.kind in media_kinds]
     if not media:
         return None
     moved = {id(part) for part in media}
@@ -276,9 +289,14 @@ def _fix_misplaced_tool_blocks(draft: Draft, ctx: Ctx, dialect: Dialect[Ctx]) ->
     """Calls only in assistant turns, results only in user turns; the others become text."""
     in_assistant = draft.role == "assistant"
     misplaced = dialect.result_kind if in_assistant else dialect.call_kind
+    for part in draft.parts:  # the common draft has none: left as it is
+        if part.kind == misplaced:
+            break
+    else:
+        return
     fixed: list[Part] = []
     for part in draft.parts:
-        if dialect.kind(part.body) != misplaced:
+        if part.kind != misplaced:
             fixed.append(part)
         elif in_assistant:
             fixed.extend(result_as_text(part, ctx, dialect))
@@ -288,7 +306,7 @@ def _fix_misplaced_tool_blocks(draft: Draft, ctx: Ctx, dialect: Dialect[Ctx]) ->
 
 
 def _call_as_text(part: Part, ctx: Ctx, dialect: Dialect[Ctx]) -> Part:
-    call = dialect.inner(part.body)
+    call = dialect.inner(part)
     report_call_as_text(part.path, ctx.drift, target=dialect.name, speaker="the assistant")
     arguments = dump_arguments(call.get("input", {}))
     text = f"[tool call {call[dialect.call_id]}] {call['name']}({arguments})"
@@ -298,6 +316,6 @@ def _call_as_text(part: Part, ctx: Ctx, dialect: Dialect[Ctx]) -> Part:
 def result_as_text(part: Part, ctx: RenderContext, dialect: Dialect[Any]) -> list[Part]:
     """A tool result that cannot be paired with a call of the turn before, as a text block
     (followed by its images and documents)."""
-    text, media = dialect.result_text(dialect.inner(part.body))
+    text, media = dialect.result_text(dialect.inner(part))
     report_result_as_text(part.path, ctx.drift)
-    return [dialect.text_part(text, part.path), *(Part(body, part.path) for body in media)]
+    return [dialect.text_part(text, part.path), *(dialect.part(body, part.path) for body in media)]

@@ -90,11 +90,11 @@ def system_text(
     parts = text_only(
         dialect.render_blocks(message.content, path, message.extra, ctx),
         ctx.drift,
-        is_text=lambda part: dialect.kind(part.body) == "text",
-        kind=lambda part: dialect.kind(part.body),
+        is_text=lambda part: part.kind == "text",
+        kind=lambda part: part.kind,
         note=f"{dialect.name}'s system prompt holds text only; left out",
     )
-    return parts if ctx.faithful else drop_blank_text(parts, ctx, dialect)
+    return parts if ctx.faithful else drop_blank_text(parts, ctx.drift, dialect)
 
 
 def put_stop_and_usage(

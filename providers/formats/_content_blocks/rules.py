@@ -19,45 +19,97 @@ from providers.formats._content_blocks.drafts import (
 )
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.ids import ToolIdMap
+from providers.formats.base import Drift
 
 
 def apply_rules(drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any]) -> list[Draft]:
     """Drafts rearranged into a conversation the API accepts; every change is a warning."""
-    _rewrite_ids(drafts, ctx, dialect)
-    drafts = _drop_empty(drafts, ctx, dialect)
-    drafts = _merge_runs(drafts, ctx, dialect)
+    drafts = _fit_drop_and_merge(drafts, ctx, dialect)
     if not drafts or drafts[0].role != "user":
         drafts.insert(0, _bridge(drafts, ctx, dialect))
     return _pair_tool_results(drafts, ctx, dialect)
 
 
-def _rewrite_ids(drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any]) -> None:
-    """Tool ids the API accepts, unique per call. A reused id (some providers number calls
-    per turn) gets a new one, and results answer the latest call that had their id."""
-    ids = ToolIdMap(
-        ctx.drift,
-        valid=lambda value: dialect.id_pattern.fullmatch(value) is not None,
-        make=dialect.make_id,
-    )
-    used: set[str] = set()
-    latest: dict[str, str] = {}
-    call_kind, result_kind = dialect.call_kind, dialect.result_kind
-    for part in [part for draft in drafts for part in draft.parts]:
-        kind = dialect.kind(part.body)
-        if kind == call_kind:
-            call = dialect.inner(part.body)
-            original = call[dialect.call_id]
-            new = ids(original, f"{part.path}.id")
-            if new in used:
-                new = _unique_id(original, used, f"{part.path}.id", ctx, dialect)
-            used.add(new)
-            latest[original] = call[dialect.call_id] = new
-        elif kind == result_kind:
-            result = dialect.inner(part.body)
-            original = result[dialect.result_id]
-            result[dialect.result_id] = latest.get(original) or ids(
-                original, f"{part.path}.tool_use_id"
+def _fit_drop_and_merge(
+    drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any]
+) -> list[Draft]:
+    """The first three rules in one pass over the drafts (a long conversation no longer
+    fits in the processor's caches, and each pass reads it from memory again): tool ids
+    the API accepts (:class:`_ToolIds`); no blank text blocks, no empty messages; one draft
+    per turn (consecutive same-role drafts merged, tool messages joining the user turn).
+    The warnings come in the rules' order, each rule's in the order of the drafts."""
+    ids = _ToolIds(ctx, dialect)
+    dropped, merges = Drift(ctx.drift.source), Drift(ctx.drift.source)
+    merged: list[Draft] = []
+    for draft in drafts:
+        ids.fit(draft.parts)
+        draft.parts = drop_blank_text(draft.parts, dropped, dialect)
+        if not draft.parts:
+            if not draft.synthetic:
+                dropped.add(
+                    "content-dropped",
+                    f"a message with no content {dialect.name} can take was left out",
+                    field=draft.path,
+                    original=draft.source_role,
+                    severity="info",
+                )
+            continue
+        previous = merged[-1] if merged else None
+        if previous is None or previous.role != draft.role:
+            merged.append(draft)
+            continue
+        if not (previous.synthetic or draft.synthetic):
+            merges.add(
+                "role-merged",
+                dialect.merge_note,
+                field=draft.path,
+                original=draft.source_role,
+                transformed=draft.role,
+                details={"merged_into": previous.path},
             )
+        previous.parts.extend(draft.parts)
+        previous.content_hint = "blocks"
+        previous.extra = {**previous.extra, **draft.extra}
+        previous.synthetic = previous.synthetic and draft.synthetic
+    ctx.drift.warnings += dropped.warnings + merges.warnings
+    return merged
+
+
+class _ToolIds:
+    """Tool ids the API accepts, unique per call, fitted part by part in the order of the
+    conversation. A reused id (some providers number calls per turn) gets a new one, and
+    results answer the latest call that had their id."""
+
+    def __init__(self, ctx: RenderContext, dialect: Dialect[Any]) -> None:
+        self._ctx, self._dialect = ctx, dialect
+        self._ids = ToolIdMap(
+            ctx.drift,
+            valid=lambda value: dialect.id_pattern.fullmatch(value) is not None,
+            make=dialect.make_id,
+        )
+        self._used: set[str] = set()
+        self._latest: dict[str, str] = {}
+
+    def fit(self, parts: list[Part]) -> None:
+        """Rewrite the ids of the calls and results among ``parts`` in place."""
+        dialect = self._dialect
+        call_kind, result_kind = dialect.call_kind, dialect.result_kind
+        for part in parts:
+            kind = part.kind
+            if kind == call_kind:
+                call = dialect.inner(part)
+                original = call[dialect.call_id]
+                new = self._ids(original, f"{part.path}.id")
+                if new in self._used:
+                    new = _unique_id(original, self._used, f"{part.path}.id", self._ctx, dialect)
+                self._used.add(new)
+                self._latest[original] = call[dialect.call_id] = new
+            elif kind == result_kind:
+                result = dialect.inner(part)
+                original = result[dialect.result_id]
+                result[dialect.result_id] = self._latest.get(original) or self._ids(
+                    original, f"{part.path}.tool_use_id"
+                )
 
 
 def _unique_id(
@@ -75,47 +127,6 @@ def _unique_id(
         severity="info",
     )
     return new
-
-
-def _drop_empty(drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any]) -> list[Draft]:
-    kept = []
-    for draft in drafts:
-        draft.parts = drop_blank_text(draft.parts, ctx, dialect)
-        if draft.parts:
-            kept.append(draft)
-        elif not draft.synthetic:
-            ctx.drift.add(
-                "content-dropped",
-                f"a message with no content {dialect.name} can take was left out",
-                field=draft.path,
-                original=draft.source_role,
-                severity="info",
-            )
-    return kept
-
-
-def _merge_runs(drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any]) -> list[Draft]:
-    """Consecutive same-role drafts as one (tool messages join the user turn)."""
-    merged: list[Draft] = []
-    for draft in drafts:
-        previous = merged[-1] if merged else None
-        if previous is None or previous.role != draft.role:
-            merged.append(draft)
-            continue
-        if not (previous.synthetic or draft.synthetic):
-            ctx.drift.add(
-                "role-merged",
-                dialect.merge_note,
-                field=draft.path,
-                original=draft.source_role,
-                transformed=draft.role,
-                details={"merged_into": previous.path},
-            )
-        previous.parts.extend(draft.parts)
-        previous.content_hint = "blocks"
-        previous.extra = {**previous.extra, **draft.extra}
-        previous.synthetic = previous.synthetic and draft.synthetic
-    return merged
 
 
 def _bridge(drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any]) -> Draft:
@@ -152,9 +163,9 @@ def _pair_tool_results(
 def _calls(draft: Draft, dialect: Dialect[Any]) -> dict[str, str]:
     """The call ids of a turn, with their UMF paths, in order."""
     return {
-        dialect.inner(p.body)[dialect.call_id]: p.path
+        dialect.inner(p)[dialect.call_id]: p.path
         for p in draft.parts
-        if dialect.kind(p.body) == dialect.call_kind
+        if p.kind == dialect.call_kind
     }
 
 
@@ -167,10 +178,10 @@ def _answer_calls(
     answered: list[str] = []
     others: list[Part] = []
     for part in draft.parts:
-        if dialect.kind(part.body) != dialect.result_kind:
+        if part.kind != dialect.result_kind:
             others.append(part)
             continue
-        answers = dialect.inner(part.body).get(dialect.result_id)
+        answers = dialect.inner(part).get(dialect.result_id)
         if answers in calls and answers not in answered:
             if any(not other.moved for other in others) and not draft.synthetic:
                 _warn_reordered(part, ctx, dialect)
@@ -204,4 +215,4 @@ def _missing_result(
         field=call_path,
         transformed=body,
     )
-    return Part(body, call_path)
+    return dialect.part(body, call_path)

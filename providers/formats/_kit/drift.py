@@ -196,9 +196,17 @@ def report_message_metadata(
     carries), which of them were left out and on which messages (UMF indexes)."""
     dropped: dict[str, list[int]] = {}
     for index, entry in thread:
-        facts = (entry.id, entry.timestamp, entry.model, entry.finish_reason, entry.usage)
-        if not (any(facts) or entry.metadata):
-            continue  # the common message: none of MESSAGE_METADATA, looked at once
+        # The common message has none of MESSAGE_METADATA: looked at once, with no tuple
+        # or call made for it (this runs for every message of a conversion).
+        if not (
+            entry.id
+            or entry.timestamp
+            or entry.model
+            or entry.finish_reason
+            or entry.usage
+            or entry.metadata
+        ):
+            continue
         for name in MESSAGE_METADATA:
             if name not in held and getattr(entry, name):
                 dropped.setdefault(name, []).append(index)

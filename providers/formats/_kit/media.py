@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from providers.formats._kit.wire import is_base64, parse_data_uri
@@ -33,10 +35,13 @@ from providers.umf import (
 if TYPE_CHECKING:
     from providers.formats.base import Format
 
-_MEDIA = (ImageBlock, DocumentBlock, AudioBlock)
 _MEDIA_TYPES = frozenset({"image", "document", "audio"})
+_MEDIA_CLASSES: frozenset[type] = frozenset({ImageBlock, DocumentBlock, AudioBlock})
 # The format that carries any value as it is: nothing is ever left out rendering into it.
 _LOSSLESS = "umf"
+# Set while a conversion renders what its parse has just read and found clean
+# (:func:`rendering_parsed`): the render would walk the same blocks again for nothing.
+_PARSED_CLEAN: ContextVar[bool] = ContextVar("media_parsed_clean", default=False)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,40 +56,66 @@ class Misclaimed:
 
 def misclaimed(block: Block, path: str) -> Misclaimed | None:
     """What is wrong with a media block's inline data, or None when nothing is."""
-    if not isinstance(block, _MEDIA):
+    if not isinstance(block, ImageBlock | DocumentBlock | AudioBlock):
+        return None
+    why = _misclaimed_why(block)
+    if why is None:
         return None
     source = block.source
     summary = {"type": block.type, "source": source.type, "media_type": source.media_type}
     summary = {key: value for key, value in summary.items() if value is not None}
-    if source.type == "base64" and source.data is not None and not is_base64(source.data):
-        why = f"the {block.type}'s base64 data does not decode"
-        return Misclaimed(path, f"{path}.source.data", why, summary)
-    url = source.url
-    if source.type == "url" and url is not None and url[:5].lower() == "data:":
-        inline = parse_data_uri(url)
-        if inline is None or not is_base64(inline[1]):
-            why = f"the {block.type}'s data URL is not a base64 data URL"
-            return Misclaimed(path, f"{path}.source.url", why, summary)
+    where = "data" if source.type == "base64" else "url"
+    return Misclaimed(path, f"{path}.source.{where}", why, summary)
+
+
+def _misclaimed_why(block: Any) -> str | None:
+    """Why a media block's inline data is not what it claims, or None when it is (or when
+    it has none: a URL, a file id, plain text)."""
+    source = block.source
+    kind = source.type
+    if kind == "base64":
+        data = source.data
+        if data is not None and not is_base64(data):
+            return f"the {block.type}'s base64 data does not decode"
+    elif kind == "url":
+        url = source.url
+        if url is not None and url[:5].lower() == "data:":
+            inline = parse_data_uri(url)
+            if inline is None or not is_base64(inline[1]):
+                return f"the {block.type}'s data URL is not a base64 data URL"
     return None
 
 
 def find_misclaimed(conversation: Conversation) -> list[Misclaimed]:
     """Every media block of ``conversation`` that is not what it claims, tool results'
     blocks included, with its UMF path (``messages[2].content[0]``)."""
+    # Every parse passes here: the loop looks at each block's class and no more (not its
+    # type tag, read through pydantic's attribute hook; nor ``isinstance``, which runs the
+    # Python code of pydantic's metaclass when it misses), and only a media block that is
+    # wrong (next to never) gets its path written.
+    media = _MEDIA_CLASSES
+    for message in conversation.messages:
+        for block in message.content:
+            kind = type(block)
+            if kind in media:
+                if _misclaimed_why(block) is not None:
+                    return _all_misclaimed(conversation)
+            elif type(block) is ToolResultBlock and type(block.content) is list:
+                for item in block.content:
+                    if type(item) in media and _misclaimed_why(item) is not None:
+                        return _all_misclaimed(conversation)
+    return []
+
+
+def _all_misclaimed(conversation: Conversation) -> list[Misclaimed]:
+    """:func:`find_misclaimed` once it knows there is one: every one, with its path."""
     found = []
-    # Every parse and render passes here: the loop looks at type tags, and builds a path
-    # for media alone.
     for index, message in enumerate(conversation.messages):
         for block_index, block in enumerate(message.content):
-            kind = block.type
-            if kind in _MEDIA_TYPES:
+            if block.type in _MEDIA_TYPES:
                 nested: list[tuple[str, Block]] = [("", block)]
             elif block.type == "tool_result" and type(block.content) is list:
-                nested = [
-                    (f".content[{inner}]", item)
-                    for inner, item in enumerate(block.content)
-                    if item.type in _MEDIA_TYPES
-                ]
+                nested = [(f".content[{inner}]", item) for inner, item in enumerate(block.content)]
             else:
                 continue
             for suffix, media in nested:
@@ -97,6 +128,7 @@ def find_misclaimed(conversation: Conversation) -> list[Misclaimed]:
 def report_parsed(result: ParseResult, source: str) -> ParseResult:
     """``result`` with a ``content-type-unsupported`` warning for each misclaimed block."""
     problems = find_misclaimed(result.conversation)
+    result.media_clean = not problems
     if problems:
         drift = Drift(source)
         for problem in problems:
@@ -114,7 +146,7 @@ def prepare_render(conversation: Conversation, target: str) -> tuple[Conversatio
     """The conversation to render into ``target``, and the warnings for its misclaimed
     media: left out when converting, kept when rendering back into the source format."""
     drift = Drift(target)
-    problems = find_misclaimed(conversation)
+    problems = [] if _PARSED_CLEAN.get() else find_misclaimed(conversation)
     if not problems:
         return conversation, drift
     # Read from ``target`` itself: its parser left its own fields or hints on the conversation.
@@ -137,6 +169,18 @@ def prepare_render(conversation: Conversation, target: str) -> tuple[Conversatio
     if keep:
         return conversation, drift
     return _without(conversation, {problem.path for problem in problems}), drift
+
+
+@contextmanager
+def rendering_parsed(results: Sequence[ParseResult]) -> Iterator[None]:
+    """Render inside it the conversations of ``results`` (a parse through the registry), as
+    they were read: when the parse found no misclaimed media in any of them, the render
+    does not look for it again (a conversion walks its blocks once)."""
+    token = _PARSED_CLEAN.set(all(result.media_clean for result in results))
+    try:
+        yield
+    finally:
+        _PARSED_CLEAN.reset(token)
 
 
 def _without(conversation: Conversation, paths: set[str]) -> Conversation:

@@ -90,7 +90,7 @@ def _result_content(block: ToolResultBlock, path: str, ctx: RenderContext) -> JS
         return None if block.content == "" and (absent or not ctx.faithful) else block.content
     parts = _render_result_blocks(block.content, path, block.extra, ctx)
     if not ctx.faithful:
-        parts = drop_blank_text(parts, ctx, DIALECT)
+        parts = drop_blank_text(parts, ctx.drift, DIALECT)
         if not parts:
             return None
     return [part.body for part in parts]
@@ -124,7 +124,12 @@ RENDERERS: dict[str, Callable[[Any, str, RenderContext], dict[str, Any] | None]]
     "thinking": _thinking,
 }
 
-render_blocks = block_list_renderer(FORMAT_ID, UNMAPPED_BLOCKS, render_block)
+
+def _kind(body: dict[str, Any]) -> Any:
+    return body.get("type")
+
+
+render_blocks = block_list_renderer(FORMAT_ID, UNMAPPED_BLOCKS, render_block, _kind)
 _render_result_blocks = block_list_renderer(
     FORMAT_ID,
     UNMAPPED_BLOCKS,
@@ -135,6 +140,7 @@ _render_result_blocks = block_list_renderer(
         where="an Anthropic tool result",
         original=lambda block: block.model_dump(mode="json", exclude={"extra"}),
     ),
+    _kind,
 )
 
 
@@ -179,8 +185,8 @@ DIALECT: Dialect[RenderContext] = Dialect(
         "system": "system",
         "developer": "system",
     },
-    kind=lambda body: body.get("type"),
-    inner=lambda body: body,
+    kind=_kind,
+    nested=False,
     call_kind="tool_use",
     result_kind="tool_result",
     call_id="id",

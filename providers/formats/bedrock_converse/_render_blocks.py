@@ -129,7 +129,7 @@ def _result_blocks(block: ToolResultBlock, path: str, ctx: RenderContext) -> lis
         return [{"text": block.content}] if block.content.strip() or ctx.faithful else []
     parts = _render_result_blocks(block.content, path, block.extra, ctx)
     if not ctx.faithful:
-        parts = drop_blank_text(parts, ctx, DIALECT)
+        parts = drop_blank_text(parts, ctx.drift, DIALECT)
     return [part.body for part in parts]
 
 
@@ -170,7 +170,7 @@ RENDERERS: dict[str, Callable[[Any, str, RenderContext], dict[str, Any] | None]]
     "thinking": _thinking,
 }
 
-render_blocks = block_list_renderer(FORMAT_ID, "$opaque", render_block)
+render_blocks = block_list_renderer(FORMAT_ID, "$opaque", render_block, union_member)
 _render_result_blocks = block_list_renderer(
     FORMAT_ID,
     "$opaque",
@@ -181,6 +181,7 @@ _render_result_blocks = block_list_renderer(
         where="a Bedrock tool result",
         original=_summary,
     ),
+    union_member,
 )
 
 
@@ -213,7 +214,7 @@ DIALECT: Dialect[RenderContext] = Dialect(
     turn="Bedrock messages",
     roles={"user": "user", "assistant": "assistant", "tool": "user"},
     kind=union_member,
-    inner=lambda body: body[union_member(body)],
+    nested=True,
     call_kind="toolUse",
     result_kind="toolResult",
     call_id="toolUseId",

@@ -41,17 +41,18 @@ def render_tool_config(
         _spec(tool, names(tool.name, f"tools[{index}].name"), f"tools[{index}]", ctx)
         for index, tool in enumerate(conversation.tools)
     ]
-    calls = [part for draft in drafts for part in draft.parts if part.member == "toolUse"]
+    calls = [part for draft in drafts for part in draft.parts if part.kind == "toolUse"]
     for part in calls:
-        part.value["name"] = names(part.value["name"], f"{part.path}.name")
+        call = part.body["toolUse"]
+        call["name"] = names(call["name"], f"{part.path}.name")
     has_tool_blocks = any(
-        part.member in ("toolUse", "toolResult") for draft in drafts for part in draft.parts
+        part.kind in ("toolUse", "toolResult") for draft in drafts for part in draft.parts
     )
     choice = _choice(conversation, bool(tools), has_tool_blocks, names, ctx)
     if choice == "omit":
         return None
     if not tools and has_tool_blocks:
-        tools = _specs_from_calls([part.value["name"] for part in calls], ctx)
+        tools = _specs_from_calls([part.body["toolUse"]["name"] for part in calls], ctx)
     if not tools:
         return None
     config: dict[str, Any] = {"tools": tools}

@@ -28,13 +28,13 @@ def apply_rules(drafts: list[Draft], ctx: RenderContext) -> list[Draft]:
 
 def _document_needs_text(draft: Draft, ctx: RenderContext) -> None:
     """Bedrock refuses a document block in a message without a text block."""
-    members = {part.member for part in draft.parts}
-    if "document" not in members or "text" in members:
+    kinds = [part.kind for part in draft.parts]
+    if "document" not in kinds or "text" in kinds:
         return
     ctx.drift.add(
         "message-reordered",
         "Bedrock needs a text block beside a document; one was added",
-        field=next(part.path for part in draft.parts if part.member == "document"),
+        field=next(part.path for part in draft.parts if part.kind == "document"),
         transformed={"text": DOCUMENT_PROMPT_TEXT},
     )
     draft.parts.append(DIALECT.text_part(DOCUMENT_PROMPT_TEXT, draft.path))

@@ -14,7 +14,7 @@ from providers.formats.gemini._render_parts import Context, new_context
 from providers.formats.gemini._render_tools import render_tool_config, render_tools
 from providers.formats.gemini._render_turns import build_turns, system_instruction
 from providers.formats.gemini._rules import apply_rules
-from providers.umf import Conversation, Message, Usage
+from providers.umf import Conversation, Message, ToolUseBlock, Usage
 
 _NO_MESSAGE_METADATA = (
     "a Gemini request has no per-message ids, timestamps, models, finish reasons or usage; left out"
@@ -33,7 +33,7 @@ def render(conversation: Conversation) -> Rendered:
         block.id: block.name
         for _, message in thread
         for block in message.content
-        if block.type == "tool_use"
+        if type(block) is ToolUseBlock  # the block's class: no read of its dict for others
     }
     last = thread[-1][1] if thread else None
     payload = shaped_payload(

@@ -61,7 +61,7 @@ def new_context(*, faithful: bool) -> Context:
 NAMESPACE = Namespace(FORMAT_ID)
 
 
-@dataclass
+@dataclass(slots=True)  # one per part written, as the family's parts
 class Part(BlockPart):
     """One rendered part and the UMF path it came from; ``call_id`` / ``answers`` are the
     UMF ids of the call it makes or answers (the payload may carry no id at all)."""
@@ -81,12 +81,11 @@ def render_block(block: Block, path: str, ctx: Context) -> Part | None:
         return None
     if extra:
         merge_fields(body, own_extra(extra, FORMAT_ID))
-    part = Part(body, path)
     if block.type == "tool_use":
-        part.call_id, part.name = block.id, body["functionCall"]["name"]
-    elif block.type == "tool_result":
-        part.answers, part.name = block.tool_use_id, body["functionResponse"]["name"]
-    return part
+        return Part(body, path, call_id=block.id, name=body["functionCall"]["name"])
+    if block.type == "tool_result":
+        return Part(body, path, answers=block.tool_use_id, name=body["functionResponse"]["name"])
+    return Part(body, path)
 
 
 def merge_fields(body: dict[str, Any], fields: dict[str, Any]) -> None:
@@ -100,7 +99,7 @@ def merge_fields(body: dict[str, Any], fields: dict[str, Any]) -> None:
 
 
 def _text(block: Any, path: str, ctx: Context) -> dict[str, Any]:
-    verbatim = hint(block.extra, FORMAT_ID, "part")
+    verbatim = hint(block.extra, FORMAT_ID, "part") if block.extra else None
     if isinstance(verbatim, dict):
         return copy.deepcopy(verbatim)
     if block.citations is not None:
@@ -141,7 +140,8 @@ def _thinking(block: Any, path: str, ctx: Context) -> dict[str, Any] | None:
 
 def _tool_use(block: Any, path: str, ctx: Context) -> dict[str, Any]:
     call: dict[str, Any] = {"name": ctx.function_name(block.name, f"{path}.name")}
-    if hint(block.extra, FORMAT_ID, "args") != "absent":
+    own = block.extra.get(FORMAT_ID)  # None for a call of another format: no hints
+    if not own or own.get("$args") != "absent":
         call["args"] = (
             block.input
             if ctx.faithful
@@ -163,9 +163,11 @@ def _tool_use(block: Any, path: str, ctx: Context) -> dict[str, Any]:
 
 def _keeps_id(block: Any, ctx: Context) -> bool:
     """Ids Gemini gave are sent back; made-up ones and other providers' are not."""
-    if hint(block.extra, FORMAT_ID, "id") == "synthesized":
-        return False
-    return ctx.faithful or FORMAT_ID in block.extra
+    extra = block.extra
+    if FORMAT_ID not in extra:  # a call or result of another format
+        return ctx.faithful
+    own = extra[FORMAT_ID]
+    return not own or own.get("$id") != "synthesized"
 
 
 def _tool_result(block: Any, path: str, ctx: Context) -> dict[str, Any]:

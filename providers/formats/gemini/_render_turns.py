@@ -28,7 +28,7 @@ from providers.umf import Message
 _ROLES = {"user": "user", "tool": "user", "assistant": "model"}
 
 
-@dataclass
+@dataclass(slots=True)  # one per message written: no ``__dict__`` of its own
 class Turn:
     """One Content in the making."""
 
@@ -43,11 +43,15 @@ class Turn:
 
     def payload(self) -> dict[str, Any]:
         """The Content as sent (``role`` and ``parts`` left out where they were absent)."""
-        body: dict[str, Any] = {}
-        if self.hints.get("$role") != "absent":
-            body["role"] = self.role
-        if self.hints.get("$parts") != "absent":
-            body["parts"] = [part.body for part in self.parts]
+        hints = self.hints
+        if not hints:  # every turn converted from another format
+            body = {"role": self.role, "parts": [part.body for part in self.parts]}
+        else:
+            body = {}
+            if hints.get("$role") != "absent":
+                body["role"] = self.role
+            if hints.get("$parts") != "absent":
+                body["parts"] = [part.body for part in self.parts]
         if self.extra:
             merge_fields(body, self.extra)
         return body
@@ -143,6 +147,12 @@ def system_instruction(messages: list[Message], parts: list[Part], ctx: Context)
 
 def _fix_misplaced(turn: Turn, ctx: Context) -> None:
     """Calls only in model turns, results only in user turns; the others become text."""
+    user, model = turn.role == "user", turn.role == "model"
+    for part in turn.parts:  # the common turn has none: left as it is
+        if (user and part.call_id is not None) or (model and part.answers is not None):
+            break
+    else:
+        return
     fixed: list[Part] = []
     for part in turn.parts:
         if turn.role == "user" and part.call_id is not None:

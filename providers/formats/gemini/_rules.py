@@ -10,6 +10,7 @@ response answers a call of the turn before it; the first call of each step carri
 
 from __future__ import annotations
 
+from providers.formats.base import Drift
 from providers.formats.gemini._constants import (
     BRIDGE_USER_TEXT,
     MISSING_RESULT_TEXT,
@@ -18,63 +19,50 @@ from providers.formats.gemini._constants import (
 from providers.formats.gemini._render_parts import Context, Part
 from providers.formats.gemini._render_turns import Turn, result_as_text
 
+# The keys of a text part that may be blank (an empty thought is as empty).
+_TEXT_KEYS = frozenset({"text", "thought"})
+
 
 def apply_rules(turns: list[Turn], ctx: Context) -> list[Turn]:
-    """Turns rearranged into a request the API accepts; every change is a warning."""
-    turns = _drop_empty(turns, ctx)
-    turns = _merge_runs(turns, ctx)
+    """Turns rearranged into a request the API accepts; every change is a warning.
+
+    Two passes over the turns instead of one per rule (a long conversation no longer fits
+    in the processor's caches, and each pass reads it from memory again); the warnings
+    keep the order of the rules, each rule's in the order of the turns."""
+    turns = _drop_empty_and_merge(turns, ctx)
     if not turns or turns[0].role != "user":
         turns.insert(0, _bridge(turns, ctx))
-    turns = _pair_results(turns, ctx)
+    return _pair_results_and_sign(turns, ctx)
+
+
+def _drop_empty_and_merge(turns: list[Turn], ctx: Context) -> list[Turn]:
+    """No empty text parts, no empty contents (info notes), then consecutive same-role
+    turns as one (tool messages join the user turn), said after the notes."""
+    drift = ctx.drift
+    merges = Drift(drift.source)
+    merged: list[Turn] = []
     for turn in turns:
-        if turn.role == "model":
-            _sign_first_call(turn, ctx)
-    return turns
-
-
-def _is_blank(part: Part) -> bool:
-    """An empty text part, which the API refuses."""
-    return part.body.get("text") == "" and set(part.body) <= {"text", "thought"}
-
-
-def _drop_empty(turns: list[Turn], ctx: Context) -> list[Turn]:
-    kept = []
-    for turn in turns:
-        parts = []
-        for part in turn.parts:
-            if _is_blank(part):
-                ctx.drift.add(
-                    "content-dropped",
-                    "Gemini refuses empty text parts; left out",
-                    field=part.path,
-                    original="",
-                    severity="info",
-                )
-            else:
-                parts.append(part)
+        parts = turn.parts
+        for part in parts:
+            body = part.body
+            if body.get("text") == "" and body.keys() <= _TEXT_KEYS:  # Gemini refuses it
+                parts = _without_blank(parts, drift)
+                break
         turn.parts = parts
-        if parts:
-            kept.append(turn)
-        else:
-            ctx.drift.add(
+        if not parts:
+            drift.add(
                 "content-dropped",
                 "a message with no content Gemini can take was left out",
                 field=turn.path,
                 original=turn.source_role,
                 severity="info",
             )
-    return kept
-
-
-def _merge_runs(turns: list[Turn], ctx: Context) -> list[Turn]:
-    """Consecutive same-role turns as one (tool messages join the user turn)."""
-    merged: list[Turn] = []
-    for turn in turns:
+            continue
         previous = merged[-1] if merged else None
         if previous is None or previous.role != turn.role:
             merged.append(turn)
             continue
-        ctx.drift.add(
+        merges.add(
             "role-merged",
             "Gemini takes one content per turn; merged with the message before",
             field=turn.path,
@@ -82,9 +70,27 @@ def _merge_runs(turns: list[Turn], ctx: Context) -> list[Turn]:
             transformed=turn.role,
             details={"merged_into": previous.path},
         )
-        previous.parts.extend(turn.parts)
+        previous.parts.extend(parts)
         previous.extra = {**previous.extra, **turn.extra}
+    drift.warnings += merges.warnings
     return merged
+
+
+def _without_blank(parts: list[Part], drift: Drift) -> list[Part]:
+    kept = []
+    for part in parts:
+        body = part.body
+        if body.get("text") == "" and body.keys() <= _TEXT_KEYS:
+            drift.add(
+                "content-dropped",
+                "Gemini refuses empty text parts; left out",
+                field=part.path,
+                original="",
+                severity="info",
+            )
+        else:
+            kept.append(part)
+    return kept
 
 
 def _bridge(turns: list[Turn], ctx: Context) -> Turn:
@@ -99,32 +105,44 @@ def _bridge(turns: list[Turn], ctx: Context) -> Turn:
     return Turn("user", [Part({"text": BRIDGE_USER_TEXT}, path)], path, "user", synthetic=True)
 
 
-def _calls(turn: Turn | None) -> list[Part]:
-    if turn is None or turn.role != "model":
-        return []
-    return [part for part in turn.parts if part.call_id is not None]
-
-
-def _pair_results(turns: list[Turn], ctx: Context) -> list[Turn]:
-    paired: list[Turn] = []
+def _pair_results_and_sign(turns: list[Turn], ctx: Context) -> list[Turn]:
+    """Each model turn's calls answered by the next turn (:func:`_answer_calls`; a closing
+    user turn when the last one calls), then the first call of each model turn signed
+    (:func:`_sign_first_call`), said after the pairing."""
+    signs = Drift(ctx.drift.source)
+    calls: list[Part] = []
     for turn in turns:
         if turn.role == "user":
-            _answer_calls(turn, _calls(paired[-1] if paired else None), ctx)
-        paired.append(turn)
-    calls = _calls(paired[-1])
+            _answer_calls(turn, calls, ctx)
+            calls = []
+        elif turn.role == "model":
+            calls = [part for part in turn.parts if part.call_id is not None]
+            if calls:
+                _sign_first_call(calls[0], signs)
+        else:
+            calls = []
     if calls:
-        closing = Turn("user", [], paired[-1].path, "user", synthetic=True)
+        closing = Turn("user", [], turns[-1].path, "user", synthetic=True)
         _answer_calls(closing, calls, ctx)
-        paired.append(closing)
-    return paired
+        turns.append(closing)
+    ctx.drift.warnings += signs.warnings
+    return turns
 
 
 def _answer_calls(turn: Turn, calls: list[Part], ctx: Context) -> None:
     """One response per call of the previous turn, in the calls' order and first; a
     response that answers nothing there becomes text, an unanswered call gets an error.
     Calls that share an id (some providers number them per turn) take results in order."""
-    if not calls and all(part.answers is None for part in turn.parts):
-        return  # no call to answer and no response: the turn stays as it is
+    if not calls:
+        for part in turn.parts:
+            if part.answers is not None:
+                break
+        else:
+            return  # no call to answer and no response: the turn stays as it is
+    elif _answered_in_order(turn.parts, calls):  # the common turn: only names to check
+        for result, call in zip(turn.parts, calls, strict=False):
+            _named(result, call, ctx)
+        return
     pending: dict[str | None, int] = {}
     for call in calls:
         pending[call.call_id] = pending.get(call.call_id, 0) + 1
@@ -152,6 +170,18 @@ def _answer_calls(turn: Turn, calls: list[Part], ctx: Context) -> None:
     for index, part in enumerate(turn.parts):
         if part.answers is not None and before.get(id(part), index) != index:
             _warn_reordered(part, before[id(part)], index, ctx)
+
+
+def _answered_in_order(parts: list[Part], calls: list[Part]) -> bool:
+    """Whether ``parts`` start with one response per call, in the calls' order, and hold
+    no other response: what :func:`_answer_calls` would leave where it is."""
+    count = len(calls)
+    if len(parts) < count:
+        return False
+    for part, call in zip(parts, calls, strict=False):
+        if part.answers != call.call_id:
+            return False
+    return all(part.answers is None for part in parts[count:])
 
 
 def _named(result: Part, call: Part, ctx: Context) -> Part:
@@ -192,13 +222,12 @@ def _missing_result(call: Part, ctx: Context) -> Part:
     return Part(body, call.path, answers=call.call_id, name=call.name)
 
 
-def _sign_first_call(turn: Turn, ctx: Context) -> None:
+def _sign_first_call(first: Part, drift: Drift) -> None:
     """Gemini 3 refuses a step whose first function call has no thought signature."""
-    first = next((part for part in turn.parts if part.call_id is not None), None)
-    if first is None or "thoughtSignature" in first.body:
+    if "thoughtSignature" in first.body:
         return
     first.body["thoughtSignature"] = SIGNATURE_PLACEHOLDER
-    ctx.drift.add(
+    drift.add(
         "parameter-defaulted",
         "Gemini 3 wants a thought signature on the first function call of a step; "
         "Google's placeholder for calls it did not produce was used",

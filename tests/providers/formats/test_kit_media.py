@@ -10,6 +10,7 @@ import orjson
 import pytest
 
 from providers import formats
+from providers.formats._kit import media
 from providers.formats._kit.media import find_misclaimed
 from providers.umf import (
     Conversation,
@@ -172,6 +173,31 @@ def test_media_that_decodes_gives_no_warning() -> None:
     }
     for target in TARGETS:
         assert _media_warnings(formats.convert("anthropic", target, good).warnings) == []
+
+
+def test_a_conversion_walks_the_blocks_once_when_the_parse_found_them_clean(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    walks: list[int] = []
+    walk = media.find_misclaimed
+
+    def counted(conversation: Conversation) -> list[media.Misclaimed]:
+        walks.append(len(conversation.messages))
+        return walk(conversation)
+
+    monkeypatch.setattr(media, "find_misclaimed", counted)
+    good = {"messages": [{"role": "user", "content": "look"}]}
+    formats.convert("openai-chat", "anthropic", good)
+    assert walks == [1]  # the parse's check; the render's would find the same nothing
+    # A render of its own, and a conversion whose parse found something, still look.
+    formats.get("anthropic").render(formats.parse("openai-chat", good).items[0].conversation)
+    assert walks == [1, 1, 1]
+    source, payload, _ = SOURCES["openai-chat data URL"]
+    converted = formats.convert(source, "anthropic", payload)
+    assert walks == [1, 1, 1, 1, 1]
+    assert [w.category for w in converted.warnings if w.source == "anthropic"][:1] == [
+        "content-dropped"
+    ]
 
 
 def test_media_inside_a_tool_result_is_checked_too() -> None:

@@ -105,10 +105,10 @@ def replay_turn_request(request: HttpRequest, pk: Any, run_id: Any, index: int) 
     sent = selectors.replay_turn_request(turn=turn)
     if sent is None:
         raise Http404("this turn sent no request that was stored")
+    body, content_type = _file_body(sent)
     if request.headers.get("HX-Request") != "true":
-        body, content_type = _file_body(sent)
         response = HttpResponse(body, content_type=content_type)
         response["X-Content-Type-Options"] = "nosniff"
         return response
-    context = {"preview": _preview(sent), "whole": request.path}
+    context = {"preview": _preview(body, len(body)), "whole": request.path}
     return render(request, "conversations/_turn_request.html", context)

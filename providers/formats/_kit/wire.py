@@ -139,7 +139,12 @@ def decoded_text(data: str) -> str | None:
 
 
 def media_summary(source: MediaSource) -> dict[str, Any]:
-    """What a warning says about media (never the bytes themselves)."""
-    summary = {"source": source.type, "media_type": source.media_type, "url": source.url}
-    summary["file_id"] = source.file_id
+    """What a warning says about media: never the bytes themselves, so neither base64 data
+    nor a ``data:`` URL (which is the bytes again); the warning's field says where they are."""
+    summary = {
+        "source": source.type,
+        "media_type": source.media_type,
+        "url": None if source.url and source.url[:5].lower() == "data:" else source.url,
+        "file_id": source.file_id,
+    }
     return {key: value for key, value in summary.items() if value is not None}

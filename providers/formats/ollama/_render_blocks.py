@@ -22,14 +22,13 @@ from providers.formats._chat_completions.blocks import decoded_text
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import report_reasoning_dropped
 from providers.formats._kit.paths import at
-from providers.formats._kit.wire import arguments_object, is_base64, parse_data_uri
+from providers.formats._kit.wire import arguments_object, is_base64, media_summary, parse_data_uri
 from providers.formats.base import Drift
 from providers.umf import (
     AudioBlock,
     Block,
     DocumentBlock,
     ImageBlock,
-    MediaSource,
     RefusalBlock,
     TextBlock,
     ThinkingBlock,
@@ -230,17 +229,6 @@ def joined(pieces: list[str], path: str, what: str, ctx: Context) -> str:
 
 
 # --------------------------------------------------------------------------- images
-
-
-def media_summary(source: MediaSource) -> dict[str, Any]:
-    """What a warning says about media (never the bytes themselves)."""
-    summary = {
-        "source": source.type,
-        "media_type": source.media_type,
-        "url": None if source.url and source.url.startswith("data:") else source.url,
-        "file_id": source.file_id,
-    }
-    return {key: value for key, value in summary.items() if value is not None}
 
 
 def image_data(block: ImageBlock, path: str, drift: Drift) -> str | None:

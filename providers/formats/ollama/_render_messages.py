@@ -17,6 +17,7 @@ from providers.formats._chat_completions.turns import mark_error
 from providers.formats._kit.drift import report_foreign_extra, report_reasoning_details
 from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import media_summary
 from providers.umf import (
     Block,
     DocumentBlock,
@@ -34,7 +35,6 @@ from ._render_blocks import (
     document_text,
     drop_id,
     joined,
-    media_summary,
     place,
 )
 

@@ -26,7 +26,6 @@ from providers.umf import (
     ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
-    main_path,
 )
 
 
@@ -90,23 +89,6 @@ def report_request(
             field=f"tools[{index}]",
             original=tool.name,
         )
-
-
-def one_thread(conversation: Conversation, drift: Drift, why: str) -> list[tuple[int, Message]]:
-    """The messages of the main path with their indexes; every message on another branch
-    is dropped with a warning saying ``why`` ("a span holds one thread")."""
-    positions = {id(message): index for index, message in enumerate(conversation.messages)}
-    path = main_path(conversation)
-    kept = {id(message) for message in path}
-    for index, message in enumerate(conversation.messages):
-        if id(message) not in kept:
-            drift.add(
-                "content-dropped",
-                f"{why}; this message is on another branch",
-                field=f"messages[{index}]",
-                original=message.id,
-            )
-    return [(positions[id(message)], message) for message in path]
 
 
 def thinking_text(block: ThinkingBlock, path: str, drift: Drift, unsigned: str) -> str | None:

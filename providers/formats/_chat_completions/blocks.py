@@ -10,10 +10,11 @@ from typing import Any
 
 from providers.formats._chat_completions.turns import Turn
 from providers.formats._kit.context import RenderContext as Context
-from providers.formats._kit.drift import describe, report_foreign_extra
+from providers.formats._kit.drift import describe, report_foreign_extra, report_thinking_dropped
 from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import require_mapping, require_str, split
-from providers.formats._kit.paths import at, item
+from providers.formats._kit.paths import at
+from providers.formats._kit.thread import one_thread
 from providers.formats._kit.wire import data_uri, parse_data_uri
 from providers.umf import (
     JSON,
@@ -25,7 +26,6 @@ from providers.umf import (
     TextBlock,
     ThinkingBlock,
     Tool,
-    main_path,
 )
 
 _EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
@@ -94,13 +94,7 @@ def drop(block: Block, path: str, message: str, ctx: Context) -> None:
 
 def drop_reasoning(block: ThinkingBlock, path: str, why: str, ctx: Context) -> None:
     """Warn that a thinking block is left out (``reasoning-dropped``)."""
-    ctx.drift.add(
-        "reasoning-dropped",
-        why,
-        field=path,
-        original=block.text or None,
-        details={"redacted": block.redacted, "signed": bool(block.signature or block.data)},
-    )
+    report_thinking_dropped(block, path, ctx.drift, why)
 
 
 def sendable(parts: list[dict[str, Any]]) -> bool:
@@ -184,18 +178,7 @@ def thread(
 ) -> list[tuple[int, Message]]:
     """The messages to write with their indexes: one path when the conversation is a
     tree, the others ``content-dropped`` (``original`` says what a warning names)."""
-    positions = {id(message): index for index, message in enumerate(conversation.messages)}
-    path = main_path(conversation)
-    kept = {id(message) for message in path}
-    for index, message in enumerate(conversation.messages):
-        if id(message) not in kept:
-            ctx.drift.add(
-                "content-dropped",
-                f"{ctx.label} takes one thread; this message is on another branch",
-                field=item("messages", index),
-                original=original(message),
-            )
-    return [(positions[id(message)], message) for message in path]
+    return one_thread(conversation, ctx.drift, f"{ctx.label} takes one thread", original)
 
 
 def take_answer(

@@ -140,6 +140,26 @@ def report_result_as_text(path: str, drift: Drift) -> None:
     )
 
 
+def error_said_in_content(
+    content: Any, path: str, drift: Drift, results: str, *, text_type: str = "text"
+) -> Any:
+    """A failed tool result's content (a string, or a list of ``text_type`` parts) marked
+    ``Error:``, with a ``capability-unsupported`` note: ``results`` ("ART tool results")
+    have no error flag."""
+    if isinstance(content, list):
+        marked: Any = [{"type": text_type, "text": "Error:"}, *content]
+    else:
+        marked = f"Error: {content}" if content else "Error"
+    drift.add(
+        "capability-unsupported",
+        f"{results} have no error flag; the error is said in the text",
+        field=at(path, "is_error"),
+        original=True,
+        transformed=marked,
+    )
+    return marked
+
+
 def report_unplaced(
     conversation: Conversation,
     earlier: list[tuple[int, Message]],
@@ -211,6 +231,14 @@ def report_message_metadata(
             details={"messages": dropped},
             severity="info",
         )
+
+
+def no_place_for_message_facts(request: str) -> str:
+    """The note :func:`report_message_metadata` gives for a request, which has no place for
+    any per-message fact; ``request`` names it with its article ("an Anthropic request")."""
+    return (
+        f"{request} has no per-message ids, timestamps, models, finish reasons or usage; left out"
+    )
 
 
 def report_message_name(message: Message, path: str, drift: Drift, what: str) -> None:
@@ -292,6 +320,19 @@ def report_reasoning_dropped(block: ThinkingBlock, path: str, drift: Drift, why:
         field=path,
         original=block.text or None,
         details={"provider": block.provider, "redacted": block.redacted},
+    )
+
+
+def report_thinking_dropped(block: ThinkingBlock, path: str, drift: Drift, why: str) -> None:
+    """The warning for a thinking block a message list leaves out, ``why`` the whole
+    reason ("ART messages carry no reasoning"); it says whether the block was signed,
+    never the signature."""
+    drift.add(
+        "reasoning-dropped",
+        why,
+        field=path,
+        original=block.text or None,
+        details={"redacted": block.redacted, "signed": bool(block.signature or block.data)},
     )
 
 

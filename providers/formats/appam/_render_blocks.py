@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from providers.formats._kit.drift import report_thinking_dropped
 from providers.formats._kit.paths import at, item
 from providers.formats._kit.wire import signature_portable
 from providers.formats._message_lists.render import (
@@ -15,7 +16,6 @@ from providers.formats._message_lists.render import (
     report_dropped,
     report_foreign,
     report_invalid_arguments,
-    report_thinking_dropped,
 )
 from providers.formats.appam._constants import (
     DEFAULT_IMAGE_MEDIA_TYPE,
@@ -162,7 +162,7 @@ def _thinking(block: Block, path: str, ctx: ListContext) -> Body | None:
     portable = signature_portable(block, FORMAT_ID)
     if not portable and not block.text:
         why = "reasoning with no readable text cannot travel to Appam"
-        report_thinking_dropped(block, path, ctx, why)
+        report_thinking_dropped(block, path, ctx.drift, why)
         return None
     body: Body = {"type": "thinking", "thinking": block.text}
     if portable and block.signature is not None:

@@ -15,8 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._kit.context import RenderContext
+from providers.formats._kit.drift import error_said_in_content
 from providers.formats._kit.wire import decoded_text
-from providers.formats._message_lists.render import error_in_text, report_as_text, report_citations
+from providers.formats._message_lists.render import report_as_text, report_citations
 from providers.formats.chatml._constants import NS
 from providers.formats.chatml._parse_content import block_kind
 from providers.formats.chatml._render_tools import call_json
@@ -180,7 +181,7 @@ def render_result(
     drop_id(block.tool_use_id, id_path or f"{path}.tool_use_id", ctx)
     text = result_text(block, path, ctx)
     if block.is_error:
-        text = error_in_text(text, path, ctx, "ChatML tool results")
+        text = error_said_in_content(text, path, ctx.drift, "ChatML tool results")
     if NS.hint(block.extra, "bare") and ctx.faithful:
         return text
     return _tag("tool_response", text, block)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import orjson
 
+from providers.formats._kit.drift import report_thinking_dropped
 from providers.formats._kit.paths import at, item
 from providers.formats._message_lists.render import (
     ListContext,
@@ -28,7 +29,6 @@ from providers.formats._message_lists.render import (
     report_moved,
     report_name,
     report_reasoning_fields,
-    report_thinking_dropped,
     whole_result,
 )
 from providers.formats._message_lists.shapes import Wire
@@ -180,7 +180,7 @@ def _piece(block: Block, role: str, path: str, ctx: ListContext) -> str | None:
 def _thinking(block: ThinkingBlock, path: str, ctx: ListContext) -> str | None:
     if not block.text:
         why = "reasoning with no readable text cannot be written as Forge thinking"
-        report_thinking_dropped(block, path, ctx, why)
+        report_thinking_dropped(block, path, ctx.drift, why)
         return None
     if block.signature or block.data:
         ctx.drift.add(

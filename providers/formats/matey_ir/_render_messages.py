@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._kit.drift import report_thinking_dropped
 from providers.formats._kit.paths import at, item
 from providers.formats._message_lists.render import (
     ListContext,
@@ -20,7 +21,6 @@ from providers.formats._message_lists.render import (
     report_foreign,
     report_invalid_arguments,
     report_reasoning_fields,
-    report_thinking_dropped,
     whole_result,
 )
 from providers.formats.matey_ir._constants import DEFAULT_MEDIA_TYPE, NS
@@ -93,7 +93,7 @@ def render_block(block: Block, path: str, ctx: ListContext) -> Wire | None:
         report_as_text(block, path, ctx, f"the IR has no {block.type} content; sent as text")
         return {"type": "text", "text": text}
     if isinstance(block, ThinkingBlock):
-        report_thinking_dropped(block, path, ctx, "IR messages carry no reasoning")
+        report_thinking_dropped(block, path, ctx.drift, "IR messages carry no reasoning")
         return None
     report_dropped(block, path, ctx, f"IR content has no {block.type} of this kind")
     return None

@@ -239,7 +239,7 @@ def test_a_zip_or_a_json_array_is_not_a_training_file() -> None:
 # --------------------------------------------------------------------------- other formats
 
 
-def convert(format_id: str, name: str) -> tuple[str, list[tuple[Any, ...]]]:
+def assert_converts(format_id: str, name: str) -> tuple[str, list[tuple[Any, ...]]]:
     conversation = formats.get(format_id).parse(load(FIXTURES / format_id / name))[0].conversation
     rendered = FORMAT.render(stored(conversation))
     assert isinstance(rendered.payload, str)
@@ -249,7 +249,7 @@ def convert(format_id: str, name: str) -> tuple[str, list[tuple[Any, ...]]]:
 
 
 def test_an_openai_chat_request_becomes_a_line_without_its_request_parameters() -> None:
-    payload, warnings = convert("openai-chat", "tool_loop_parallel.json")
+    payload, warnings = assert_converts("openai-chat", "tool_loop_parallel.json")
     request = load(FIXTURES / "openai-chat" / "tool_loop_parallel.json")
     line = orjson.loads(payload)
     assert set(line) == {"messages", "tools", "parallel_tool_calls"}
@@ -266,7 +266,7 @@ def test_an_openai_chat_request_becomes_a_line_without_its_request_parameters() 
 
 
 def test_audio_and_files_are_dropped_from_a_multimodal_request() -> None:
-    payload, warnings = convert("openai-chat", "multimodal_request.json")
+    payload, warnings = assert_converts("openai-chat", "multimodal_request.json")
     parts = orjson.loads(payload)["messages"][1]["content"]
     assert [part["type"] for part in parts] == ["text", "image_url", "image_url"]
     assert warnings == [
@@ -295,7 +295,7 @@ def test_audio_and_files_are_dropped_from_a_multimodal_request() -> None:
 
 
 def test_an_anthropic_request_loses_its_reasoning_and_parameters() -> None:
-    payload, warnings = convert("anthropic", "thinking_tool_loop.json")
+    payload, warnings = assert_converts("anthropic", "thinking_tool_loop.json")
     line = orjson.loads(payload)
     assert line["messages"][1] == {
         "role": "assistant",
@@ -332,7 +332,7 @@ def test_an_anthropic_request_loses_its_reasoning_and_parameters() -> None:
 
 
 def test_an_audio_only_answer_leaves_no_empty_assistant_message() -> None:
-    payload, warnings = convert("openai-chat", "audio_exchange.json")
+    payload, warnings = assert_converts("openai-chat", "audio_exchange.json")
     messages = orjson.loads(payload)["messages"]
     assert messages == [
         {"role": "user", "content": "Say hello in French."},

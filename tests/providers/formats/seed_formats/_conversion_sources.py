@@ -189,3 +189,30 @@ def anthropic_import() -> Conversation:
 def openai_import() -> Conversation:
     """A conversation as the openai-chat format reads OPENAI_REQUEST."""
     return stored(parse_one("openai-chat", OPENAI_REQUEST))
+
+
+# --------------------------------------------------------------------------- what warnings hold
+
+# The media of the two imports as a warning that leaves them out names them.
+DROPPED_IMAGE = {
+    "type": "image",
+    "source": {"type": "base64", "media_type": "image/png", "data": PNG},
+}
+DROPPED_RADAR = {
+    "type": "image",
+    "source": {"type": "url", "url": "https://maps.example/radar.png"},
+}
+DROPPED_PDF = {
+    "type": "document",
+    "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERi0x"},
+    "title": "Forecast",
+}
+DROPPED_PHOTO = {
+    "type": "image",
+    "source": {"type": "url", "url": "https://example.com/photo.jpg"},
+    "detail": "high",
+}
+DROPPED_AUDIO = {
+    "type": "audio",
+    "source": {"type": "base64", "media_type": "audio/wav", "data": "UklGRg=="},
+}

@@ -18,10 +18,8 @@ from providers.umf import Conversation, Message, TextBlock
 from tests.providers.sdk.archive import (
     FIXTURES,
     assert_mutations_fail_cleanly,
-    assert_nothing_dropped_silently,
     assert_round_trips,
     check_mutation,
-    every_block,
     fixtures,
     load,
     nested,
@@ -214,19 +212,6 @@ def test_a_line_past_the_size_limit_is_refused_and_skipped(monkeypatch: pytest.M
     assert isinstance(found[1], FormatError) and found[1].field == "line 2"
 
 
-def test_a_line_nested_too_deep_is_refused_alone() -> None:
-    deep = (
-        b'{"messages": [{"role": "user", "content": "x", "meta": '
-        + b"[" * 500
-        + b"]" * 500
-        + b"}]}"
-    )
-    good = b'{"messages":[{"role":"user","content":"ok"}]}'
-    found = results(FORMAT, deep + b"\n" + good)
-    assert isinstance(found[0], FormatError) and "nested deeper" in found[0].message
-    assert isinstance(found[1], ParseResult)
-
-
 def test_a_zip_or_a_json_array_is_not_a_training_file() -> None:
     from tests.providers.sdk.archive import zip_bytes
 
@@ -345,18 +330,6 @@ def test_an_audio_only_answer_leaves_no_empty_assistant_message() -> None:
     ]
 
 
-@pytest.mark.parametrize(
-    "path",
-    fixtures("openai-chat") + fixtures("anthropic") + fixtures("umf"),
-    ids=lambda p: f"{p.parent.name}/{p.stem}",
-)
-def test_every_other_fixture_becomes_a_valid_line(path: Path) -> None:
-    for item in formats.get(path.parent.name).parse(load(path)):
-        rendered = FORMAT.render(stored(item.conversation))
-        assert isinstance(rendered.payload, str) and rendered.payload.endswith("\n")
-        validate_finetune_text(rendered.payload)
-
-
 def test_only_the_main_path_of_a_tree_is_written_and_each_other_branch_message_reported() -> None:
     tree = formats.get("claude-export").parse(
         load(FIXTURES / "claude-export" / "tree_branches.json")
@@ -368,11 +341,6 @@ def test_only_the_main_path_of_a_tree_is_written_and_each_other_branch_message_r
         ("content-dropped", "messages[3]", "0195e3a1-1111-7000-8000-000000000004", None),
         ("content-dropped", "messages", ["id", "timestamp"], None),
     ]
-
-
-def test_no_block_is_dropped_silently() -> None:
-    conversation = every_block()
-    assert_nothing_dropped_silently(conversation, FORMAT.render(conversation))
 
 
 # --------------------------------------------------------------------------- fuzzing

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +21,7 @@ from providers.umf import (
     Block,
     Conversation,
     Extra,
+    ImageBlock,
     MediaSource,
     Message,
     TextBlock,
@@ -85,6 +86,30 @@ def decoded_text(source: MediaSource) -> str | None:
         return base64.b64decode(source.data, validate=True).decode("utf-8")
     except (binascii.Error, ValueError):
         return None
+
+
+def image_url(
+    block: ImageBlock, path: str, ctx: Context, ns: Namespace, details: Collection[str] = ()
+) -> dict[str, Any] | None:
+    """The ``image_url`` object (``{url, detail?}`` and its kept fields) for an image, or
+    None, warned, when its source is neither a URL nor base64 data. With ``details``, a
+    converted image's detail outside them is left out with a note."""
+    url = media_uri(block.source, block.extra, ns)
+    if url is None:
+        drop(block, path, f"{ctx.label} takes images only as a URL or base64 data", ctx)
+        return None
+    inner: dict[str, Any] = {"url": url}
+    if block.detail is not None and (not details or ctx.faithful or block.detail in details):
+        inner["detail"] = block.detail
+    elif block.detail is not None:
+        ctx.drift.add(
+            "content-dropped",
+            f"{ctx.label} image detail is one of {', '.join(details)}",
+            field=at(path, "detail"),
+            original=block.detail,
+            severity="info",
+        )
+    return ns.put(inner, block.extra, "inner")
 
 
 def drop(block: Block, path: str, message: str, ctx: Context) -> None:

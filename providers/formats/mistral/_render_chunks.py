@@ -11,6 +11,7 @@ from providers.formats._chat_completions.blocks import (
     decoded_text,
     drop,
     drop_reasoning,
+    image_url,
     media_uri,
     same_bytes,
 )
@@ -26,16 +27,11 @@ from ._parse_messages import thinking_text
 
 def render_image(block: ImageBlock, path: str, ctx: Context) -> dict[str, Any] | None:
     """An ``image_url`` chunk (a URL string, or ``{url, detail}``), or None (warned)."""
-    url = media_uri(block.source, block.extra, NS)
-    if url is None:
-        drop(block, path, "Mistral takes images only as a URL or base64 data", ctx)
+    inner = image_url(block, path, ctx, NS)
+    if inner is None:
         return None
-    inner: dict[str, Any] = {"url": url}
-    if block.detail is not None:
-        inner["detail"] = block.detail
-    NS.put(inner, block.extra, "inner")
     if inner.keys() == {"url"} and NS.hint(block.extra, "image_url") != "object":
-        return NS.put({"type": "image_url", "image_url": url}, block.extra)
+        return NS.put({"type": "image_url", "image_url": inner["url"]}, block.extra)
     return NS.put({"type": "image_url", "image_url": inner}, block.extra)
 
 

@@ -1,7 +1,7 @@
 """What every chat-completions format's fixtures hold to, parametrised over the five
 (openai-chat, openai-responses, ollama, cohere, mistral): enough of them, exact round
-trips, what the provider's SDK accepts, the shape recorded, and detection (each fixture is
-claimed by its own format only, the other formats' fixtures by none of these).
+trips, what the provider's SDK accepts and the shape recorded. Detection, for every
+format's fixtures, is in ``test_detection.py``.
 
 Each format's own reading and writing is tested in its directory.
 """
@@ -19,7 +19,6 @@ from providers import formats
 from tests.providers.formats.chat_completions._helpers import (
     canonical,
     fixtures_of,
-    foreign_fixtures,
     load,
     shape_of,
     stored,
@@ -101,17 +100,12 @@ SDKS = {
 }
 FAMILY = tuple(SDKS)
 CASES = [(format_id, path) for format_id in FAMILY for path in fixtures_of(format_id)]
-FOREIGN = [(format_id, path) for format_id in FAMILY for path in foreign_fixtures(format_id)]
 # Fixtures that are read with a warning (and written back exactly all the same).
 READ_WITH_WARNINGS = {("openai-chat", "legacy_functions"), ("ollama", "tool_loop_parallel")}
 
 
 def _case_id(case: tuple[str, Path]) -> str:
     return f"{case[0]}/{case[1].stem}"
-
-
-def _foreign_id(case: tuple[str, Path]) -> str:
-    return f"{case[0]}/{case[1].parent.name}-{case[1].stem}"
 
 
 @pytest.mark.parametrize("format_id", FAMILY)
@@ -146,28 +140,6 @@ def test_fixture_is_what_the_sdk_accepts(case: tuple[str, Path]) -> None:
             sdk.rules(request)
     if shape in ("response", "exchange"):
         sdk.response(payload["response"] if shape == "exchange" else payload)
-
-
-@pytest.mark.parametrize("case", CASES, ids=_case_id)
-def test_fixture_is_detected_as_its_own_format(case: tuple[str, Path]) -> None:
-    format_id, path = case
-    payload = load(path)
-    assert formats.get(format_id).detect(payload) == 2
-    assert formats.detect(payload).id == format_id
-
-
-@pytest.mark.parametrize("case", CASES, ids=_case_id)
-def test_no_other_format_claims_a_fixture_for_sure(case: tuple[str, Path]) -> None:
-    format_id, path = case
-    payload = load(path)
-    others = {fmt.id: fmt.detect(payload) for fmt in formats.all_formats() if fmt.id != format_id}
-    assert max(others.values()) < 2, others
-
-
-@pytest.mark.parametrize("case", FOREIGN, ids=_foreign_id)
-def test_other_formats_fixtures_are_not_claimed(case: tuple[str, Path]) -> None:
-    format_id, path = case
-    assert formats.get(format_id).detect(load(path)) < 2
 
 
 @pytest.mark.parametrize(

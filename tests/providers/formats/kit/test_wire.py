@@ -30,6 +30,8 @@ def test_dropped_media_given_as_a_data_url_is_warned_without_its_bytes(target: s
     audio = AudioBlock(source=MediaSource(type="url", url=_DATA_URL))
     message = Message(role="user", content=[TextBlock(text="listen"), audio])
     rendered = get(target).render(Conversation(messages=[message]))
-    said = [warning for warning in rendered.warnings if warning.field.startswith("messages[0]")]
+    said = [
+        warning for warning in rendered.warnings if (warning.field or "").startswith("messages[0]")
+    ]
     assert said, f"{target} sent a data-URL audio clip on without a word"
     assert _BYTES[:200] not in orjson.dumps([w.model_dump() for w in said]).decode()

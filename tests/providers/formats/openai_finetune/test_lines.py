@@ -23,7 +23,6 @@ from tests.providers.sdk.archive import (
     fixtures,
     load,
     nested,
-    other_fixtures,
     results,
     stored,
     summary,
@@ -55,24 +54,6 @@ def test_fixture_round_trips_byte_for_byte(path: Path) -> None:
 @pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
 def test_fixture_lines_are_what_the_sdk_types_accept(path: Path) -> None:
     validate_finetune_text(load(path))
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_fixture_is_detected_as_openai_finetune(path: Path) -> None:
-    assert FORMAT.detect(load(path)) == 2
-    assert formats.detect(load(path)).id == "openai-finetune"
-
-
-@pytest.mark.parametrize("path", other_fixtures("openai-finetune"), ids=lambda p: p.stem)
-def test_other_formats_fixtures_are_not_taken_for_fine_tuning_lines(path: Path) -> None:
-    assert FORMAT.detect(load(path)) == 0
-
-
-@pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)
-def test_no_other_format_claims_a_fine_tuning_line(path: Path) -> None:
-    for fmt in formats.all_formats():
-        if fmt.id != "openai-finetune":
-            assert fmt.detect(load(path)) < 2, fmt.id
 
 
 @pytest.mark.parametrize("path", FIXTURE_PATHS, ids=lambda p: p.stem)

@@ -107,7 +107,7 @@ def summary(warnings: list[DriftWarning]) -> list[tuple[Any, ...]]:
 def message_summary(warnings: list[DriftWarning]) -> list[tuple[Any, ...]]:
     """:func:`summary` of the warnings about the messages (those about the request around
     them are the same for every format with no place for it: ``test_conversions.py``)."""
-    return summary([w for w in warnings if w.field.startswith("messages")])
+    return summary([w for w in warnings if (w.field or "").startswith("messages")])
 
 
 def assert_renders(format_id: str, conversation: Conversation) -> Rendered:

@@ -77,7 +77,7 @@ def test_the_request_around_the_messages_is_warned_for_first(format_id: str, sou
     rendered = assert_renders(format_id, IMPORTS[source]())
     expected = REQUEST_WARNINGS[source]
     assert summary(rendered.warnings[: len(expected)]) == expected
-    assert all(w.field.startswith("messages") for w in rendered.warnings[len(expected) :])
+    assert all((w.field or "").startswith("messages") for w in rendered.warnings[len(expected) :])
 
 
 CONVERTIBLE = [

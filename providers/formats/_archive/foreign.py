@@ -13,7 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from providers.formats._kit.drift import report_foreign_fields, report_message_name
+from providers.formats._kit.drift import (
+    report_block_dropped,
+    report_foreign_fields,
+    report_message_name,
+)
 from providers.formats.base import Drift
 from providers.umf import (
     Block,
@@ -171,7 +175,7 @@ class PlainText:
         ):
             report_as_text(block, path, ctx.drift, self.as_text(block))
             return block.text if isinstance(block, RefusalBlock) else block.source.data or ""
-        ctx.drift.add("content-dropped", self.dropped(block), field=path, original=block.type)
+        report_block_dropped(block, path, ctx.drift, self.dropped(block))
         return None
 
 

@@ -10,7 +10,11 @@ from typing import Any
 
 from providers.formats._chat_completions.turns import Turn
 from providers.formats._kit.context import RenderContext as Context
-from providers.formats._kit.drift import describe, report_foreign_extra, report_thinking_dropped
+from providers.formats._kit.drift import (
+    report_block_dropped,
+    report_foreign_extra,
+    report_thinking_dropped,
+)
 from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import require_mapping, require_str, split
 from providers.formats._kit.paths import at
@@ -18,7 +22,6 @@ from providers.formats._kit.thread import one_thread
 from providers.formats._kit.wire import data_uri, parse_data_uri
 from providers.umf import (
     JSON,
-    Block,
     Conversation,
     Extra,
     ImageBlock,
@@ -96,7 +99,9 @@ def image_url(
     converted image's detail outside them is left out with a note."""
     url = media_uri(block.source, block.extra, ns)
     if url is None:
-        drop(block, path, f"{ctx.label} takes images only as a URL or base64 data", ctx)
+        report_block_dropped(
+            block, path, ctx.drift, f"{ctx.label} takes images only as a URL or base64 data"
+        )
         return None
     inner: dict[str, Any] = {"url": url}
     if block.detail is not None and (not details or ctx.faithful or block.detail in details):
@@ -110,11 +115,6 @@ def image_url(
             severity="info",
         )
     return ns.put(inner, block.extra, "inner")
-
-
-def drop(block: Block, path: str, message: str, ctx: Context) -> None:
-    """Warn that ``block`` is left out (``content-dropped``; never its bytes)."""
-    ctx.drift.add("content-dropped", message, field=path, original=describe(block))
 
 
 def drop_reasoning(block: ThinkingBlock, path: str, why: str, ctx: Context) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.extra import foreign_fields, own_extra
 from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import media_summary
 from providers.formats.base import Drift
 from providers.umf import (
     Block,
@@ -190,14 +191,23 @@ def report_unplaced(
 
 
 def describe(block: Block) -> dict[str, Any]:
-    """What a warning says about a moved or dropped block (never media bytes)."""
-    out: dict[str, Any] = {"type": block.type}
+    """What a warning shows of a block moved or left out: the block less its ``extra``,
+    but never bytes nor secrets. Media are their summary (:func:`media_summary`: no base64,
+    no ``data:`` URL), a thinking block has no signature or encrypted data, and the blocks
+    of a tool result are described in turn."""
     source = getattr(block, "source", None)
     if isinstance(source, MediaSource):
-        out["source"] = source.model_dump(exclude_none=True, exclude={"data"})
-    for key in ("title", "filename"):
-        if getattr(block, key, None) is not None:
-            out[key] = getattr(block, key)
+        out: dict[str, Any] = {"type": block.type, **media_summary(source)}
+        for key in ("title", "filename"):
+            if getattr(block, key, None) is not None:
+                out[key] = getattr(block, key)
+        return out
+    out = block.model_dump(
+        mode="json", exclude={"extra", "signature", "data", "content"}, exclude_none=True
+    )
+    if isinstance(block, ToolResultBlock):
+        content = block.content
+        out["content"] = content if isinstance(content, str) else [describe(b) for b in content]
     return out
 
 
@@ -359,3 +369,9 @@ def report_unsupported_parameters(
             field=f"parameters.custom.{key}",
             original=value,
         )
+
+
+def report_block_dropped(block: Block, path: str, drift: Drift, why: str) -> None:
+    """The ``content-dropped`` warning for a block left out, ``why`` saying why; it shows
+    the block as :func:`describe` does (media by their summary, never their bytes)."""
+    drift.add("content-dropped", why, field=path, original=describe(block))

@@ -206,12 +206,6 @@ def report_as_text(block: Block, path: str, ctx: RenderContext, why: str) -> Non
     )
 
 
-def report_dropped(block: Block, path: str, ctx: RenderContext, why: str) -> None:
-    """The warning for a block left out, ``why`` saying why."""
-    original = block.model_dump(mode="json", exclude={"extra"}, exclude_none=True)
-    ctx.drift.add("content-dropped", why, field=path, original=original)
-
-
 def report_citations(block: TextBlock, path: str, ctx: RenderContext, why: str) -> None:
     """The warning for the citations of a text block, which the list has no place for."""
     if block.citations:

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import json
 
-from providers.formats._kit.drift import error_said_in_content, report_thinking_dropped
+from providers.formats._kit.drift import (
+    error_said_in_content,
+    report_block_dropped,
+    report_thinking_dropped,
+)
 from providers.formats._kit.paths import at, item
 from providers.formats._message_lists.render import (
     developer_as_system,
@@ -18,7 +22,6 @@ from providers.formats._message_lists.render import (
     render_list,
     report_as_text,
     report_citations,
-    report_dropped,
     report_foreign,
     report_moved,
     report_reasoning_fields,
@@ -123,7 +126,9 @@ def _place_text(block: Block, path: str, texts: list[str], ctx: ArtContext) -> b
     if isinstance(block, ThinkingBlock):
         report_thinking_dropped(block, path, ctx.drift, "ART messages carry no reasoning")
     else:
-        report_dropped(block, path, ctx, f"ART messages cannot hold {block.type} content here")
+        report_block_dropped(
+            block, path, ctx.drift, f"ART messages cannot hold {block.type} content here"
+        )
     return False
 
 

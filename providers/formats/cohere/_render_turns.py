@@ -16,7 +16,6 @@ import orjson
 
 from providers.formats._chat_completions.blocks import (
     decoded_text,
-    drop,
     drop_reasoning,
     image_url,
     leave_out_empty,
@@ -31,7 +30,7 @@ from providers.formats._chat_completions.content import (
 )
 from providers.formats._chat_completions.turns import Located, Turn, locate, mark_error
 from providers.formats._kit.context import RenderContext as Context
-from providers.formats._kit.drift import describe
+from providers.formats._kit.drift import describe, report_block_dropped
 from providers.formats._kit.wire import signature_portable
 from providers.umf import (
     JSON,
@@ -150,7 +149,7 @@ class TurnWriter:
             "image": f"Cohere takes images in user messages only, not in a {role} message",
             "audio": "Cohere takes no audio",
         }.get(block.type, f"a {role} message cannot hold a {block.type} block")
-        drop(block, path, why, self.ctx)
+        report_block_dropped(block, path, self.ctx.drift, why)
         return None
 
     def _document(self, block: DocumentBlock, path: str, role: str) -> dict[str, Any] | None:
@@ -199,7 +198,9 @@ def document_data(block: DocumentBlock, path: str, ctx: Context, where: str) -> 
         return native
     data = _foreign_data(block)
     if data is None:
-        drop(block, path, "Cohere takes documents as text; these bytes are not text", ctx)
+        report_block_dropped(
+            block, path, ctx.drift, "Cohere takes documents as text; these bytes are not text"
+        )
         return None
     ctx.drift.add(
         "content-type-unsupported",

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import orjson
 
-from providers.formats._kit.drift import report_thinking_dropped
+from providers.formats._kit.drift import report_block_dropped, report_thinking_dropped
 from providers.formats._kit.paths import at, item
 from providers.formats._message_lists.render import (
     ListContext,
@@ -23,7 +23,6 @@ from providers.formats._message_lists.render import (
     render_list,
     report_as_text,
     report_citations,
-    report_dropped,
     report_foreign,
     report_invalid_arguments,
     report_moved,
@@ -173,7 +172,9 @@ def _piece(block: Block, role: str, path: str, ctx: ListContext) -> str | None:
             original=block.text or None,
         )
         return None
-    report_dropped(block, path, ctx, f"a Forge {role} message cannot hold {block.type} content")
+    report_block_dropped(
+        block, path, ctx.drift, f"a Forge {role} message cannot hold {block.type} content"
+    )
     return None
 
 

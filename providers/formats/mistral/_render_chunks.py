@@ -9,7 +9,6 @@ from typing import Any
 
 from providers.formats._chat_completions.blocks import (
     decoded_text,
-    drop,
     drop_reasoning,
     image_url,
     media_uri,
@@ -17,7 +16,7 @@ from providers.formats._chat_completions.blocks import (
 )
 from providers.formats._chat_completions.content import sent_as_text
 from providers.formats._kit.context import RenderContext as Context
-from providers.formats._kit.drift import describe
+from providers.formats._kit.drift import describe, report_block_dropped
 from providers.formats._kit.wire import signature_portable
 from providers.umf import AudioBlock, DocumentBlock, ImageBlock, ThinkingBlock
 
@@ -57,7 +56,7 @@ def render_document(block: DocumentBlock, path: str, ctx: Context) -> dict[str, 
             if source.type == "base64"
             else "a file id of another provider means nothing to Mistral"
         )
-        drop(block, path, why, ctx)
+        report_block_dropped(block, path, ctx.drift, why)
         return None
     why = "Mistral has no text documents; sent as a text chunk"
     return sent_as_text(text, path, ctx, why, original=describe(block))
@@ -67,7 +66,7 @@ def render_audio(block: AudioBlock, path: str, ctx: Context) -> dict[str, Any] |
     """An ``input_audio`` chunk (base64 audio), or None (warned)."""
     source = block.source
     if source.type != "base64" or source.data is None:
-        drop(block, path, "Mistral takes audio only as base64 data", ctx)
+        report_block_dropped(block, path, ctx.drift, "Mistral takes audio only as base64 data")
         return None
     original = NS.hint(block.extra, "uri")
     data = original if same_bytes(original, source) else source.data

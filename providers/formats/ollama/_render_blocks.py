@@ -20,7 +20,7 @@ from typing import Any
 
 from providers.formats._chat_completions.blocks import decoded_text
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_reasoning_dropped
+from providers.formats._kit.drift import report_block_dropped, report_reasoning_dropped
 from providers.formats._kit.paths import at
 from providers.formats._kit.wire import arguments_object, is_base64, media_summary, parse_data_uri
 from providers.formats.base import Drift
@@ -162,12 +162,7 @@ def _place_media_text(block: Block, path: str, texts: list[str], ctx: Context) -
         )
         return
     assert isinstance(block, DocumentBlock | AudioBlock)
-    ctx.drift.add(
-        "content-dropped",
-        f"Ollama takes no {block.type} content; left out",
-        field=path,
-        original={"type": block.type, **media_summary(block.source)},
-    )
+    report_block_dropped(block, path, ctx.drift, f"Ollama takes no {block.type} content; left out")
 
 
 def document_text(block: DocumentBlock) -> str | None:

@@ -98,7 +98,7 @@ def test_media_conversions() -> None:
             "content-dropped",
             "warning",
             "messages[0].content[2]",
-            {"source": "base64", "media_type": "image/bmp"},
+            {"source": "base64", "media_type": "image/bmp", "size": 2},
             None,
         ),
         (
@@ -113,7 +113,7 @@ def test_media_conversions() -> None:
             "content-dropped",
             "warning",
             "messages[0].content[7]",
-            {"type": "audio", "source": "base64", "media_type": "audio/wav"},
+            {"type": "audio", "source": "base64", "media_type": "audio/wav", "size": 4},
             None,
         ),
     ]

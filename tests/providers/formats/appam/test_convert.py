@@ -211,7 +211,7 @@ def test_documents_fill_what_appam_requires() -> None:
         (
             "content-dropped",
             "messages[0].content[2]",
-            {"type": "document", "source": {"type": "file", "file_id": "file-1"}},
+            {"type": "document", "source": "file", "file_id": "file-1"},
             None,
         ),
     ]

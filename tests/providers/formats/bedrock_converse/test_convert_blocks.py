@@ -124,7 +124,7 @@ def test_media_conversions() -> None:
             "content-dropped",
             "warning",
             "messages[0].content[3]",
-            {"source": "base64", "media_type": "image/bmp"},
+            {"source": "base64", "media_type": "image/bmp", "size": 2},
             None,
         ),
         (
@@ -149,7 +149,7 @@ def test_media_conversions() -> None:
             "content-dropped",
             "warning",
             "messages[0].content[10]",
-            {"source": "base64", "media_type": "audio/x-midi"},
+            {"source": "base64", "media_type": "audio/x-midi", "size": 4},
             None,
         ),
     ]

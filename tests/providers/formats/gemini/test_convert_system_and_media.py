@@ -139,7 +139,7 @@ def test_media_conversions() -> None:
             "content-dropped",
             "warning",
             "messages[0].content[7]",
-            {"type": "image", "source": "base64", "media_type": "image/png"},
+            {"type": "image", "source": "base64", "media_type": "image/png", "size": 8},
             None,
         ),
         ("field-unknown", "info", "messages[0].content[8].filename", "a.pdf", None),

@@ -100,14 +100,20 @@ def test_openai_multimodal_request_converts_exactly() -> None:
             "content-dropped",
             "warning",
             "messages[1].content[3]",
-            {"type": "audio", "source": "base64", "media_type": "audio/wav"},
+            {"type": "audio", "source": "base64", "media_type": "audio/wav", "size": 364},
             None,
         ),
         (
             "content-dropped",
             "warning",
             "messages[1].content[4]",
-            {"type": "document", "source": "base64", "media_type": "application/pdf"},
+            {
+                "type": "document",
+                "source": "base64",
+                "media_type": "application/pdf",
+                "size": 125,
+                "filename": "invoice.pdf",
+            },
             None,
         ),
         (

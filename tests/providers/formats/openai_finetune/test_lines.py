@@ -241,19 +241,25 @@ def test_audio_and_files_are_dropped_from_a_multimodal_request() -> None:
         (
             "content-dropped",
             "messages[1].content[3]",
-            {"type": "base64", "media_type": "audio/wav"},
+            {"type": "audio", "source": "base64", "media_type": "audio/wav", "size": 364},
             None,
         ),
         (
             "content-dropped",
             "messages[1].content[4]",
-            {"type": "base64", "media_type": "application/pdf"},
+            {
+                "type": "document",
+                "source": "base64",
+                "media_type": "application/pdf",
+                "size": 125,
+                "filename": "invoice.pdf",
+            },
             None,
         ),
         (
             "content-dropped",
             "messages[1].content[5]",
-            {"type": "file", "file_id": "file-6F2ksmvXxt4VdoqmHRw6kL"},
+            {"type": "document", "source": "file", "file_id": "file-6F2ksmvXxt4VdoqmHRw6kL"},
             None,
         ),
         ("parameter-unsupported", "extra.openai-chat.modalities", ["text"], None),

@@ -62,20 +62,20 @@ def test_media_parts_and_their_losses() -> None:
         (
             "content-dropped",
             "messages[0].content[2]",
-            {"type": "image", "source": {"type": "file", "file_id": "file_011CNha8"}},
+            {"type": "image", "source": "file", "file_id": "file_011CNha8"},
             None,
         ),
         ("parameter-defaulted", "messages[0].content[3].filename", None, "document.pdf"),
         (
             "content-type-unsupported",
             "messages[0].content[6]",
-            {"type": "document", "source": {"type": "text", "media_type": "text/plain"}},
+            {"type": "document", "source": "text", "media_type": "text/plain"},
             "input_text",
         ),
         (
             "content-dropped",
             "messages[0].content[7]",
-            {"type": "audio", "source": {"type": "base64", "media_type": "audio/mpeg"}},
+            {"type": "audio", "source": "base64", "media_type": "audio/mpeg", "size": 3},
             None,
         ),
     ]

@@ -165,7 +165,7 @@ def test_openai_chat_refusals_and_audio_are_warned() -> None:
         (
             "content-dropped",
             "messages[1].content[3]",
-            {"type": "audio", "source": {"type": "base64", "media_type": "audio/wav"}},
+            {"type": "audio", "source": "base64", "media_type": "audio/wav", "size": 364},
             None,
         ),
     ]

@@ -120,7 +120,7 @@ def test_what_a_tool_result_cannot_hold() -> None:
         (
             "content-dropped",
             "messages[1].content[0].content[3]",
-            {"type": "audio", "source": {"type": "base64", "media_type": "audio/wav"}},
+            {"type": "audio", "source": "base64", "media_type": "audio/wav", "size": 3},
             None,
         ),
     ]

@@ -193,26 +193,16 @@ def openai_import() -> Conversation:
 
 # --------------------------------------------------------------------------- what warnings hold
 
-# The media of the two imports as a warning that leaves them out names them.
-DROPPED_IMAGE = {
-    "type": "image",
-    "source": {"type": "base64", "media_type": "image/png", "data": PNG},
-}
-DROPPED_RADAR = {
-    "type": "image",
-    "source": {"type": "url", "url": "https://maps.example/radar.png"},
-}
+# The media of the two imports as a warning that leaves them out names them: by their
+# summary (source, media type, size in bytes, a real URL), never by their bytes.
+DROPPED_IMAGE = {"type": "image", "source": "base64", "media_type": "image/png", "size": 70}
+DROPPED_RADAR = {"type": "image", "source": "url", "url": "https://maps.example/radar.png"}
 DROPPED_PDF = {
     "type": "document",
-    "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERi0x"},
+    "source": "base64",
+    "media_type": "application/pdf",
+    "size": 6,
     "title": "Forecast",
 }
-DROPPED_PHOTO = {
-    "type": "image",
-    "source": {"type": "url", "url": "https://example.com/photo.jpg"},
-    "detail": "high",
-}
-DROPPED_AUDIO = {
-    "type": "audio",
-    "source": {"type": "base64", "media_type": "audio/wav", "data": "UklGRg=="},
-}
+DROPPED_PHOTO = {"type": "image", "source": "url", "url": "https://example.com/photo.jpg"}
+DROPPED_AUDIO = {"type": "audio", "source": "base64", "media_type": "audio/wav", "size": 4}

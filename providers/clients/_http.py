@@ -58,6 +58,17 @@ class StreamReader(Protocol):
         ...
 
 
+class StreamState:
+    """What every stream reader starts from: where its chunks go (``emitter``), whether the
+    answer is complete (``finished``) and the last event it read (for the error that names
+    where a stream broke off)."""
+
+    def __init__(self, emitter: ChunkEmitter) -> None:
+        self.emitter = emitter
+        self.finished = False
+        self.last_event: str | None = None
+
+
 def decode_json(data: str | bytes, context: str) -> Any:
     """JSON from a provider answer; :func:`malformed` (permanent) when it is not JSON."""
     try:

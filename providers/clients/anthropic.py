@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 
 from providers.clients._errors import error_from_event, malformed
-from providers.clients._http import HttpClient, StreamReader, decode_json
+from providers.clients._http import HttpClient, StreamReader, StreamState, decode_json
 from providers.clients._stream import ChunkEmitter
 from providers.umf import JSON
 
@@ -47,13 +47,11 @@ class AnthropicClient(HttpClient):
         return MessageStream(emitter)
 
 
-class MessageStream:
+class MessageStream(StreamState):
     """Rebuilds the response Message from its stream events."""
 
     def __init__(self, emitter: ChunkEmitter) -> None:
-        self.emitter = emitter
-        self.finished = False
-        self.last_event: str | None = None
+        super().__init__(emitter)
         self._message: dict[str, Any] | None = None
         self._blocks: dict[int, dict[str, Any]] = {}
         self._partial_json: dict[int, str] = {}

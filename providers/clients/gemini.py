@@ -16,7 +16,7 @@ from urllib.parse import quote
 import orjson
 
 from providers.clients._errors import error_from_event, malformed
-from providers.clients._http import HttpClient, StreamReader, decode_json
+from providers.clients._http import HttpClient, StreamReader, StreamState, decode_json
 from providers.clients._stream import ChunkEmitter
 from providers.umf import JSON
 
@@ -51,13 +51,11 @@ class GeminiClient(HttpClient):
         return GenerateContentStream(emitter)
 
 
-class GenerateContentStream:
+class GenerateContentStream(StreamState):
     """Joins streamed ``GenerateContentResponse`` chunks into one."""
 
     def __init__(self, emitter: ChunkEmitter) -> None:
-        self.emitter = emitter
-        self.finished = False
-        self.last_event: str | None = None
+        super().__init__(emitter)
         self._top: dict[str, Any] = {}
         self._candidates: dict[int, dict[str, Any]] = {}
         self._calls = 0

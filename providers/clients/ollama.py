@@ -16,7 +16,7 @@ import httpx
 import orjson
 
 from providers.clients._errors import error_from_event, malformed
-from providers.clients._http import HttpClient, StreamReader, decode_json
+from providers.clients._http import HttpClient, StreamReader, StreamState, decode_json
 from providers.clients._stream import ChunkEmitter
 from providers.umf import JSON
 
@@ -54,13 +54,11 @@ class OllamaClient(HttpClient):
                 yield "line", line
 
 
-class ChatLineStream:
+class ChatLineStream(StreamState):
     """Joins NDJSON chat lines into the response ``"stream": false`` would have given."""
 
     def __init__(self, emitter: ChunkEmitter) -> None:
-        self.emitter = emitter
-        self.finished = False
-        self.last_event: str | None = None
+        super().__init__(emitter)
         self._last: dict[str, Any] = {}
         self._message: dict[str, Any] = {}
         self._calls = 0

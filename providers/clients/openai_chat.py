@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.clients._errors import error_from_event, malformed
-from providers.clients._http import HttpClient, StreamReader, decode_json
+from providers.clients._http import HttpClient, StreamReader, StreamState, decode_json
 from providers.clients._stream import ChunkEmitter
 from providers.umf import JSON
 
@@ -62,13 +62,11 @@ class _Choice:
     finish_reason: str | None = None
 
 
-class ChatCompletionStream:
+class ChatCompletionStream(StreamState):
     """Joins ``chat.completion.chunk`` events back into one ``chat.completion``."""
 
     def __init__(self, emitter: ChunkEmitter) -> None:
-        self.emitter = emitter
-        self.finished = False
-        self.last_event: str | None = None
+        super().__init__(emitter)
         self._top: dict[str, Any] = {}
         self._usage: Any = None
         self._choices: dict[int, _Choice] = {}

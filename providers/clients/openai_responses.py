@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from providers.clients._errors import error_from_event, malformed
-from providers.clients._http import HttpClient, StreamReader, decode_json
+from providers.clients._http import HttpClient, StreamReader, StreamState, decode_json
 from providers.clients._stream import ChunkEmitter
 from providers.umf import JSON
 
@@ -42,13 +42,11 @@ class OpenAIResponsesClient(HttpClient):
         return ResponseEventStream(emitter)
 
 
-class ResponseEventStream:
+class ResponseEventStream(StreamState):
     """Keeps the final ``response`` of a Responses stream; passes deltas on as chunks."""
 
     def __init__(self, emitter: ChunkEmitter) -> None:
-        self.emitter = emitter
-        self.finished = False
-        self.last_event: str | None = None
+        super().__init__(emitter)
         self._response: dict[str, Any] | None = None
         self._items: dict[int, dict[str, Any]] = {}
         self._calls: dict[str, tuple[str, str]] = {}

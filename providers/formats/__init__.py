@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any, BinaryIO, Literal, TypedDict, Unpack
 
 from providers.formats._gc import collector_paused, payload_size
 from providers.formats._kit.detect import DETECTION_PREFERENCE
@@ -23,7 +25,7 @@ from providers.formats.base import (
     ParseResult,
     Rendered,
 )
-from providers.umf import JSON, DriftWarning
+from providers.umf import JSON, Conversation, DriftWarning, Message
 
 __all__ = [
     "DETECTION_PREFERENCE",
@@ -40,6 +42,7 @@ __all__ = [
     "get",
     "parse",
     "register",
+    "register_package",
 ]
 
 _REGISTRY: dict[str, Format] = {}
@@ -55,6 +58,54 @@ def register(fmt: Format) -> Format:
         raise RuntimeError(f"format {fmt.id!r} is registered twice")
     _REGISTRY[fmt.id] = visible_only(guarded(fmt))
     return _REGISTRY[fmt.id]
+
+
+class FormatFields(TypedDict, total=False):
+    """The :class:`Format` fields a package may give :func:`register_package` beside its
+    label and capabilities: what is particular to it."""
+
+    kind: Literal["json", "text"]
+    provider: str
+    render_many: Callable[[Sequence[Conversation]], Rendered]
+    iter_parse: Callable[[BinaryIO], Iterator[ParseResult | FormatError]]
+    iter_entries: Callable[[BinaryIO], Iterator[Any]]
+    entry_identity: Callable[[Any], tuple[str | None, JSON] | None]
+    read_entry: Callable[[Any], ParseResult | FormatError]
+    render_stream: Callable[[Conversation, Iterable[Message]], Iterator[bytes]]
+
+
+def register_package(
+    package: str,
+    *,
+    label: str,
+    capabilities: Capabilities,
+    parse: Callable[[JSON], list[ParseResult]] | None = None,
+    render: Callable[[Conversation], Rendered] | None = None,
+    **fields: Unpack[FormatFields],
+) -> Format:
+    """Register the format package named ``package`` (its ``__name__``) by the one shape
+    every format package has: its id is ``_constants.FORMAT_ID``; it detects with
+    ``_detect.detect`` (and declares ``_detect.DISTINCTIVE`` if it has one); it parses and
+    renders with ``_parse.parse`` and ``_render.render`` unless ``fields`` give them (the
+    archives build theirs). ``fields`` are its other :class:`Format` fields."""
+    constants = importlib.import_module(f"{package}._constants")
+    detecting = importlib.import_module(f"{package}._detect")
+    if parse is None:
+        parse = importlib.import_module(f"{package}._parse").parse
+    if render is None:
+        render = importlib.import_module(f"{package}._render").render
+    return register(
+        Format(
+            id=constants.FORMAT_ID,
+            label=label,
+            capabilities=capabilities,
+            parse=parse,
+            render=render,
+            detect=detecting.detect,
+            distinctive=getattr(detecting, "DISTINCTIVE", None),
+            **fields,
+        )
+    )
 
 
 def _load() -> None:

@@ -1,7 +1,8 @@
 """What every format module provides, and the tools they share to report drift.
 
-A format module defines one :class:`Format` instance at module level and decorates it with
-:func:`providers.formats.register`. ``parse`` turns a payload (already-decoded JSON, or a
+A format package registers one :class:`Format` with
+:func:`providers.formats.register_package`, which takes its id, ``parse``, ``render`` and
+``detect`` from the package's shape. ``parse`` turns a payload (already-decoded JSON, or a
 string for text formats) into UMF conversations; ``render`` turns one conversation back into
 a payload and lists what it could not carry.
 
@@ -138,15 +139,16 @@ class Rendered:
 
 @dataclass(frozen=True)
 class Capabilities:
-    """What a format can carry. Published by ``GET /api/v1/formats/``."""
+    """What a format can carry. Published by ``GET /api/v1/formats/``. A format names its
+    roles and blocks; whatever else it does not name, it cannot carry."""
 
     roles: frozenset[str]
     blocks: frozenset[str]
-    tools: bool
-    tool_choice: bool
-    parameters: frozenset[str]
-    reasoning_signatures: bool
-    usage: bool
+    tools: bool = False
+    tool_choice: bool = False
+    parameters: frozenset[str] = frozenset()
+    reasoning_signatures: bool = False
+    usage: bool = False
     tree: bool = False
     multi_conversation: bool = False
     # Whether the format can mark a message as hidden from the person (ChatGPT's profile

@@ -13,7 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from providers.formats._kit.drift import report_foreign_fields, report_message_name
+from providers.formats._kit.drift import (
+    report_block_dropped,
+    report_foreign_fields,
+    report_message_name,
+)
 from providers.formats.base import Drift
 from providers.umf import (
     Block,
@@ -26,7 +30,6 @@ from providers.umf import (
     ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
-    main_path,
 )
 
 
@@ -90,23 +93,6 @@ def report_request(
             field=f"tools[{index}]",
             original=tool.name,
         )
-
-
-def one_thread(conversation: Conversation, drift: Drift, why: str) -> list[tuple[int, Message]]:
-    """The messages of the main path with their indexes; every message on another branch
-    is dropped with a warning saying ``why`` ("a span holds one thread")."""
-    positions = {id(message): index for index, message in enumerate(conversation.messages)}
-    path = main_path(conversation)
-    kept = {id(message) for message in path}
-    for index, message in enumerate(conversation.messages):
-        if id(message) not in kept:
-            drift.add(
-                "content-dropped",
-                f"{why}; this message is on another branch",
-                field=f"messages[{index}]",
-                original=message.id,
-            )
-    return [(positions[id(message)], message) for message in path]
 
 
 def thinking_text(block: ThinkingBlock, path: str, drift: Drift, unsigned: str) -> str | None:
@@ -189,7 +175,7 @@ class PlainText:
         ):
             report_as_text(block, path, ctx.drift, self.as_text(block))
             return block.text if isinstance(block, RefusalBlock) else block.source.data or ""
-        ctx.drift.add("content-dropped", self.dropped(block), field=path, original=block.type)
+        report_block_dropped(block, path, ctx.drift, self.dropped(block))
         return None
 
 

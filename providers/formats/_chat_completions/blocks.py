@@ -4,28 +4,32 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._chat_completions.turns import Turn
 from providers.formats._kit.context import RenderContext as Context
-from providers.formats._kit.drift import describe, report_foreign_extra
+from providers.formats._kit.drift import (
+    report_block_dropped,
+    report_foreign_extra,
+    report_thinking_dropped,
+)
 from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import require_mapping, require_str, split
-from providers.formats._kit.paths import at, item
+from providers.formats._kit.paths import at
+from providers.formats._kit.thread import one_thread
 from providers.formats._kit.wire import data_uri, parse_data_uri
 from providers.umf import (
     JSON,
-    Block,
     Conversation,
     Extra,
+    ImageBlock,
     MediaSource,
     Message,
     TextBlock,
     ThinkingBlock,
     Tool,
-    main_path,
 )
 
 _EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
@@ -87,20 +91,35 @@ def decoded_text(source: MediaSource) -> str | None:
         return None
 
 
-def drop(block: Block, path: str, message: str, ctx: Context) -> None:
-    """Warn that ``block`` is left out (``content-dropped``; never its bytes)."""
-    ctx.drift.add("content-dropped", message, field=path, original=describe(block))
+def image_url(
+    block: ImageBlock, path: str, ctx: Context, ns: Namespace, details: Collection[str] = ()
+) -> dict[str, Any] | None:
+    """The ``image_url`` object (``{url, detail?}`` and its kept fields) for an image, or
+    None, warned, when its source is neither a URL nor base64 data. With ``details``, a
+    converted image's detail outside them is left out with a note."""
+    url = media_uri(block.source, block.extra, ns)
+    if url is None:
+        report_block_dropped(
+            block, path, ctx.drift, f"{ctx.label} takes images only as a URL or base64 data"
+        )
+        return None
+    inner: dict[str, Any] = {"url": url}
+    if block.detail is not None and (not details or ctx.faithful or block.detail in details):
+        inner["detail"] = block.detail
+    elif block.detail is not None:
+        ctx.drift.add(
+            "content-dropped",
+            f"{ctx.label} image detail is one of {', '.join(details)}",
+            field=at(path, "detail"),
+            original=block.detail,
+            severity="info",
+        )
+    return ns.put(inner, block.extra, "inner")
 
 
 def drop_reasoning(block: ThinkingBlock, path: str, why: str, ctx: Context) -> None:
     """Warn that a thinking block is left out (``reasoning-dropped``)."""
-    ctx.drift.add(
-        "reasoning-dropped",
-        why,
-        field=path,
-        original=block.text or None,
-        details={"redacted": block.redacted, "signed": bool(block.signature or block.data)},
-    )
+    report_thinking_dropped(block, path, ctx.drift, why)
 
 
 def sendable(parts: list[dict[str, Any]]) -> bool:
@@ -184,18 +203,7 @@ def thread(
 ) -> list[tuple[int, Message]]:
     """The messages to write with their indexes: one path when the conversation is a
     tree, the others ``content-dropped`` (``original`` says what a warning names)."""
-    positions = {id(message): index for index, message in enumerate(conversation.messages)}
-    path = main_path(conversation)
-    kept = {id(message) for message in path}
-    for index, message in enumerate(conversation.messages):
-        if id(message) not in kept:
-            ctx.drift.add(
-                "content-dropped",
-                f"{ctx.label} takes one thread; this message is on another branch",
-                field=item("messages", index),
-                original=original(message),
-            )
-    return [(positions[id(message)], message) for message in path]
+    return one_thread(conversation, ctx.drift, f"{ctx.label} takes one thread", original)
 
 
 def take_answer(

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import (
+    no_place_for_message_facts,
     report_foreign_extra,
     report_message_metadata,
     report_unplaced,
@@ -77,10 +78,7 @@ def render_chat(
     if ctx.faithful:
         turns = turns_as_read(messages, ctx) if shape != "response" else []
     else:
-        no_place = (
-            f"a {dialect.label} request has no per-message ids, timestamps, models, finish "
-            "reasons or usage; left out"
-        )
+        no_place = no_place_for_message_facts(f"a {dialect.label} request")
         report_message_metadata(messages, ctx.drift, no_place)
         turns = linearize(messages, ctx, dialect.valid_call_id, dialect.make_call_id)
     writer = writer_for(ctx)

@@ -9,6 +9,7 @@ from typing import Any
 
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import (
+    error_said_in_content,
     report_blocks_foreign_extra,
     report_foreign_extra,
     report_reasoning_details,
@@ -388,15 +389,6 @@ def mark_error(
     no flag): ``capability-unsupported``. ``what`` names the target's results ("tool
     outputs"), ``text_type`` its text parts (``input_text``), ``provider`` whose they are
     (the format's label unless given)."""
-    if isinstance(content, list):
-        marked: Any = [{"type": text_type, "text": "Error:"}, *content]
-    else:
-        marked = f"Error: {content}" if content else "Error"
-    ctx.drift.add(
-        "capability-unsupported",
-        f"{provider or ctx.label} {what} have no error flag; the error is said in the text",
-        field=at(path, "is_error"),
-        original=True,
-        transformed=marked,
+    return error_said_in_content(
+        content, path, ctx.drift, f"{provider or ctx.label} {what}", text_type=text_type
     )
-    return marked

@@ -9,6 +9,7 @@ from typing import Any
 
 from providers.formats._content_blocks.drafts import Ctx, Part
 from providers.formats._kit.context import RenderContext
+from providers.formats._kit.drift import report_block_dropped
 from providers.umf import Block, Extra
 
 BlockRenderer = Callable[[Block, str, Ctx], "dict[str, Any] | None"]
@@ -73,21 +74,16 @@ def nested_renderer(
     *,
     refused: tuple[str, ...],
     where: str,
-    original: Callable[[Block], Any],
 ) -> BlockRenderer[RenderContext]:
     """The renderer of a block inside a tool result: ``render_block``, but the ``refused``
     types, which ``where`` ("an Anthropic tool result") cannot hold, are left out, said
-    with ``original`` (what the warning shows of the block)."""
+    as :func:`report_block_dropped` says it."""
 
     def render_nested(block: Block, path: str, ctx: RenderContext) -> dict[str, Any] | None:
         if block.type not in refused:
             return render_block(block, path, ctx)
-        ctx.drift.add(
-            "content-dropped",
-            f"{where} cannot hold a {block.type} block; left out",
-            field=path,
-            original=original(block),
-        )
+        why = f"{where} cannot hold a {block.type} block; left out"
+        report_block_dropped(block, path, ctx.drift, why)
         return None
 
     return render_nested

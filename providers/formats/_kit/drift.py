@@ -10,6 +10,7 @@ from typing import Any
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.extra import foreign_fields, own_extra
 from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import media_summary
 from providers.formats.base import Drift
 from providers.umf import (
     Block,
@@ -140,6 +141,26 @@ def report_result_as_text(path: str, drift: Drift) -> None:
     )
 
 
+def error_said_in_content(
+    content: Any, path: str, drift: Drift, results: str, *, text_type: str = "text"
+) -> Any:
+    """A failed tool result's content (a string, or a list of ``text_type`` parts) marked
+    ``Error:``, with a ``capability-unsupported`` note: ``results`` ("ART tool results")
+    have no error flag."""
+    if isinstance(content, list):
+        marked: Any = [{"type": text_type, "text": "Error:"}, *content]
+    else:
+        marked = f"Error: {content}" if content else "Error"
+    drift.add(
+        "capability-unsupported",
+        f"{results} have no error flag; the error is said in the text",
+        field=at(path, "is_error"),
+        original=True,
+        transformed=marked,
+    )
+    return marked
+
+
 def report_unplaced(
     conversation: Conversation,
     earlier: list[tuple[int, Message]],
@@ -170,14 +191,23 @@ def report_unplaced(
 
 
 def describe(block: Block) -> dict[str, Any]:
-    """What a warning says about a moved or dropped block (never media bytes)."""
-    out: dict[str, Any] = {"type": block.type}
+    """What a warning shows of a block moved or left out: the block less its ``extra``,
+    but never bytes nor secrets. Media are their summary (:func:`media_summary`: no base64,
+    no ``data:`` URL), a thinking block has no signature or encrypted data, and the blocks
+    of a tool result are described in turn."""
     source = getattr(block, "source", None)
     if isinstance(source, MediaSource):
-        out["source"] = source.model_dump(exclude_none=True, exclude={"data"})
-    for key in ("title", "filename"):
-        if getattr(block, key, None) is not None:
-            out[key] = getattr(block, key)
+        out: dict[str, Any] = {"type": block.type, **media_summary(source)}
+        for key in ("title", "filename"):
+            if getattr(block, key, None) is not None:
+                out[key] = getattr(block, key)
+        return out
+    out = block.model_dump(
+        mode="json", exclude={"extra", "signature", "data", "content"}, exclude_none=True
+    )
+    if isinstance(block, ToolResultBlock):
+        content = block.content
+        out["content"] = content if isinstance(content, str) else [describe(b) for b in content]
     return out
 
 
@@ -219,6 +249,14 @@ def report_message_metadata(
             details={"messages": dropped},
             severity="info",
         )
+
+
+def no_place_for_message_facts(request: str) -> str:
+    """The note :func:`report_message_metadata` gives for a request, which has no place for
+    any per-message fact; ``request`` names it with its article ("an Anthropic request")."""
+    return (
+        f"{request} has no per-message ids, timestamps, models, finish reasons or usage; left out"
+    )
 
 
 def report_message_name(message: Message, path: str, drift: Drift, what: str) -> None:
@@ -303,6 +341,19 @@ def report_reasoning_dropped(block: ThinkingBlock, path: str, drift: Drift, why:
     )
 
 
+def report_thinking_dropped(block: ThinkingBlock, path: str, drift: Drift, why: str) -> None:
+    """The warning for a thinking block a message list leaves out, ``why`` the whole
+    reason ("ART messages carry no reasoning"); it says whether the block was signed,
+    never the signature."""
+    drift.add(
+        "reasoning-dropped",
+        why,
+        field=path,
+        original=block.text or None,
+        details={"redacted": block.redacted, "signed": bool(block.signature or block.data)},
+    )
+
+
 def report_unsupported_parameters(
     parameters: Parameters, keys: Iterable[str], drift: Drift, *, missing: str, custom: str
 ) -> None:
@@ -326,3 +377,9 @@ def report_unsupported_parameters(
             field=f"parameters.custom.{key}",
             original=value,
         )
+
+
+def report_block_dropped(block: Block, path: str, drift: Drift, why: str) -> None:
+    """The ``content-dropped`` warning for a block left out, ``why`` saying why; it shows
+    the block as :func:`describe` does (media by their summary, never their bytes)."""
+    drift.add("content-dropped", why, field=path, original=describe(block))

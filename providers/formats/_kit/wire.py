@@ -139,7 +139,20 @@ def decoded_text(data: str) -> str | None:
 
 
 def media_summary(source: MediaSource) -> dict[str, Any]:
-    """What a warning says about media (never the bytes themselves)."""
-    summary = {"source": source.type, "media_type": source.media_type, "url": source.url}
-    summary["file_id"] = source.file_id
+    """What a warning says about media: its source type, media type, size in bytes, URL
+    and file id, never the bytes themselves, so neither base64 data nor a ``data:`` URL
+    (which is the bytes again); the warning's field says where they are."""
+    inline = inline_media(source)
+    summary = {
+        "source": source.type,
+        "media_type": source.media_type or (inline[0] if inline else None),
+        "size": base64_size(inline[1]) if inline else None,
+        "url": None if source.url and source.url[:5].lower() == "data:" else source.url,
+        "file_id": source.file_id,
+    }
     return {key: value for key, value in summary.items() if value is not None}
+
+
+def base64_size(data: str) -> int:
+    """How many bytes base64 ``data`` holds (counted, not decoded)."""
+    return len(data.rstrip("=")) * 3 // 4

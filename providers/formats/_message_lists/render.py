@@ -8,6 +8,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from providers.formats._kit import thread
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import (
     report_foreign_fields,
@@ -27,10 +28,8 @@ from providers.umf import (
     Message,
     RefusalBlock,
     TextBlock,
-    ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
-    main_path,
 )
 
 
@@ -68,18 +67,8 @@ def one_thread(
     tree, each message left on another branch noted as dropped (``holds``: how the note
     begins, "<label> holds one thread" by default). With ``metadata_note``, a conversion
     notes the per-message facts the list has no place for (less the ``held`` ones)."""
-    positions = {id(message): index for index, message in enumerate(conversation.messages)}
-    path = main_path(conversation)
-    kept = {id(message) for message in path}
-    for index, message in enumerate(conversation.messages):
-        if id(message) not in kept:
-            ctx.drift.add(
-                "content-dropped",
-                f"{holds or ctx.label + ' holds one thread'}; this message is on another branch",
-                field=item("messages", index),
-                original=original(message),
-            )
-    written = [(positions[id(message)], message) for message in path]
+    why = holds or f"{ctx.label} holds one thread"
+    written = thread.one_thread(conversation, ctx.drift, why, original)
     if metadata_note and not ctx.faithful:
         report_message_metadata(written, ctx.drift, metadata_note, held=held)
     return written
@@ -217,27 +206,10 @@ def report_as_text(block: Block, path: str, ctx: RenderContext, why: str) -> Non
     )
 
 
-def report_dropped(block: Block, path: str, ctx: RenderContext, why: str) -> None:
-    """The warning for a block left out, ``why`` saying why."""
-    original = block.model_dump(mode="json", exclude={"extra"}, exclude_none=True)
-    ctx.drift.add("content-dropped", why, field=path, original=original)
-
-
 def report_citations(block: TextBlock, path: str, ctx: RenderContext, why: str) -> None:
     """The warning for the citations of a text block, which the list has no place for."""
     if block.citations:
         ctx.drift.add("content-dropped", why, field=at(path, "citations"), original=block.citations)
-
-
-def report_thinking_dropped(block: ThinkingBlock, path: str, ctx: RenderContext, why: str) -> None:
-    """The warning for a thinking block left out, ``why`` saying why."""
-    ctx.drift.add(
-        "reasoning-dropped",
-        why,
-        field=path,
-        original=block.text or None,
-        details={"redacted": block.redacted, "signed": bool(block.signature or block.data)},
-    )
 
 
 def report_invalid_arguments(block: ToolUseBlock, path: str, ctx: RenderContext, who: str) -> None:
@@ -251,17 +223,3 @@ def report_invalid_arguments(block: ToolUseBlock, path: str, ctx: RenderContext,
             original=block.raw_arguments,
             transformed=block.input,
         )
-
-
-def error_in_text(text: str, path: str, ctx: RenderContext, who: str) -> str:
-    """A failed tool result's text, marked ``Error:``: ``who`` ("ART tool results") has
-    no error flag."""
-    marked = f"Error: {text}" if text else "Error"
-    ctx.drift.add(
-        "capability-unsupported",
-        f"{who} have no error flag; the error is said in the text",
-        field=at(path, "is_error"),
-        original=True,
-        transformed=marked,
-    )
-    return marked

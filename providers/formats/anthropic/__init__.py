@@ -23,17 +23,16 @@ reasons, usage and metadata in one info note).
 
 from __future__ import annotations
 
-from providers.formats import register
+from providers.formats import register_package
 from providers.formats._content_blocks.capabilities import block_capabilities
 from providers.formats.anthropic._constants import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
     FORMAT_ID,
 )
-from providers.formats.anthropic._detect import DISTINCTIVE, detect
+from providers.formats.anthropic._detect import detect
 from providers.formats.anthropic._parse import parse
 from providers.formats.anthropic._render import render
-from providers.formats.base import Format
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
@@ -46,22 +45,16 @@ __all__ = [
 ]
 
 
-FORMAT = register(
-    Format(
-        id=FORMAT_ID,
-        label="Anthropic Messages",
-        capabilities=block_capabilities(
-            # temperature/top_p/top_k only in round trips of Anthropic payloads (API version).
-            frozenset(
-                {"model", "max_tokens", "temperature", "top_p", "top_k", "stop", "user", "stream"}
-                | {"parallel_tool_calls"}
-            ),
-            audio=False,
+FORMAT = register_package(
+    __name__,
+    label="Anthropic Messages",
+    capabilities=block_capabilities(
+        # temperature/top_p/top_k only in round trips of Anthropic payloads (API version).
+        frozenset(
+            {"model", "max_tokens", "temperature", "top_p", "top_k", "stop", "user", "stream"}
+            | {"parallel_tool_calls"}
         ),
-        parse=parse,
-        render=render,
-        detect=detect,
-        provider="anthropic",
-        distinctive=DISTINCTIVE,
-    )
+        audio=False,
+    ),
+    provider="anthropic",
 )

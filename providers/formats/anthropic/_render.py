@@ -14,7 +14,11 @@ from providers.formats._content_blocks.render import (
 )
 from providers.formats._content_blocks.shape import Thread
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_foreign_extra, report_unsupported_parameters
+from providers.formats._kit.drift import (
+    no_place_for_message_facts,
+    report_foreign_extra,
+    report_unsupported_parameters,
+)
 from providers.formats._kit.extra import hint, own_extra
 from providers.formats.anthropic._constants import (
     DEFAULT_MAX_TOKENS,
@@ -36,10 +40,7 @@ from providers.formats.anthropic._rules import apply_rules
 from providers.formats.base import Rendered
 from providers.umf import JSON, Conversation, Message
 
-_NO_MESSAGE_METADATA = (
-    "an Anthropic request has no per-message ids, timestamps, models, finish reasons or "
-    "usage; left out"
-)
+_NO_MESSAGE_METADATA = no_place_for_message_facts("an Anthropic request")
 
 
 def render(conversation: Conversation) -> Rendered:

@@ -138,7 +138,6 @@ _render_result_blocks = block_list_renderer(
         render_block,
         refused=("tool_use", "tool_result", "thinking"),
         where="an Anthropic tool result",
-        original=lambda block: block.model_dump(mode="json", exclude={"extra"}),
     ),
     _kind,
 )

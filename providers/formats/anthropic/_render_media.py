@@ -12,8 +12,9 @@ from providers.formats._content_blocks.media import (
     unsendable,
 )
 from providers.formats._kit.context import RenderContext
+from providers.formats._kit.drift import report_block_dropped
 from providers.formats._kit.extra import hint
-from providers.formats._kit.wire import decoded_text, inline_media, media_summary
+from providers.formats._kit.wire import decoded_text, inline_media
 from providers.formats.anthropic._constants import (
     FORMAT_ID,
     IMAGE_MEDIA_TYPES,
@@ -90,10 +91,5 @@ def verbatim_source(block: ImageBlock | DocumentBlock) -> dict[str, Any]:
 
 
 def render_audio(block: Any, path: str, ctx: RenderContext) -> None:
-    ctx.drift.add(
-        "content-dropped",
-        "Anthropic takes no audio; left out",
-        field=path,
-        original={"type": "audio", **media_summary(block.source)},
-    )
+    report_block_dropped(block, path, ctx.drift, "Anthropic takes no audio; left out")
     return None

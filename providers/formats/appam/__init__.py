@@ -36,31 +36,23 @@ other formats' fields                           ``field-unknown`` (info)
 
 from __future__ import annotations
 
-from providers.formats import register
+from providers.formats import register_package
 from providers.formats.appam._constants import FORMAT_ID, ROLES
 from providers.formats.appam._detect import detect
 from providers.formats.appam._parse import parse
 from providers.formats.appam._render import render
-from providers.formats.base import Capabilities, Format
+from providers.formats.base import Capabilities
 
 __all__ = ["FORMAT", "FORMAT_ID", "detect", "parse", "render"]
 
 
-FORMAT = register(
-    Format(
-        id=FORMAT_ID,
-        label="Appam UnifiedMessage",
-        capabilities=Capabilities(
-            roles=frozenset(ROLES),
-            blocks=frozenset({"text", "image", "document", "tool_use", "tool_result", "thinking"}),
-            tools=False,
-            tool_choice=False,
-            parameters=frozenset(),
-            reasoning_signatures=True,
-            usage=True,
-        ),
-        parse=parse,
-        render=render,
-        detect=detect,
-    )
+FORMAT = register_package(
+    __name__,
+    label="Appam UnifiedMessage",
+    capabilities=Capabilities(
+        roles=frozenset(ROLES),
+        blocks=frozenset({"text", "image", "document", "tool_use", "tool_result", "thinking"}),
+        reasoning_signatures=True,
+        usage=True,
+    ),
 )

@@ -6,16 +6,15 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from providers.formats._kit.drift import report_block_dropped, report_thinking_dropped
 from providers.formats._kit.paths import at, item
 from providers.formats._kit.wire import signature_portable
 from providers.formats._message_lists.render import (
     ListContext,
     report_as_text,
     report_citations,
-    report_dropped,
     report_foreign,
     report_invalid_arguments,
-    report_thinking_dropped,
 )
 from providers.formats.appam._constants import (
     DEFAULT_IMAGE_MEDIA_TYPE,
@@ -71,7 +70,7 @@ def _image(block: Block, path: str, ctx: ListContext) -> Body | None:
         )
         wire = {"type": "base64", "media_type": media_type, "data": source.data}
     else:
-        report_dropped(block, path, ctx, "Appam images are base64 data or a URL")
+        report_block_dropped(block, path, ctx.drift, "Appam images are base64 data or a URL")
         return None
     body: Body = {"type": "image", "source": {**wire, **NS.hint(block.extra, "source", {})}}
     if block.detail is not None:
@@ -90,7 +89,9 @@ def _document(block: Block, path: str, ctx: ListContext) -> Body | None:
         media_type = media_type_of(source, default, path, ctx)
         wire = {"type": tag, "media_type": media_type, "data": source.data}
     else:
-        report_dropped(block, path, ctx, "Appam documents are PDF data, a PDF URL or text")
+        report_block_dropped(
+            block, path, ctx.drift, "Appam documents are PDF data, a PDF URL or text"
+        )
         return None
     body: Body = {"type": "document", "source": {**wire, **NS.hint(block.extra, "source", {})}}
     title = block.title if block.title is not None else block.filename
@@ -108,7 +109,7 @@ def _document(block: Block, path: str, ctx: ListContext) -> Body | None:
 
 
 def _audio(block: Block, path: str, ctx: ListContext) -> Body | None:
-    report_dropped(block, path, ctx, "Appam has no audio block")
+    report_block_dropped(block, path, ctx.drift, "Appam has no audio block")
     return None
 
 
@@ -162,7 +163,7 @@ def _thinking(block: Block, path: str, ctx: ListContext) -> Body | None:
     portable = signature_portable(block, FORMAT_ID)
     if not portable and not block.text:
         why = "reasoning with no readable text cannot travel to Appam"
-        report_thinking_dropped(block, path, ctx, why)
+        report_thinking_dropped(block, path, ctx.drift, why)
         return None
     body: Body = {"type": "thinking", "thinking": block.text}
     if portable and block.signature is not None:

@@ -33,31 +33,21 @@ Text blocks of one message are joined with newlines (ART content is one string).
 
 from __future__ import annotations
 
-from providers.formats import register
+from providers.formats import register_package
 from providers.formats.art._constants import FORMAT_ID, ROLES
 from providers.formats.art._detect import detect
 from providers.formats.art._parse import parse
 from providers.formats.art._render import render
-from providers.formats.base import Capabilities, Format
+from providers.formats.base import Capabilities
 
 __all__ = ["FORMAT", "FORMAT_ID", "ROLES", "detect", "parse", "render"]
 
 
-FORMAT = register(
-    Format(
-        id=FORMAT_ID,
-        label="ART ArtStandardMessage",
-        capabilities=Capabilities(
-            roles=frozenset({"system", "user", "assistant", "tool"}),
-            blocks=frozenset({"text", "tool_use", "tool_result"}),
-            tools=False,
-            tool_choice=False,
-            parameters=frozenset(),
-            reasoning_signatures=False,
-            usage=False,
-        ),
-        parse=parse,
-        render=render,
-        detect=detect,
-    )
+FORMAT = register_package(
+    __name__,
+    label="ART ArtStandardMessage",
+    capabilities=Capabilities(
+        roles=frozenset({"system", "user", "assistant", "tool"}),
+        blocks=frozenset({"text", "tool_use", "tool_result"}),
+    ),
 )

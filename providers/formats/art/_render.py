@@ -10,19 +10,21 @@ from __future__ import annotations
 
 import json
 
+from providers.formats._kit.drift import (
+    error_said_in_content,
+    report_block_dropped,
+    report_thinking_dropped,
+)
 from providers.formats._kit.paths import at, item
 from providers.formats._message_lists.render import (
     developer_as_system,
-    error_in_text,
     plain_text,
     render_list,
     report_as_text,
     report_citations,
-    report_dropped,
     report_foreign,
     report_moved,
     report_reasoning_fields,
-    report_thinking_dropped,
     whole_result,
 )
 from providers.formats._message_lists.shapes import Wire
@@ -122,9 +124,11 @@ def _place_text(block: Block, path: str, texts: list[str], ctx: ArtContext) -> b
         report_as_text(block, path, ctx, f"ART content is text; the {block.type} is sent as text")
         return True
     if isinstance(block, ThinkingBlock):
-        report_thinking_dropped(block, path, ctx, "ART messages carry no reasoning")
+        report_thinking_dropped(block, path, ctx.drift, "ART messages carry no reasoning")
     else:
-        report_dropped(block, path, ctx, f"ART messages cannot hold {block.type} content here")
+        report_block_dropped(
+            block, path, ctx.drift, f"ART messages cannot hold {block.type} content here"
+        )
     return False
 
 
@@ -191,4 +195,6 @@ def _result_text(block: ToolResultBlock, path: str, ctx: ArtContext) -> str:
         for position, inner in enumerate(block.content):
             _place_text(inner, item(at(path, "content"), position), texts, ctx)
         text = "\n".join(texts)
-    return error_in_text(text, path, ctx, "ART tool results") if block.is_error else text
+    return (
+        error_said_in_content(text, path, ctx.drift, "ART tool results") if block.is_error else text
+    )

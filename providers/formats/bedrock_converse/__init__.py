@@ -26,9 +26,8 @@ note).
 
 from __future__ import annotations
 
-from providers.formats import register
+from providers.formats import register_package
 from providers.formats._content_blocks.capabilities import block_capabilities
-from providers.formats.base import Format
 from providers.formats.bedrock_converse._constants import DEFAULT_MODEL, FORMAT_ID
 from providers.formats.bedrock_converse._detect import detect
 from providers.formats.bedrock_converse._parse import parse
@@ -37,16 +36,11 @@ from providers.formats.bedrock_converse._render import render
 __all__ = ["DEFAULT_MODEL", "FORMAT", "FORMAT_ID", "detect", "parse", "render"]
 
 
-FORMAT = register(
-    Format(
-        id=FORMAT_ID,
-        label="AWS Bedrock Converse",
-        capabilities=block_capabilities(
-            frozenset({"model", "max_tokens", "temperature", "top_p", "stop"}), audio=True
-        ),
-        parse=parse,
-        render=render,
-        detect=detect,
-        provider="bedrock",
-    )
+FORMAT = register_package(
+    __name__,
+    label="AWS Bedrock Converse",
+    capabilities=block_capabilities(
+        frozenset({"model", "max_tokens", "temperature", "top_p", "stop"}), audio=True
+    ),
+    provider="bedrock",
 )

@@ -14,7 +14,11 @@ from providers.formats._content_blocks.render import (
 )
 from providers.formats._content_blocks.shape import Thread
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_foreign_extra, report_unsupported_parameters
+from providers.formats._kit.drift import (
+    no_place_for_message_facts,
+    report_foreign_extra,
+    report_unsupported_parameters,
+)
 from providers.formats._kit.extra import hint, own_extra
 from providers.formats.base import Rendered
 from providers.formats.bedrock_converse._constants import (
@@ -28,10 +32,7 @@ from providers.formats.bedrock_converse._render_tools import render_tool_config
 from providers.formats.bedrock_converse._rules import apply_rules
 from providers.umf import Conversation, Message, Parameters
 
-_NO_MESSAGE_METADATA = (
-    "a Bedrock Converse request has no per-message ids, timestamps, models, finish reasons "
-    "or usage; left out"
-)
+_NO_MESSAGE_METADATA = no_place_for_message_facts("a Bedrock Converse request")
 
 # Parameters Converse has no member for (top_k only through a model's own
 # additionalModelRequestFields, whose names differ per model).

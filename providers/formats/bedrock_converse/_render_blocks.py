@@ -133,15 +133,6 @@ def _result_blocks(block: ToolResultBlock, path: str, ctx: RenderContext) -> lis
     return [part.body for part in parts]
 
 
-def _summary(block: Block) -> JSON:
-    """A block as a warning shows it (media without its bytes)."""
-    summary = block.model_dump(mode="json", exclude={"extra"})
-    source = summary.get("source")
-    if isinstance(source, dict) and source.get("data") is not None:
-        source["data"] = f"<{len(source['data'])} base64 characters>"
-    return summary
-
-
 def _thinking(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | None:
     if signature_portable(block, FORMAT_ID):
         if block.redacted and block.data is not None:
@@ -179,7 +170,6 @@ _render_result_blocks = block_list_renderer(
         render_block,
         refused=("tool_use", "tool_result", "thinking", "audio"),
         where="a Bedrock tool result",
-        original=_summary,
     ),
     union_member,
 )

@@ -42,9 +42,9 @@ Trees, timestamps, per-message models and finish reasons are kept.
 
 from __future__ import annotations
 
-from providers.formats import register
+from providers.formats import register_package
 from providers.formats._archive.wiring import data_export
-from providers.formats.base import Capabilities, Format
+from providers.formats.base import Capabilities
 
 from ._constants import FORMAT_ID
 from ._detect import detect
@@ -59,24 +59,17 @@ ARCHIVE = data_export(
 )
 parse, render = ARCHIVE.parse, ARCHIVE.render
 
-FORMAT = register(
-    Format(
-        id=FORMAT_ID,
-        label="ChatGPT data export",
-        capabilities=Capabilities(
-            roles=frozenset({"system", "user", "assistant", "tool"}),
-            blocks=frozenset({"text", "image", "audio", "tool_use", "tool_result", "thinking"}),
-            tools=False,
-            tool_choice=False,
-            parameters=frozenset({"model"}),
-            reasoning_signatures=False,
-            usage=False,
-            tree=True,
-            multi_conversation=True,
-            hidden_context=True,
-        ),
-        detect=detect,
-        provider="openai",
-        **ARCHIVE.hooks(),
-    )
+FORMAT = register_package(
+    __name__,
+    label="ChatGPT data export",
+    capabilities=Capabilities(
+        roles=frozenset({"system", "user", "assistant", "tool"}),
+        blocks=frozenset({"text", "image", "audio", "tool_use", "tool_result", "thinking"}),
+        parameters=frozenset({"model"}),
+        tree=True,
+        multi_conversation=True,
+        hidden_context=True,
+    ),
+    provider="openai",
+    **ARCHIVE.hooks(),
 )

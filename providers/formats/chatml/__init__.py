@@ -16,8 +16,8 @@ carry (see ``_render`` and ``_render_content``).
 
 from __future__ import annotations
 
-from providers.formats import register
-from providers.formats.base import Capabilities, Format
+from providers.formats import register_package
+from providers.formats.base import Capabilities
 from providers.formats.chatml._constants import FORMAT_ID
 from providers.formats.chatml._detect import detect
 from providers.formats.chatml._parse import parse
@@ -26,22 +26,13 @@ from providers.formats.chatml._render import render
 __all__ = ["FORMAT", "FORMAT_ID", "detect", "parse", "render"]
 
 
-FORMAT = register(
-    Format(
-        id=FORMAT_ID,
-        label="ChatML text",
-        capabilities=Capabilities(
-            roles=frozenset({"system", "developer", "user", "assistant", "tool"}),
-            blocks=frozenset({"text", "tool_use", "tool_result", "thinking"}),
-            tools=True,
-            tool_choice=False,
-            parameters=frozenset(),
-            reasoning_signatures=False,
-            usage=False,
-        ),
-        parse=parse,
-        render=render,
-        detect=detect,
-        kind="text",
-    )
+FORMAT = register_package(
+    __name__,
+    label="ChatML text",
+    capabilities=Capabilities(
+        roles=frozenset({"system", "developer", "user", "assistant", "tool"}),
+        blocks=frozenset({"text", "tool_use", "tool_result", "thinking"}),
+        tools=True,
+    ),
+    kind="text",
 )

@@ -12,11 +12,10 @@ images, audio and non-text documents (``content-dropped``), citations
 
 from __future__ import annotations
 
-from typing import Any
-
 from providers.formats._kit.context import RenderContext
+from providers.formats._kit.drift import error_said_in_content, report_block_dropped
 from providers.formats._kit.wire import decoded_text
-from providers.formats._message_lists.render import error_in_text, report_as_text, report_citations
+from providers.formats._message_lists.render import report_as_text, report_citations
 from providers.formats.chatml._constants import NS
 from providers.formats.chatml._parse_content import block_kind
 from providers.formats.chatml._render_tools import call_json
@@ -180,7 +179,7 @@ def render_result(
     drop_id(block.tool_use_id, id_path or f"{path}.tool_use_id", ctx)
     text = result_text(block, path, ctx)
     if block.is_error:
-        text = error_in_text(text, path, ctx, "ChatML tool results")
+        text = error_said_in_content(text, path, ctx.drift, "ChatML tool results")
     if NS.hint(block.extra, "bare") and ctx.faithful:
         return text
     return _tag("tool_response", text, block)
@@ -215,18 +214,7 @@ def _media(block: Block, path: str, ctx: RenderContext) -> str | None:
             block, path, ctx, "ChatML has no documents; this plain-text one is written as text"
         )
         return _escaped(text, path, ctx)
-    source = getattr(block, "source", None)
-    summary: dict[str, Any] = {"type": block.type}
-    if source is not None:
-        fields = {"source": source.type, "media_type": source.media_type, "file_id": source.file_id}
-        fields["url"] = None if (source.url or "").startswith("data:") else source.url
-        summary.update({key: value for key, value in fields.items() if value is not None})
-    ctx.drift.add(
-        "content-dropped",
-        f"ChatML text cannot carry {block.type}; left out",
-        field=path,
-        original=summary,
-    )
+    report_block_dropped(block, path, ctx.drift, f"ChatML text cannot carry {block.type}; left out")
     return None
 
 

@@ -38,9 +38,9 @@ about; trees are kept.
 
 from __future__ import annotations
 
-from providers.formats import register
+from providers.formats import register_package
 from providers.formats._archive.wiring import data_export
-from providers.formats.base import Capabilities, Format
+from providers.formats.base import Capabilities
 
 from ._constants import FORMAT_ID
 from ._detect import detect
@@ -53,23 +53,15 @@ __all__ = ["ARCHIVE", "FORMAT", "FORMAT_ID", "detect", "parse", "render"]
 ARCHIVE = data_export(FORMAT_ID, parse_conversation, render_conversation, render_foreign, ("uuid",))
 parse, render = ARCHIVE.parse, ARCHIVE.render
 
-FORMAT = register(
-    Format(
-        id=FORMAT_ID,
-        label="Claude.ai data export",
-        capabilities=Capabilities(
-            roles=frozenset({"user", "assistant"}),
-            blocks=frozenset({"text", "document", "tool_use", "tool_result", "thinking"}),
-            tools=False,
-            tool_choice=False,
-            parameters=frozenset(),
-            reasoning_signatures=False,
-            usage=False,
-            tree=True,
-            multi_conversation=True,
-        ),
-        detect=detect,
-        provider="anthropic",
-        **ARCHIVE.hooks(),
-    )
+FORMAT = register_package(
+    __name__,
+    label="Claude.ai data export",
+    capabilities=Capabilities(
+        roles=frozenset({"user", "assistant"}),
+        blocks=frozenset({"text", "document", "tool_use", "tool_result", "thinking"}),
+        tree=True,
+        multi_conversation=True,
+    ),
+    provider="anthropic",
+    **ARCHIVE.hooks(),
 )

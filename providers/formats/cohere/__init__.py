@@ -48,35 +48,28 @@ usage and metadata                                  messages
 
 from __future__ import annotations
 
-from providers.formats import register
+from providers.formats import register_package
 from providers.formats._chat_completions.parameters import SAMPLING, THREAD_ROLES
-from providers.formats.base import Capabilities, Format
+from providers.formats.base import Capabilities
 
 from ._constants import DEFAULT_MODEL, FORMAT_ID
-from ._detect import DISTINCTIVE, detect
+from ._detect import detect
 from ._parse import parse
 from ._render import render
 
 __all__ = ["DEFAULT_MODEL", "FORMAT", "FORMAT_ID", "detect", "parse", "render"]
 
 
-FORMAT = register(
-    Format(
-        id=FORMAT_ID,
-        label="Cohere v2 Chat",
-        capabilities=Capabilities(
-            roles=THREAD_ROLES,
-            blocks=frozenset({"text", "image", "document", "tool_use", "tool_result", "thinking"}),
-            tools=True,
-            tool_choice=True,
-            parameters=SAMPLING,
-            reasoning_signatures=False,
-            usage=True,
-        ),
-        parse=parse,
-        render=render,
-        detect=detect,
-        distinctive=DISTINCTIVE,
-        provider="cohere",
-    )
+FORMAT = register_package(
+    __name__,
+    label="Cohere v2 Chat",
+    capabilities=Capabilities(
+        roles=THREAD_ROLES,
+        blocks=frozenset({"text", "image", "document", "tool_use", "tool_result", "thinking"}),
+        tools=True,
+        tool_choice=True,
+        parameters=SAMPLING,
+        usage=True,
+    ),
+    provider="cohere",
 )

@@ -16,10 +16,9 @@ import orjson
 
 from providers.formats._chat_completions.blocks import (
     decoded_text,
-    drop,
     drop_reasoning,
+    image_url,
     leave_out_empty,
-    media_uri,
     sendable,
 )
 from providers.formats._chat_completions.calls import write_call
@@ -31,8 +30,7 @@ from providers.formats._chat_completions.content import (
 )
 from providers.formats._chat_completions.turns import Located, Turn, locate, mark_error
 from providers.formats._kit.context import RenderContext as Context
-from providers.formats._kit.drift import describe
-from providers.formats._kit.paths import at
+from providers.formats._kit.drift import describe, report_block_dropped
 from providers.formats._kit.wire import signature_portable
 from providers.umf import (
     JSON,
@@ -151,7 +149,7 @@ class TurnWriter:
             "image": f"Cohere takes images in user messages only, not in a {role} message",
             "audio": "Cohere takes no audio",
         }.get(block.type, f"a {role} message cannot hold a {block.type} block")
-        drop(block, path, why, self.ctx)
+        report_block_dropped(block, path, self.ctx.drift, why)
         return None
 
     def _document(self, block: DocumentBlock, path: str, role: str) -> dict[str, Any] | None:
@@ -186,23 +184,8 @@ class TurnWriter:
 
 def render_image(block: ImageBlock, path: str, ctx: Context) -> dict[str, Any] | None:
     """An ``image_url`` part (a URL or a data URI), or None when the source cannot be sent."""
-    url = media_uri(block.source, block.extra, NS)
-    if url is None:
-        drop(block, path, "Cohere takes images only as a URL or base64 data", ctx)
-        return None
-    inner: dict[str, Any] = {"url": url}
-    if block.detail is not None and (ctx.faithful or block.detail in IMAGE_DETAILS):
-        inner["detail"] = block.detail
-    elif block.detail is not None:
-        ctx.drift.add(
-            "content-dropped",
-            f"Cohere image detail is one of {', '.join(IMAGE_DETAILS)}",
-            field=at(path, "detail"),
-            original=block.detail,
-            severity="info",
-        )
-    NS.put(inner, block.extra, "inner")
-    return NS.put({"type": "image_url", "image_url": inner}, block.extra)
+    inner = image_url(block, path, ctx, NS, IMAGE_DETAILS)
+    return None if inner is None else NS.put({"type": "image_url", "image_url": inner}, block.extra)
 
 
 def document_data(block: DocumentBlock, path: str, ctx: Context, where: str) -> JSON | None:
@@ -215,7 +198,9 @@ def document_data(block: DocumentBlock, path: str, ctx: Context, where: str) -> 
         return native
     data = _foreign_data(block)
     if data is None:
-        drop(block, path, "Cohere takes documents as text; these bytes are not text", ctx)
+        report_block_dropped(
+            block, path, ctx.drift, "Cohere takes documents as text; these bytes are not text"
+        )
         return None
     ctx.drift.add(
         "content-type-unsupported",

@@ -39,8 +39,8 @@ form, which carries them exactly.
 
 from __future__ import annotations
 
-from providers.formats import register
-from providers.formats.base import Capabilities, Format
+from providers.formats import register_package
+from providers.formats.base import Capabilities
 from providers.formats.forge._constants import FORMAT_ID, ROLES
 from providers.formats.forge._detect import detect
 from providers.formats.forge._parse import parse
@@ -49,21 +49,11 @@ from providers.formats.forge._render import render
 __all__ = ["FORMAT", "FORMAT_ID", "detect", "parse", "render"]
 
 
-FORMAT = register(
-    Format(
-        id=FORMAT_ID,
-        label="Forge messages",
-        capabilities=Capabilities(
-            roles=frozenset(ROLES),
-            blocks=frozenset({"text", "tool_use", "tool_result", "thinking"}),
-            tools=False,
-            tool_choice=False,
-            parameters=frozenset(),
-            reasoning_signatures=False,
-            usage=False,
-        ),
-        parse=parse,
-        render=render,
-        detect=detect,
-    )
+FORMAT = register_package(
+    __name__,
+    label="Forge messages",
+    capabilities=Capabilities(
+        roles=frozenset(ROLES),
+        blocks=frozenset({"text", "tool_use", "tool_result", "thinking"}),
+    ),
 )

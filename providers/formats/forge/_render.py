@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import orjson
 
+from providers.formats._kit.drift import report_block_dropped, report_thinking_dropped
 from providers.formats._kit.paths import at, item
 from providers.formats._message_lists.render import (
     ListContext,
@@ -22,13 +23,11 @@ from providers.formats._message_lists.render import (
     render_list,
     report_as_text,
     report_citations,
-    report_dropped,
     report_foreign,
     report_invalid_arguments,
     report_moved,
     report_name,
     report_reasoning_fields,
-    report_thinking_dropped,
     whole_result,
 )
 from providers.formats._message_lists.shapes import Wire
@@ -173,14 +172,16 @@ def _piece(block: Block, role: str, path: str, ctx: ListContext) -> str | None:
             original=block.text or None,
         )
         return None
-    report_dropped(block, path, ctx, f"a Forge {role} message cannot hold {block.type} content")
+    report_block_dropped(
+        block, path, ctx.drift, f"a Forge {role} message cannot hold {block.type} content"
+    )
     return None
 
 
 def _thinking(block: ThinkingBlock, path: str, ctx: ListContext) -> str | None:
     if not block.text:
         why = "reasoning with no readable text cannot be written as Forge thinking"
-        report_thinking_dropped(block, path, ctx, why)
+        report_thinking_dropped(block, path, ctx.drift, why)
         return None
     if block.signature or block.data:
         ctx.drift.add(

@@ -43,9 +43,8 @@ with a drift warning for each lossy step:
 
 from __future__ import annotations
 
-from providers.formats import register
+from providers.formats import register_package
 from providers.formats._content_blocks.capabilities import block_capabilities
-from providers.formats.base import Format
 from providers.formats.gemini._constants import FORMAT_ID, SIGNATURE_PLACEHOLDER
 from providers.formats.gemini._detect import detect
 from providers.formats.gemini._parse import parse
@@ -54,20 +53,15 @@ from providers.formats.gemini._render import render
 __all__ = ["FORMAT", "FORMAT_ID", "SIGNATURE_PLACEHOLDER", "detect", "parse", "render"]
 
 
-FORMAT = register(
-    Format(
-        id=FORMAT_ID,
-        label="Google Gemini generateContent",
-        capabilities=block_capabilities(
-            frozenset(
-                {"temperature", "max_tokens", "top_p", "top_k", "stop", "seed"}
-                | {"frequency_penalty", "presence_penalty"}
-            ),
-            audio=True,
+FORMAT = register_package(
+    __name__,
+    label="Google Gemini generateContent",
+    capabilities=block_capabilities(
+        frozenset(
+            {"temperature", "max_tokens", "top_p", "top_k", "stop", "seed"}
+            | {"frequency_penalty", "presence_penalty"}
         ),
-        parse=parse,
-        render=render,
-        detect=detect,
-        provider="gemini",
-    )
+        audio=True,
+    ),
+    provider="gemini",
 )

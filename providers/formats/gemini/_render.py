@@ -5,7 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._content_blocks.shape import main_thread, shaped_payload
-from providers.formats._kit.drift import report_foreign_extra, report_message_metadata
+from providers.formats._kit.drift import (
+    no_place_for_message_facts,
+    report_foreign_extra,
+    report_message_metadata,
+)
 from providers.formats._kit.extra import hint, own_extra
 from providers.formats.base import Rendered
 from providers.formats.gemini._constants import FORMAT_ID, WIRE_FINISH_REASONS
@@ -16,9 +20,7 @@ from providers.formats.gemini._render_turns import build_turns, system_instructi
 from providers.formats.gemini._rules import apply_rules
 from providers.umf import Conversation, Message, ToolUseBlock, Usage
 
-_NO_MESSAGE_METADATA = (
-    "a Gemini request has no per-message ids, timestamps, models, finish reasons or usage; left out"
-)
+_NO_MESSAGE_METADATA = no_place_for_message_facts("a Gemini request")
 
 # Conversation-level fields written by their own renderers, not merged back verbatim.
 _HANDLED = ("generationConfig", "toolConfig")

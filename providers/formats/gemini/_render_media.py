@@ -9,7 +9,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.wire import is_base64, media_summary, parse_data_uri
+from providers.formats._kit.drift import report_block_dropped
+from providers.formats._kit.wire import is_base64, parse_data_uri
 from providers.formats.gemini._constants import FETCHABLE_SCHEMES, GEMINI_FILE_PREFIXES
 from providers.umf import MediaSource
 
@@ -50,12 +51,7 @@ def render_media(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | 
     if uri and source.type == "url" and uri.startswith(FETCHABLE_SCHEMES):
         return _url_as_file(block, uri, path, ctx)
     why = "a file id of another provider" if source.type == "file" else "this source"
-    ctx.drift.add(
-        "content-dropped",
-        f"Gemini cannot take {why}; left out",
-        field=path,
-        original={"type": block.type, **media_summary(source)},
-    )
+    report_block_dropped(block, path, ctx.drift, f"Gemini cannot take {why}; left out")
     return None
 
 
@@ -78,12 +74,8 @@ def _inline(
     media_type: str | None, data: str, block: Any, path: str, ctx: RenderContext
 ) -> dict[str, Any] | None:
     if not ctx.faithful and not is_base64(data):
-        ctx.drift.add(
-            "content-dropped",
-            "inline data that is not base64 cannot be sent to Gemini; left out",
-            field=path,
-            original={"type": block.type, **media_summary(block.source)},
-        )
+        why = "inline data that is not base64 cannot be sent to Gemini; left out"
+        report_block_dropped(block, path, ctx.drift, why)
         return None
     blob: dict[str, Any] = {"data": data}
     if media_type is not None:

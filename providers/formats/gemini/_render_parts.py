@@ -16,7 +16,11 @@ from typing import Any
 
 from providers.formats._content_blocks.drafts import Part as BlockPart
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_foreign_extra, report_reasoning_dropped
+from providers.formats._kit.drift import (
+    report_block_dropped,
+    report_foreign_extra,
+    report_reasoning_dropped,
+)
 from providers.formats._kit.extra import Namespace, hint, own_extra
 from providers.formats._kit.ids import ToolNames
 from providers.formats._kit.wire import arguments_object, signature_portable
@@ -211,12 +215,8 @@ def _result_content(block: ToolResultBlock, path: str, ctx: Context) -> tuple[st
             part = render_block(inner, inner_path, ctx)
             media += [part] if part is not None else []
         else:
-            ctx.drift.add(
-                "content-dropped",
-                f"a Gemini function response cannot hold a {inner.type} block; left out",
-                field=inner_path,
-                original=inner.model_dump(mode="json", exclude={"extra"}),
-            )
+            why = f"a Gemini function response cannot hold a {inner.type} block; left out"
+            report_block_dropped(inner, inner_path, ctx.drift, why)
     return "\n".join(texts), media
 
 

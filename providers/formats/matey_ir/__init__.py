@@ -42,8 +42,8 @@ other formats' fields                           ``field-unknown`` (info)
 
 from __future__ import annotations
 
-from providers.formats import register
-from providers.formats.base import Capabilities, Format
+from providers.formats import register_package
+from providers.formats.base import Capabilities
 from providers.formats.matey_ir._constants import FORMAT_ID, ROLES
 from providers.formats.matey_ir._detect import detect
 from providers.formats.matey_ir._parse import parse
@@ -52,24 +52,18 @@ from providers.formats.matey_ir._render import render
 __all__ = ["FORMAT", "FORMAT_ID", "detect", "parse", "render"]
 
 
-FORMAT = register(
-    Format(
-        id=FORMAT_ID,
-        label="ai.matey IR",
-        capabilities=Capabilities(
-            roles=frozenset(ROLES),
-            blocks=frozenset({"text", "image", "tool_use", "tool_result"}),
-            tools=True,
-            tool_choice=True,
-            parameters=frozenset(
-                {"model", "temperature", "max_tokens", "top_p", "top_k", "stop", "seed"}
-                | {"frequency_penalty", "presence_penalty", "user", "stream"}
-            ),
-            reasoning_signatures=False,
-            usage=True,
+FORMAT = register_package(
+    __name__,
+    label="ai.matey IR",
+    capabilities=Capabilities(
+        roles=frozenset(ROLES),
+        blocks=frozenset({"text", "image", "tool_use", "tool_result"}),
+        tools=True,
+        tool_choice=True,
+        parameters=frozenset(
+            {"model", "temperature", "max_tokens", "top_p", "top_k", "stop", "seed"}
+            | {"frequency_penalty", "presence_penalty", "user", "stream"}
         ),
-        parse=parse,
-        render=render,
-        detect=detect,
-    )
+        usage=True,
+    ),
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._kit.drift import report_unplaced
+from providers.formats._kit.drift import no_place_for_message_facts, report_unplaced
 from providers.formats._message_lists.render import (
     ListContext,
     one_thread,
@@ -31,10 +31,7 @@ from providers.formats.matey_ir._render_stream import render_stream
 from providers.formats.matey_ir._rules import finish_reason
 from providers.umf import JSON, Conversation, Message
 
-_NO_MESSAGE_METADATA = (
-    "an ai.matey IR request has no per-message ids, timestamps, models, finish reasons or "
-    "usage; left out"
-)
+_NO_MESSAGE_METADATA = no_place_for_message_facts("an ai.matey IR request")
 
 
 def render(conversation: Conversation) -> Rendered:

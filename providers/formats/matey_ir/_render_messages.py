@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._kit.drift import report_block_dropped, report_thinking_dropped
 from providers.formats._kit.paths import at, item
 from providers.formats._message_lists.render import (
     ListContext,
@@ -16,11 +17,9 @@ from providers.formats._message_lists.render import (
     plain_text,
     report_as_text,
     report_citations,
-    report_dropped,
     report_foreign,
     report_invalid_arguments,
     report_reasoning_fields,
-    report_thinking_dropped,
     whole_result,
 )
 from providers.formats.matey_ir._constants import DEFAULT_MEDIA_TYPE, NS
@@ -93,9 +92,9 @@ def render_block(block: Block, path: str, ctx: ListContext) -> Wire | None:
         report_as_text(block, path, ctx, f"the IR has no {block.type} content; sent as text")
         return {"type": "text", "text": text}
     if isinstance(block, ThinkingBlock):
-        report_thinking_dropped(block, path, ctx, "IR messages carry no reasoning")
+        report_thinking_dropped(block, path, ctx.drift, "IR messages carry no reasoning")
         return None
-    report_dropped(block, path, ctx, f"IR content has no {block.type} of this kind")
+    report_block_dropped(block, path, ctx.drift, f"IR content has no {block.type} of this kind")
     return None
 
 
@@ -122,7 +121,7 @@ def _image(block: ImageBlock, path: str, ctx: ListContext) -> Wire | None:
             )
         wire = {"type": "base64", "mediaType": media_type, "data": source.data}
     else:
-        report_dropped(block, path, ctx, "IR images are a URL or base64 data")
+        report_block_dropped(block, path, ctx.drift, "IR images are a URL or base64 data")
         return None
     if block.detail is not None:
         ctx.drift.add(
@@ -162,7 +161,9 @@ def _tool_result(block: ToolResultBlock, path: str, ctx: ListContext) -> Wire:
             if body is not None and body.get("type") == "text":
                 content.append(body)
             elif body is not None:
-                report_dropped(inner, inner_path, ctx, "an IR tool result holds text only")
+                report_block_dropped(
+                    inner, inner_path, ctx.drift, "an IR tool result holds text only"
+                )
     wire: Wire = {"type": "tool_result", "toolUseId": block.tool_use_id, "content": content}
     if block.is_error is not None:
         wire["isError"] = block.is_error

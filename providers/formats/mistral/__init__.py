@@ -56,37 +56,31 @@ usage and metadata                                  messages
 
 from __future__ import annotations
 
-from providers.formats import register
+from providers.formats import register_package
 from providers.formats._chat_completions.parameters import SAMPLING, THREAD_ROLES
-from providers.formats.base import Capabilities, Format
+from providers.formats.base import Capabilities
 
 from ._constants import BRIDGE_TEXT, DEFAULT_MODEL, FORMAT_ID
-from ._detect import DISTINCTIVE, detect
+from ._detect import detect
 from ._parse import parse
 from ._render import render
 
 __all__ = ["BRIDGE_TEXT", "DEFAULT_MODEL", "FORMAT", "FORMAT_ID", "detect", "parse", "render"]
 
 
-FORMAT = register(
-    Format(
-        id=FORMAT_ID,
-        label="Mistral Chat",
-        capabilities=Capabilities(
-            roles=THREAD_ROLES,
-            blocks=frozenset(
-                {"text", "image", "document", "audio", "tool_use", "tool_result", "thinking"}
-            ),
-            tools=True,
-            tool_choice=True,
-            parameters=SAMPLING | {"parallel_tool_calls"},
-            reasoning_signatures=True,
-            usage=True,
+FORMAT = register_package(
+    __name__,
+    label="Mistral Chat",
+    capabilities=Capabilities(
+        roles=THREAD_ROLES,
+        blocks=frozenset(
+            {"text", "image", "document", "audio", "tool_use", "tool_result", "thinking"}
         ),
-        parse=parse,
-        render=render,
-        detect=detect,
-        distinctive=DISTINCTIVE,
-        provider="mistral",
-    )
+        tools=True,
+        tool_choice=True,
+        parameters=SAMPLING | {"parallel_tool_calls"},
+        reasoning_signatures=True,
+        usage=True,
+    ),
+    provider="mistral",
 )

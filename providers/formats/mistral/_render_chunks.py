@@ -9,14 +9,14 @@ from typing import Any
 
 from providers.formats._chat_completions.blocks import (
     decoded_text,
-    drop,
     drop_reasoning,
+    image_url,
     media_uri,
     same_bytes,
 )
 from providers.formats._chat_completions.content import sent_as_text
 from providers.formats._kit.context import RenderContext as Context
-from providers.formats._kit.drift import describe
+from providers.formats._kit.drift import describe, report_block_dropped
 from providers.formats._kit.wire import signature_portable
 from providers.umf import AudioBlock, DocumentBlock, ImageBlock, ThinkingBlock
 
@@ -26,16 +26,11 @@ from ._parse_messages import thinking_text
 
 def render_image(block: ImageBlock, path: str, ctx: Context) -> dict[str, Any] | None:
     """An ``image_url`` chunk (a URL string, or ``{url, detail}``), or None (warned)."""
-    url = media_uri(block.source, block.extra, NS)
-    if url is None:
-        drop(block, path, "Mistral takes images only as a URL or base64 data", ctx)
+    inner = image_url(block, path, ctx, NS)
+    if inner is None:
         return None
-    inner: dict[str, Any] = {"url": url}
-    if block.detail is not None:
-        inner["detail"] = block.detail
-    NS.put(inner, block.extra, "inner")
     if inner.keys() == {"url"} and NS.hint(block.extra, "image_url") != "object":
-        return NS.put({"type": "image_url", "image_url": url}, block.extra)
+        return NS.put({"type": "image_url", "image_url": inner["url"]}, block.extra)
     return NS.put({"type": "image_url", "image_url": inner}, block.extra)
 
 
@@ -61,7 +56,7 @@ def render_document(block: DocumentBlock, path: str, ctx: Context) -> dict[str, 
             if source.type == "base64"
             else "a file id of another provider means nothing to Mistral"
         )
-        drop(block, path, why, ctx)
+        report_block_dropped(block, path, ctx.drift, why)
         return None
     why = "Mistral has no text documents; sent as a text chunk"
     return sent_as_text(text, path, ctx, why, original=describe(block))
@@ -71,7 +66,7 @@ def render_audio(block: AudioBlock, path: str, ctx: Context) -> dict[str, Any] |
     """An ``input_audio`` chunk (base64 audio), or None (warned)."""
     source = block.source
     if source.type != "base64" or source.data is None:
-        drop(block, path, "Mistral takes audio only as base64 data", ctx)
+        report_block_dropped(block, path, ctx.drift, "Mistral takes audio only as base64 data")
         return None
     original = NS.hint(block.extra, "uri")
     data = original if same_bytes(original, source) else source.data

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._chat_completions.blocks import (
-    drop,
     drop_reasoning,
     leave_out_empty,
     sendable,
@@ -26,6 +25,7 @@ from providers.formats._chat_completions.content import (
 )
 from providers.formats._chat_completions.turns import Located, Turn, locate, mark_error
 from providers.formats._kit.context import RenderContext as Context
+from providers.formats._kit.drift import report_block_dropped
 from providers.formats._kit.extra import put_fields
 from providers.umf import (
     AudioBlock,
@@ -146,7 +146,9 @@ class TurnWriter:
             return render_document(block, path, self.ctx)
         if isinstance(block, AudioBlock):
             return render_audio(block, path, self.ctx)
-        drop(block, path, f"a {role} message cannot hold a {block.type} block", self.ctx)
+        report_block_dropped(
+            block, path, self.ctx.drift, f"a {role} message cannot hold a {block.type} block"
+        )
         return None
 
     def _tool(self, turn: Turn) -> Written:

@@ -7,6 +7,7 @@ from typing import Any
 from providers.formats._chat_completions.blocks import take_answer, thread
 from providers.formats._chat_completions.shape import SHAPES, enveloped, one_answer
 from providers.formats._kit.drift import (
+    no_place_for_message_facts,
     report_foreign_extra,
     report_message_metadata,
     report_unsupported_parameters,
@@ -30,10 +31,7 @@ from ._render_messages import render_message
 
 # Parameters with no Ollama option at all.
 _UNSUPPORTED = ("user", "parallel_tool_calls")
-_NO_MESSAGE_METADATA = (
-    "an Ollama request has no per-message ids, timestamps, models, finish reasons or usage; "
-    "left out"
-)
+_NO_MESSAGE_METADATA = no_place_for_message_facts("an Ollama request")
 
 
 def render(conversation: Conversation) -> Rendered:

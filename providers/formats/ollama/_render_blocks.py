@@ -20,16 +20,15 @@ from typing import Any
 
 from providers.formats._chat_completions.blocks import decoded_text
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_reasoning_dropped
+from providers.formats._kit.drift import report_block_dropped, report_reasoning_dropped
 from providers.formats._kit.paths import at
-from providers.formats._kit.wire import arguments_object, is_base64, parse_data_uri
+from providers.formats._kit.wire import arguments_object, is_base64, media_summary, parse_data_uri
 from providers.formats.base import Drift
 from providers.umf import (
     AudioBlock,
     Block,
     DocumentBlock,
     ImageBlock,
-    MediaSource,
     RefusalBlock,
     TextBlock,
     ThinkingBlock,
@@ -163,12 +162,7 @@ def _place_media_text(block: Block, path: str, texts: list[str], ctx: Context) -
         )
         return
     assert isinstance(block, DocumentBlock | AudioBlock)
-    ctx.drift.add(
-        "content-dropped",
-        f"Ollama takes no {block.type} content; left out",
-        field=path,
-        original={"type": block.type, **media_summary(block.source)},
-    )
+    report_block_dropped(block, path, ctx.drift, f"Ollama takes no {block.type} content; left out")
 
 
 def document_text(block: DocumentBlock) -> str | None:
@@ -230,17 +224,6 @@ def joined(pieces: list[str], path: str, what: str, ctx: Context) -> str:
 
 
 # --------------------------------------------------------------------------- images
-
-
-def media_summary(source: MediaSource) -> dict[str, Any]:
-    """What a warning says about media (never the bytes themselves)."""
-    summary = {
-        "source": source.type,
-        "media_type": source.media_type,
-        "url": None if source.url and source.url.startswith("data:") else source.url,
-        "file_id": source.file_id,
-    }
-    return {key: value for key, value in summary.items() if value is not None}
 
 
 def image_data(block: ImageBlock, path: str, drift: Drift) -> str | None:

@@ -14,7 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._chat_completions.turns import mark_error
-from providers.formats._kit.drift import report_foreign_extra, report_reasoning_details
+from providers.formats._kit.drift import (
+    report_block_dropped,
+    report_foreign_extra,
+    report_reasoning_details,
+)
 from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
 from providers.umf import (
@@ -34,7 +38,6 @@ from ._render_blocks import (
     document_text,
     drop_id,
     joined,
-    media_summary,
     place,
 )
 
@@ -233,10 +236,9 @@ def _result_part(block: Block, path: str, texts: list[str], ctx: Context) -> Non
             transformed="text",
         )
         return
-    source = getattr(block, "source", None)
-    ctx.drift.add(
-        "content-dropped",
+    report_block_dropped(
+        block,
+        path,
+        ctx.drift,
         f"an Ollama tool result is text; this {block.type} block is left out",
-        field=path,
-        original={"type": block.type, **media_summary(source)} if source else block.type,
     )

@@ -50,38 +50,31 @@ usage and metadata                                  messages
 
 from __future__ import annotations
 
-from providers.formats import register
-from providers.formats.base import Capabilities, Format
+from providers.formats import register_package
+from providers.formats.base import Capabilities
 
 from ._constants import DEFAULT_MODEL, FORMAT_ID
-from ._detect import DISTINCTIVE, detect
+from ._detect import detect
 from ._parse import parse
 from ._render import render, render_request
 
 __all__ = ["DEFAULT_MODEL", "FORMAT", "FORMAT_ID", "detect", "parse", "render", "render_request"]
 
-FORMAT = register(
-    Format(
-        id=FORMAT_ID,
-        label="OpenAI Chat Completions",
-        capabilities=Capabilities(
-            roles=frozenset({"system", "developer", "user", "assistant", "tool"}),
-            blocks=frozenset(
-                {"text", "refusal", "image", "document", "audio", "tool_use", "tool_result"}
-            ),
-            tools=True,
-            tool_choice=True,
-            parameters=frozenset(
-                {"model", "temperature", "max_tokens", "top_p", "stop", "seed", "frequency_penalty"}
-                | {"presence_penalty", "user", "parallel_tool_calls", "stream"}
-            ),
-            reasoning_signatures=False,
-            usage=True,
+FORMAT = register_package(
+    __name__,
+    label="OpenAI Chat Completions",
+    capabilities=Capabilities(
+        roles=frozenset({"system", "developer", "user", "assistant", "tool"}),
+        blocks=frozenset(
+            {"text", "refusal", "image", "document", "audio", "tool_use", "tool_result"}
         ),
-        parse=parse,
-        render=render,
-        detect=detect,
-        distinctive=DISTINCTIVE,
-        provider="openai",
-    )
+        tools=True,
+        tool_choice=True,
+        parameters=frozenset(
+            {"model", "temperature", "max_tokens", "top_p", "stop", "seed", "frequency_penalty"}
+            | {"presence_penalty", "user", "parallel_tool_calls", "stream"}
+        ),
+        usage=True,
+    ),
+    provider="openai",
 )

@@ -8,7 +8,11 @@ from typing import Any
 from providers.formats._chat_completions.blocks import take_answer, thread
 from providers.formats._chat_completions.completion import write_completion
 from providers.formats._chat_completions.shape import SHAPES, enveloped, one_answer
-from providers.formats._kit.drift import report_message_metadata, report_unplaced
+from providers.formats._kit.drift import (
+    no_place_for_message_facts,
+    report_message_metadata,
+    report_unplaced,
+)
 from providers.formats._kit.paths import item
 from providers.formats.base import Rendered
 from providers.umf import JSON, Conversation
@@ -20,10 +24,7 @@ from ._render_parts import RenderContext, new_context, report_foreign_extra
 from ._render_request import render_parameters, render_tool, render_tool_choice, strip_nulls
 from ._rules import assemble
 
-_NO_MESSAGE_METADATA = (
-    "an OpenAI Chat request has no per-message ids, timestamps, models, finish reasons or "
-    "usage; left out"
-)
+_NO_MESSAGE_METADATA = no_place_for_message_facts("an OpenAI Chat request")
 
 
 def render(conversation: Conversation) -> Rendered:

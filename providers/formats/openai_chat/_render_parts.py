@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._chat_completions.blocks import drop, media_uri
+from providers.formats._chat_completions.blocks import media_uri
 from providers.formats._chat_completions.files import filename_for
 from providers.formats._kit.context import RenderContext as KitContext
-from providers.formats._kit.drift import describe, report_foreign_fields
+from providers.formats._kit.drift import describe, report_block_dropped, report_foreign_fields
 from providers.formats._kit.ids import ToolIdMap
 from providers.formats._kit.paths import at
 from providers.formats.base import Drift
@@ -109,7 +109,9 @@ def _render_refusal(
 def _render_image(block: ImageBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
     url = media_uri(block.source, block.extra, NAMESPACE)
     if url is None:
-        drop(block, path, "OpenAI Chat takes images only as a URL or base64 data", ctx)
+        report_block_dropped(
+            block, path, ctx.drift, "OpenAI Chat takes images only as a URL or base64 data"
+        )
         return None
     inner: dict[str, Any] = {"url": url}
     if block.detail is not None:
@@ -125,7 +127,9 @@ def _render_audio(block: AudioBlock, path: str, ctx: RenderContext) -> dict[str,
     data = block.source.data if block.source.type == "base64" else None
     accepted = ctx.faithful or audio_format in _ACCEPTED_AUDIO
     if data is None or audio_format is None or not accepted:
-        drop(block, path, "OpenAI Chat takes audio only as base64 wav or mp3", ctx)
+        report_block_dropped(
+            block, path, ctx.drift, "OpenAI Chat takes audio only as base64 wav or mp3"
+        )
         return None
     inner = NAMESPACE.put({"data": data, "format": audio_format}, block.extra, "inner")
     return NAMESPACE.put({"type": "input_audio", "input_audio": inner}, block.extra)
@@ -152,7 +156,9 @@ def _document_as_text(block: DocumentBlock, path: str, ctx: RenderContext) -> di
     # OpenAI's file part takes only bytes or a file id: plain text and URLs become text.
     text = block.source.data if block.source.type == "text" else block.source.url
     if text is None:
-        drop(block, path, "OpenAI Chat takes documents only as base64 data or a file id", ctx)
+        report_block_dropped(
+            block, path, ctx.drift, "OpenAI Chat takes documents only as base64 data or a file id"
+        )
         return None
     ctx.drift.add(
         "content-type-unsupported",

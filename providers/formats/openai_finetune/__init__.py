@@ -31,8 +31,8 @@ line: as in the ``openai-chat`` module, one info note (``content-dropped``) name
 
 from __future__ import annotations
 
-from providers.formats import register
-from providers.formats.base import Capabilities, Format
+from providers.formats import register_package
+from providers.formats.base import Capabilities
 
 from ._constants import FORMAT_ID
 from ._detect import detect
@@ -42,26 +42,18 @@ from ._render import render, render_many
 __all__ = ["FORMAT", "FORMAT_ID", "detect", "iter_parse", "parse", "render", "render_many"]
 
 
-FORMAT = register(
-    Format(
-        id=FORMAT_ID,
-        label="OpenAI fine-tuning JSONL",
-        capabilities=Capabilities(
-            roles=frozenset({"system", "developer", "user", "assistant", "tool"}),
-            blocks=frozenset({"text", "refusal", "image", "tool_use", "tool_result"}),
-            tools=True,
-            tool_choice=False,
-            parameters=frozenset({"parallel_tool_calls"}),
-            reasoning_signatures=False,
-            usage=False,
-            multi_conversation=True,
-        ),
-        parse=parse,
-        render=render,
-        detect=detect,
-        kind="text",
-        provider="openai",
-        render_many=render_many,
-        iter_parse=iter_parse,
-    )
+FORMAT = register_package(
+    __name__,
+    label="OpenAI fine-tuning JSONL",
+    capabilities=Capabilities(
+        roles=frozenset({"system", "developer", "user", "assistant", "tool"}),
+        blocks=frozenset({"text", "refusal", "image", "tool_use", "tool_result"}),
+        tools=True,
+        parameters=frozenset({"parallel_tool_calls"}),
+        multi_conversation=True,
+    ),
+    kind="text",
+    provider="openai",
+    render_many=render_many,
+    iter_parse=iter_parse,
 )

@@ -6,6 +6,7 @@ format is fitted to that before it is written, with a warning for each thing it 
 
 from __future__ import annotations
 
+from providers.formats._kit.drift import report_block_dropped
 from providers.formats.base import Drift
 from providers.umf import (
     AudioBlock,
@@ -76,11 +77,8 @@ def _keep_trainable(blocks: list[Block], path: str, drift: Drift) -> list[Block]
         if isinstance(block, AudioBlock) or (
             isinstance(block, DocumentBlock) and block.source.type != "text"
         ):
-            drift.add(
-                "content-dropped",
-                f"fine-tuning examples take no {block.type} input",
-                field=block_path,
-                original=block.source.model_dump(mode="json", exclude={"data"}, exclude_none=True),
+            report_block_dropped(
+                block, block_path, drift, f"fine-tuning examples take no {block.type} input"
             )
             continue
         if isinstance(block, ToolResultBlock) and isinstance(block.content, list):

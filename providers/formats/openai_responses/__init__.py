@@ -17,8 +17,8 @@ input items, reasoning included).
 
 from __future__ import annotations
 
-from providers.formats import register
-from providers.formats.base import Capabilities, Format
+from providers.formats import register_package
+from providers.formats.base import Capabilities
 
 from ._constants import DEFAULT_MODEL, FORMAT_ID
 from ._detect import detect
@@ -28,27 +28,22 @@ from ._render import render, render_request
 __all__ = ["DEFAULT_MODEL", "FORMAT", "FORMAT_ID", "detect", "parse", "render", "render_request"]
 
 
-FORMAT = register(
-    Format(
-        id=FORMAT_ID,
-        label="OpenAI Responses",
-        capabilities=Capabilities(
-            roles=frozenset({"system", "developer", "user", "assistant", "tool"}),
-            blocks=frozenset(
-                {"text", "refusal", "image", "document", "tool_use", "tool_result", "thinking"}
-            ),
-            tools=True,
-            tool_choice=True,
-            parameters=frozenset(
-                {"model", "temperature", "max_tokens", "top_p", "user", "parallel_tool_calls"}
-                | {"stream"}
-            ),
-            reasoning_signatures=True,
-            usage=True,
+FORMAT = register_package(
+    __name__,
+    label="OpenAI Responses",
+    capabilities=Capabilities(
+        roles=frozenset({"system", "developer", "user", "assistant", "tool"}),
+        blocks=frozenset(
+            {"text", "refusal", "image", "document", "tool_use", "tool_result", "thinking"}
         ),
-        parse=parse,
-        render=render,
-        detect=detect,
-        provider="openai",
-    )
+        tools=True,
+        tool_choice=True,
+        parameters=frozenset(
+            {"model", "temperature", "max_tokens", "top_p", "user", "parallel_tool_calls"}
+            | {"stream"}
+        ),
+        reasoning_signatures=True,
+        usage=True,
+    ),
+    provider="openai",
 )

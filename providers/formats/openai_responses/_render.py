@@ -12,6 +12,7 @@ from typing import Any
 from providers.formats._chat_completions.blocks import take_answer, thread
 from providers.formats._chat_completions.shape import SHAPES, enveloped
 from providers.formats._kit.drift import (
+    no_place_for_message_facts,
     report_foreign_extra,
     report_message_metadata,
     report_unplaced,
@@ -24,10 +25,7 @@ from ._render_items import render_message
 from ._render_request import render_parameters, render_tool_choice, render_tools, strip_nulls
 from ._rules import Context, assemble
 
-_NO_MESSAGE_METADATA = (
-    "a Responses request has no per-message ids, timestamps, models, finish reasons or usage; "
-    "left out"
-)
+_NO_MESSAGE_METADATA = no_place_for_message_facts("a Responses request")
 
 
 def render(conversation: Conversation) -> Rendered:

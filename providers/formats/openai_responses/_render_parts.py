@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._chat_completions.blocks import drop, media_uri
+from providers.formats._chat_completions.blocks import media_uri
 from providers.formats._chat_completions.content import sent_as_text
 from providers.formats._chat_completions.files import filename_for, openai_file_id
-from providers.formats._kit.drift import describe
+from providers.formats._kit.drift import describe, report_block_dropped
 from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at
 from providers.umf import AudioBlock, Block, DocumentBlock, ImageBlock, RefusalBlock, TextBlock
@@ -30,7 +30,7 @@ def render_part(block: Block, path: str, ctx: Context, role: str) -> dict[str, A
     if isinstance(block, DocumentBlock):
         return _render_document(block, path, ctx)
     if isinstance(block, AudioBlock):
-        drop(block, path, "OpenAI Responses takes no audio input", ctx)
+        report_block_dropped(block, path, ctx.drift, "OpenAI Responses takes no audio input")
         return None
     raise TypeError(f"{block.type} blocks are not content parts")  # callers sort these out
 
@@ -74,7 +74,7 @@ def _render_image(block: ImageBlock, path: str, ctx: Context) -> dict[str, Any] 
         file_id = None
     if uri is None and file_id is None:
         why = "OpenAI Responses takes images as a URL, base64 data or an OpenAI file id"
-        drop(block, path, why, ctx)
+        report_block_dropped(block, path, ctx.drift, why)
         return None
     if block.detail is not None and (ctx.faithful or block.detail in IMAGE_DETAILS):
         out["detail"] = block.detail
@@ -101,7 +101,12 @@ def _render_document(block: DocumentBlock, path: str, ctx: Context) -> dict[str,
         original = describe(block)
         return sent_as_text(source.data, path, ctx, why, original=original, text_type="input_text")
     else:
-        drop(block, path, "OpenAI Responses takes files as data, a URL or an OpenAI file id", ctx)
+        report_block_dropped(
+            block,
+            path,
+            ctx.drift,
+            "OpenAI Responses takes files as data, a URL or an OpenAI file id",
+        )
         return None
     has_data = "file_data" in out
     filename = block.filename if ctx.faithful else filename_for(block, path, ctx, has_data)

@@ -39,9 +39,9 @@ finish reason and usage have attributes.
 
 from __future__ import annotations
 
-from providers.formats import register
+from providers.formats import register_package
 from providers.formats._archive.wiring import Archive
-from providers.formats.base import Capabilities, Format
+from providers.formats.base import Capabilities
 from providers.umf import JSON
 
 from ._constants import FORMAT_ID
@@ -70,26 +70,21 @@ ARCHIVE = Archive(
 )
 parse, render = ARCHIVE.parse, ARCHIVE.render
 
-FORMAT = register(
-    Format(
-        id=FORMAT_ID,
-        label="OpenTelemetry GenAI messages",
-        capabilities=Capabilities(
-            roles=frozenset({"system", "user", "assistant", "tool"}),
-            blocks=frozenset(
-                {"text", "image", "document", "audio", "tool_use", "tool_result", "thinking"}
-            ),
-            tools=True,
-            tool_choice=False,
-            parameters=frozenset(
-                {"model", "temperature", "max_tokens", "top_p", "top_k", "stop", "seed"}
-                | {"frequency_penalty", "presence_penalty"}
-            ),
-            reasoning_signatures=False,
-            usage=True,
-            multi_conversation=True,
+FORMAT = register_package(
+    __name__,
+    label="OpenTelemetry GenAI messages",
+    capabilities=Capabilities(
+        roles=frozenset({"system", "user", "assistant", "tool"}),
+        blocks=frozenset(
+            {"text", "image", "document", "audio", "tool_use", "tool_result", "thinking"}
         ),
-        detect=detect,
-        **ARCHIVE.hooks(),
-    )
+        tools=True,
+        parameters=frozenset(
+            {"model", "temperature", "max_tokens", "top_p", "top_k", "stop", "seed"}
+            | {"frequency_penalty", "presence_penalty"}
+        ),
+        usage=True,
+        multi_conversation=True,
+    ),
+    **ARCHIVE.hooks(),
 )

@@ -11,6 +11,7 @@ import orjson
 from providers.formats._archive.foreign import cited_text, thinking_text
 from providers.formats._archive.values import put_back
 from providers.formats._kit.context import RenderContext as Context
+from providers.formats._kit.drift import report_block_dropped
 from providers.formats._kit.wire import parse_arguments
 from providers.umf import (
     JSON,
@@ -106,7 +107,7 @@ def _media(
         return {"type": "text", "content": block.source.data or ""}
     part = render_media(block)
     if part is None:
-        ctx.drift.add("content-dropped", "the media has no data", field=path, original=block.type)
+        report_block_dropped(block, path, ctx.drift, "the media has no data")
     elif isinstance(block, DocumentBlock) and not ctx.faithful:
         _as_another(block, path, part["type"], "a document is a part with modality document", ctx)
     return part

@@ -4,8 +4,8 @@ in the conventions' names."""
 
 from __future__ import annotations
 
-from providers.formats._archive.foreign import one_thread
 from providers.formats._kit.context import RenderContext as Context
+from providers.formats._kit.thread import one_thread
 from providers.umf import Conversation, Message, ToolUseBlock
 
 from ._constants import NS, WIRE_FINISH

@@ -43,9 +43,9 @@ A conversation that opens with an assistant turn is written as it is.
 
 from __future__ import annotations
 
-from providers.formats import register
+from providers.formats import register_package
 from providers.formats._archive.wiring import Archive
-from providers.formats.base import Capabilities, Format
+from providers.formats.base import Capabilities
 from providers.umf import JSON
 
 from ._constants import FORMAT_ID
@@ -72,21 +72,14 @@ ARCHIVE = Archive(
 parse, render = ARCHIVE.parse, ARCHIVE.render
 
 
-FORMAT = register(
-    Format(
-        id=FORMAT_ID,
-        label="ShareGPT",
-        capabilities=Capabilities(
-            roles=frozenset({"system", "user", "assistant", "tool"}),
-            blocks=frozenset({"text", "image", "audio", "tool_use", "tool_result"}),
-            tools=True,
-            tool_choice=False,
-            parameters=frozenset(),
-            reasoning_signatures=False,
-            usage=False,
-            multi_conversation=True,
-        ),
-        detect=detect,
-        **ARCHIVE.hooks(),
-    )
+FORMAT = register_package(
+    __name__,
+    label="ShareGPT",
+    capabilities=Capabilities(
+        roles=frozenset({"system", "user", "assistant", "tool"}),
+        blocks=frozenset({"text", "image", "audio", "tool_use", "tool_result"}),
+        tools=True,
+        multi_conversation=True,
+    ),
+    **ARCHIVE.hooks(),
 )

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._archive.foreign import one_thread, report_request
+from providers.formats._archive.foreign import report_request
 from providers.formats._archive.values import tool_object
 from providers.formats._kit.drift import report_message_metadata
+from providers.formats._kit.thread import one_thread
 from providers.formats.base import Drift, Rendered
 from providers.umf import Conversation, Tool
 

@@ -21,6 +21,7 @@ from providers.formats._archive.foreign import (
     thinking_text,
 )
 from providers.formats._archive.values import join_texts
+from providers.formats._kit.drift import report_block_dropped
 from providers.formats._kit.wire import data_uri, parse_arguments
 from providers.formats.base import Drift
 from providers.umf import (
@@ -156,7 +157,9 @@ def _system(message: Message, path: str, ctx: Context) -> None:
         if isinstance(block, TextBlock):
             texts.append(block.text)
         else:
-            _dropped(block, f"{path}.content[{position}]", "the system field holds text", ctx)
+            report_block_dropped(
+                block, f"{path}.content[{position}]", ctx.drift, "the system field holds text"
+            )
     text = "\n\n".join(texts)
     if not ctx.faithful and (ctx.started or ctx.system or message.role == "developer"):
         ctx.drift.add(
@@ -181,7 +184,9 @@ def _place(
     text_kind = _kind_of(message) if message.role != "tool" else "observation"
     if isinstance(block, ToolUseBlock):
         if message.role != "assistant":
-            _dropped(block, path, f"a {message.role} message cannot make tool calls", ctx)
+            report_block_dropped(
+                block, path, ctx.drift, f"a {message.role} message cannot make tool calls"
+            )
             return
         if not ctx.faithful:
             why = "ShareGPT calls have no ids; results follow their call in order"
@@ -199,10 +204,6 @@ def _place(
         text = _text_of(block, path, ctx)
         if text is not None:
             _turn(turns, text_kind, index).pieces.append(("text", text))
-
-
-def _dropped(block: Block, path: str, why: str, ctx: Context) -> None:
-    ctx.drift.add("content-dropped", why, field=path, original=block.type)
 
 
 def _thinking(
@@ -232,7 +233,9 @@ def _media(
     ctx: Context,
 ) -> None:
     if not ctx.faithful and message.role != "user":
-        _dropped(block, path, f"ShareGPT media belong to user turns, not {message.role}", ctx)
+        report_block_dropped(
+            block, path, ctx.drift, f"ShareGPT media belong to user turns, not {message.role}"
+        )
         return
     key = "images" if isinstance(block, ImageBlock) else "audios"
     location = _media_path(block, path, ctx)
@@ -251,7 +254,7 @@ def _media_path(block: ImageBlock | AudioBlock, path: str, ctx: Context) -> str 
     else:
         location = source.url if source.type == "url" else source.file_id
     if location is None:
-        _dropped(block, path, "the media has no path, URL or data", ctx)
+        report_block_dropped(block, path, ctx.drift, "the media has no path, URL or data")
         return None
     if not ctx.faithful:
         ctx.drift.add(

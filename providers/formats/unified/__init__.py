@@ -12,8 +12,8 @@ would read as another type (``"5"`` or ``false`` as an integer) is refused namin
 
 from __future__ import annotations
 
-from providers.formats import register
-from providers.formats.base import Capabilities, Format
+from providers.formats import register_package
+from providers.formats.base import Capabilities
 from providers.formats.unified._constants import FORMAT_ID
 from providers.formats.unified._detect import detect
 from providers.formats.unified._parse import parse
@@ -23,27 +23,22 @@ from providers.umf import BLOCK_TYPES
 __all__ = ["FORMAT", "FORMAT_ID", "detect", "parse", "render", "render_stream"]
 
 
-FORMAT = register(
-    Format(
-        id=FORMAT_ID,
-        label="UMF (Unified Message Format) JSON",
-        capabilities=Capabilities(
-            roles=frozenset({"system", "developer", "user", "assistant", "tool"}),
-            blocks=frozenset(BLOCK_TYPES),
-            tools=True,
-            tool_choice=True,
-            parameters=frozenset(
-                {"model", "temperature", "max_tokens", "top_p", "top_k", "stop", "seed"}
-                | {"frequency_penalty", "presence_penalty", "user", "parallel_tool_calls"}
-            ),
-            reasoning_signatures=True,
-            usage=True,
-            tree=True,
-            hidden_context=True,
+FORMAT = register_package(
+    __name__,
+    label="UMF (Unified Message Format) JSON",
+    capabilities=Capabilities(
+        roles=frozenset({"system", "developer", "user", "assistant", "tool"}),
+        blocks=frozenset(BLOCK_TYPES),
+        tools=True,
+        tool_choice=True,
+        parameters=frozenset(
+            {"model", "temperature", "max_tokens", "top_p", "top_k", "stop", "seed"}
+            | {"frequency_penalty", "presence_penalty", "user", "parallel_tool_calls"}
         ),
-        parse=parse,
-        render=render,
-        detect=detect,
-        render_stream=render_stream,
-    )
+        reasoning_signatures=True,
+        usage=True,
+        tree=True,
+        hidden_context=True,
+    ),
+    render_stream=render_stream,
 )

@@ -1,4 +1,5 @@
-"""``auto`` detection across every registered format and every fixture."""
+"""``auto`` detection across every registered format and every fixture: each fixture is
+detected as its own format, which alone is sure of it."""
 
 from __future__ import annotations
 
@@ -74,6 +75,25 @@ TRUE_TIES = {"anthropic/bare_messages": "openai-chat"}
 def test_every_fixture_is_detected_as_exactly_its_own_format(path: Path) -> None:
     name = f"{path.parent.name}/{path.stem}"
     assert formats.detect(load(path)).id == TRUE_TIES.get(name, path.parent.name)
+
+
+# Formats that do not even take another format's fixture for a maybe (score 0, not 1):
+# their payloads have a shape of their own (a text, a file of entries, span attributes).
+NEVER_A_MAYBE = {"chatml", "chatgpt-export", "claude-export", "sharegpt", "otel-genai"}
+NEVER_A_MAYBE |= {"openai-finetune"}
+
+
+@pytest.mark.parametrize("format_id", sorted(REGISTERED))
+@pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_format_is_sure_of_its_own_fixtures_only(path: Path, format_id: str) -> None:
+    score = formats.get(format_id).detect(load(path))
+    if format_id == path.parent.name:
+        # A true tie is one that no field marks as its own format's.
+        assert score == (1 if f"{format_id}/{path.stem}" in TRUE_TIES else 2)
+    elif format_id in NEVER_A_MAYBE:
+        assert score == 0
+    else:
+        assert score < 2
 
 
 _CHAT = [

@@ -6,6 +6,7 @@ there is no list of exceptions."""
 
 from __future__ import annotations
 
+import importlib
 import pkgutil
 import re
 from pathlib import Path
@@ -49,6 +50,24 @@ def test_every_format_package_has_the_one_shape(package: str) -> None:
 def test_every_registered_format_is_a_package() -> None:
     # 19 formats, each a package of that shape (the umf format included: ``unified``).
     assert len(format_packages()) == len(providers.formats.all_formats()) == 19
+
+
+@pytest.mark.parametrize("package", format_packages())
+def test_a_package_is_registered_by_its_shape(package: str) -> None:
+    # register_package: the id, detector and distinctive fields come from the package's
+    # _constants and _detect, its parse and render from _parse and _render (an archive
+    # builds its own, which the package exports).
+    module = importlib.import_module(f"providers.formats.{package}")
+    detecting = importlib.import_module(f"providers.formats.{package}._detect")
+    constants = importlib.import_module(f"providers.formats.{package}._constants")
+    registered = providers.formats.get(constants.FORMAT_ID)
+    assert module.FORMAT is registered
+    assert registered.detect is detecting.detect is module.detect
+    assert registered.distinctive is getattr(detecting, "DISTINCTIVE", None)
+    if not hasattr(module, "ARCHIVE"):
+        parsing = importlib.import_module(f"providers.formats.{package}._parse")
+        rendering = importlib.import_module(f"providers.formats.{package}._render")
+        assert (module.parse, module.render) == (parsing.parse, rendering.render)
 
 
 def test_the_shape_refuses_the_old_stage_names() -> None:

@@ -33,7 +33,9 @@ def summary(warnings: list[DriftWarning]) -> list[tuple[Any, ...]]:
     ]
 
 
-def convert(*messages: Message, **fields: Any) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
+def assert_converts(
+    *messages: Message, **fields: Any
+) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
     """Render messages from another format; the payload must be a request the API takes."""
     fields.setdefault("parameters", PARAMS)
     rendered = render(Conversation(messages=list(messages), **fields))

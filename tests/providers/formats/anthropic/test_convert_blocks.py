@@ -24,8 +24,8 @@ from providers.umf import (
 from tests.providers.formats.anthropic._convert_helpers import (
     OC,
     PNG,
+    assert_converts,
     assistant,
-    convert,
     text,
     user,
 )
@@ -37,7 +37,7 @@ def test_thinking_travels_only_back_to_anthropic() -> None:
     foreign = ThinkingBlock(text="theirs", signature="enc", provider="openai-responses")
     unknown = ThinkingBlock(text="whose?", signature="sig")
     unsigned = ThinkingBlock(text="no signature", provider="anthropic")
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("q")), assistant(own, redacted, foreign, unknown, unsigned, text("answer"))
     )
     assert payload["messages"][1]["content"] == [
@@ -72,7 +72,7 @@ def test_media_conversions() -> None:
         AudioBlock(source=MediaSource(type="base64", media_type="audio/wav", data="UklGRg==")),
         text("describe"),
     ]
-    payload, warnings = convert(user(*blocks))
+    payload, warnings = assert_converts(user(*blocks))
     assert payload["messages"][0]["content"] == [
         {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}},
         {"type": "image", "source": {"type": "url", "url": "https://x/cat.jpg"}},
@@ -98,7 +98,7 @@ def test_media_conversions() -> None:
             "content-dropped",
             "warning",
             "messages[0].content[2]",
-            {"source": "base64", "media_type": "image/bmp"},
+            {"source": "base64", "media_type": "image/bmp", "size": 2},
             None,
         ),
         (
@@ -113,7 +113,7 @@ def test_media_conversions() -> None:
             "content-dropped",
             "warning",
             "messages[0].content[7]",
-            {"type": "audio", "source": "base64", "media_type": "audio/wav"},
+            {"type": "audio", "source": "base64", "media_type": "audio/wav", "size": 4},
             None,
         ),
     ]
@@ -121,7 +121,7 @@ def test_media_conversions() -> None:
 
 def test_media_in_assistant_turn_moves_to_the_next_user_turn() -> None:
     image = ImageBlock(source=MediaSource(type="url", url="https://x/chart.png"))
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("plot it")), assistant(text("Here:"), image), user(text("nice"))
     )
     assert payload["messages"][1:] == [
@@ -141,7 +141,9 @@ def test_media_in_assistant_turn_moves_to_the_next_user_turn() -> None:
 
 def test_refusal_and_citations() -> None:
     cited = TextBlock(text="Paris", citations=[{"type": "url_citation", "url": "https://x"}])
-    payload, warnings = convert(user(text("q")), assistant(RefusalBlock(text="I can't."), cited))
+    payload, warnings = assert_converts(
+        user(text("q")), assistant(RefusalBlock(text="I can't."), cited)
+    )
     assert payload["messages"][1]["content"] == [
         {"type": "text", "text": "I can't."},
         {"type": "text", "text": "Paris"},
@@ -159,7 +161,9 @@ def test_refusal_and_citations() -> None:
 
 
 def test_empty_text_and_empty_messages_are_left_out_with_a_note() -> None:
-    payload, warnings = convert(user(text("q"), text("  ")), assistant(), user(text("again")))
+    payload, warnings = assert_converts(
+        user(text("q"), text("  ")), assistant(), user(text("again"))
+    )
     assert payload["messages"] == [
         {
             "role": "user",
@@ -179,7 +183,7 @@ def test_tool_result_with_blocks_keeps_text_and_images() -> None:
         tool_use_id="c1", content=[text("chart"), image, text("")], is_error=False
     )
     call = ToolUseBlock(id="c1", name="plot", input={})
-    payload, warnings = convert(user(text("plot")), assistant(call), user(result))
+    payload, warnings = assert_converts(user(text("plot")), assistant(call), user(result))
     assert payload["messages"][2]["content"] == [
         {
             "type": "tool_result",
@@ -200,7 +204,7 @@ def test_tool_result_with_blocks_keeps_text_and_images() -> None:
 def test_tool_message_without_result_block_is_wrapped() -> None:
     call = ToolUseBlock(id="c1", name="f", input={})
     bare = Message(role="tool", tool_call_id="c1", content=[text("42")])
-    payload, warnings = convert(user(text("q")), assistant(call), bare)
+    payload, warnings = assert_converts(user(text("q")), assistant(call), bare)
     assert payload["messages"][2]["content"] == [
         {"type": "tool_result", "tool_use_id": "c1", "content": [{"type": "text", "text": "42"}]}
     ]
@@ -208,14 +212,14 @@ def test_tool_message_without_result_block_is_wrapped() -> None:
 
 
 def test_tool_choice_without_tools_is_left_out() -> None:
-    payload, warnings = convert(user(text("q")), tool_choice=ToolChoice(type="auto"))
+    payload, warnings = assert_converts(user(text("q")), tool_choice=ToolChoice(type="auto"))
     assert "tool_choice" not in payload
     assert warnings == [("parameter-normalized", "info", "tool_choice", "auto", None)]
 
 
 def test_named_tool_choice() -> None:
     tools = [Tool(name="f", parameters={"type": "object"})]
-    payload, _ = convert(
+    payload, _ = assert_converts(
         user(text("q")), tools=tools, tool_choice=ToolChoice(type="tool", name="f")
     )
     assert payload["tool_choice"] == {"type": "tool", "name": "f"}
@@ -226,7 +230,7 @@ def test_a_forced_tool_that_is_not_among_the_tools_becomes_any(name: str | None)
     # Found by converting mutated fixtures: a UMF tool choice naming no tool (or one not
     # offered) was sent as {"type": "tool"}, which the API refuses.
     tools = [Tool(name="f", parameters={"type": "object"})]
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("q")), tools=tools, tool_choice=ToolChoice(type="tool", name=name)
     )
     assert payload["tool_choice"] == {"type": "any"}
@@ -239,7 +243,7 @@ def test_branches_are_reduced_to_the_main_thread() -> None:
         assistant(text("first try"), id="2", parent_id="1"),
         assistant(text("second try"), id="3", parent_id="1"),
     ]
-    payload, warnings = convert(*messages)
+    payload, warnings = assert_converts(*messages)
     assert payload["messages"] == [
         {"role": "user", "content": "q"},
         {"role": "assistant", "content": "second try"},
@@ -258,7 +262,7 @@ def test_response_fields_stay_out_of_a_converted_request() -> None:
         finish_reason="stop",
         extra={OC: {"$response": True}},
     )
-    payload, warnings = convert(user(text("q")), answer)
+    payload, warnings = assert_converts(user(text("q")), answer)
     assert payload["messages"][1] == {"role": "assistant", "content": "hi"}
     assert warnings == [
         ("content-dropped", "info", "messages", ["finish_reason", "id", "model"], None)

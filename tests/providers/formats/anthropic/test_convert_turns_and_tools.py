@@ -13,8 +13,8 @@ from providers.umf import (
     ToolUseBlock,
 )
 from tests.providers.formats.anthropic._convert_helpers import (
+    assert_converts,
     assistant,
-    convert,
     text,
     tool,
     user,
@@ -24,12 +24,12 @@ from tests.providers.formats.anthropic._convert_helpers import (
 
 
 def test_leading_system_becomes_a_string_and_developer_is_noted() -> None:
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         Message(role="system", content=[text("Be brief.")]), user(text("hi"))
     )
     assert payload["system"] == "Be brief."
     assert warnings == []
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         Message(role="developer", content=[text("Be brief.")]), user(text("hi"))
     )
     assert payload["system"] == "Be brief."
@@ -40,7 +40,7 @@ def test_leading_system_becomes_a_string_and_developer_is_noted() -> None:
 
 def test_system_prompt_keeps_text_only() -> None:
     image = ImageBlock(source=MediaSource(type="url", url="https://x/y.png"))
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         Message(role="system", content=[text("Rules"), image]), user(text("hi"))
     )
     assert payload["system"] == "Rules"
@@ -48,7 +48,7 @@ def test_system_prompt_keeps_text_only() -> None:
 
 
 def test_missing_model_and_max_tokens_are_defaulted() -> None:
-    payload, warnings = convert(user(text("hi")), parameters=Parameters())
+    payload, warnings = assert_converts(user(text("hi")), parameters=Parameters())
     assert (payload["model"], payload["max_tokens"]) == (DEFAULT_MODEL, DEFAULT_MAX_TOKENS)
     assert warnings == [
         ("parameter-defaulted", "warning", "parameters.model", None, DEFAULT_MODEL),
@@ -70,7 +70,7 @@ def test_sampling_and_penalties_are_dropped_when_converting() -> None:
         stream=True,
         custom={"logit_bias": {"1": 2}},
     )
-    payload, warnings = convert(user(text("hi")), parameters=parameters)
+    payload, warnings = assert_converts(user(text("hi")), parameters=parameters)
     assert payload == {
         "model": "m",
         "max_tokens": 5,
@@ -90,7 +90,7 @@ def test_sampling_and_penalties_are_dropped_when_converting() -> None:
 
 
 def test_conversation_starting_with_assistant_gets_a_bridge_user_turn() -> None:
-    payload, warnings = convert(assistant(text("Hello! How can I help?")), user(text("Hi")))
+    payload, warnings = assert_converts(assistant(text("Hello! How can I help?")), user(text("Hi")))
     assert payload["messages"][0] == {"role": "user", "content": BRIDGE_USER_TEXT}
     assert warnings == [
         (
@@ -104,7 +104,7 @@ def test_conversation_starting_with_assistant_gets_a_bridge_user_turn() -> None:
 
 
 def test_consecutive_same_role_messages_are_merged() -> None:
-    payload, warnings = convert(user(text("one")), user(text("two")), assistant(text("ok")))
+    payload, warnings = assert_converts(user(text("one")), user(text("two")), assistant(text("ok")))
     assert payload["messages"][0] == {
         "role": "user",
         "content": [{"type": "text", "text": "one"}, {"type": "text", "text": "two"}],
@@ -114,7 +114,7 @@ def test_consecutive_same_role_messages_are_merged() -> None:
 
 def test_tool_results_move_before_user_text() -> None:
     call = ToolUseBlock(id="call_1", name="f", input={})
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("go")), assistant(call), user(text("also this")), tool("call_1", "done")
     )
     assert [b["type"] for b in payload["messages"][2]["content"]] == ["tool_result", "text"]
@@ -126,7 +126,7 @@ def test_tool_results_move_before_user_text() -> None:
 
 def test_unanswered_tool_call_gets_an_error_result() -> None:
     call = ToolUseBlock(id="call_1", name="f", input={"a": 1})
-    payload, warnings = convert(user(text("go")), assistant(call))
+    payload, warnings = assert_converts(user(text("go")), assistant(call))
     synthesized = {
         "type": "tool_result",
         "tool_use_id": "call_1",
@@ -140,7 +140,9 @@ def test_unanswered_tool_call_gets_an_error_result() -> None:
 
 
 def test_tool_result_answering_no_call_becomes_text() -> None:
-    payload, warnings = convert(user(text("go")), assistant(text("ok")), tool("call_x", "late"))
+    payload, warnings = assert_converts(
+        user(text("go")), assistant(text("ok")), tool("call_x", "late")
+    )
     assert payload["messages"][-1] == {"role": "user", "content": "[tool result call_x]\nlate"}
     assert warnings == [
         ("content-type-unsupported", "warning", "messages[2].content[0]", "tool_result", "text")
@@ -149,13 +151,15 @@ def test_tool_result_answering_no_call_becomes_text() -> None:
 
 def test_tool_ids_are_rewritten_the_same_way_for_calls_and_results() -> None:
     call = ToolUseBlock(id="functions.lookup:0", name="lookup", input={})
-    payload, warnings = convert(user(text("go")), assistant(call), tool("functions.lookup:0", "r"))
+    payload, warnings = assert_converts(
+        user(text("go")), assistant(call), tool("functions.lookup:0", "r")
+    )
     call_id = payload["messages"][1]["content"][0]["id"]
     assert payload["messages"][2]["content"][0]["tool_use_id"] == call_id
     assert warnings == [
         ("id-rewritten", "info", "messages[1].content[0].id", "functions.lookup:0", call_id)
     ]
-    again, _ = convert(user(text("go")), assistant(call), tool("functions.lookup:0", "r"))
+    again, _ = assert_converts(user(text("go")), assistant(call), tool("functions.lookup:0", "r"))
     assert again == payload
 
 
@@ -163,7 +167,7 @@ def test_invalid_argument_string_sends_an_empty_object() -> None:
     call = ToolUseBlock(id="c1", name="f", input={}, raw_arguments="{not json")
     valid = ToolUseBlock(id="c2", name="f", input={}, raw_arguments='{"a": [1]}')
     listed = ToolUseBlock(id="c3", name="f", input=[1, 2])
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("go")),
         assistant(call, valid, listed),
         tool("c1", "x"),

@@ -46,7 +46,9 @@ def assert_valid_request(payload: dict[str, Any]) -> None:
     check_converse_rules(payload)
 
 
-def convert(*messages: Message, **fields: Any) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
+def assert_converts(
+    *messages: Message, **fields: Any
+) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
     """Render messages from another format; the payload must be a request Converse takes."""
     fields.setdefault("parameters", PARAMS)
     # As registered: the kit checks media for every format on this way out.
@@ -56,7 +58,9 @@ def convert(*messages: Message, **fields: Any) -> tuple[dict[str, Any], list[tup
     return rendered.payload, summary(rendered.warnings)
 
 
-def from_fixture(format_id: str, name: str) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
+def assert_fixture_converts(
+    format_id: str, name: str
+) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
     """Render another format's fixture; the payload must be a request Converse takes."""
     payload = orjson.loads((FIXTURES / format_id / f"{name}.json").read_bytes())
     [item] = parse_as(format_id, payload).items

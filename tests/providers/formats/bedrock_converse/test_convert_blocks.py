@@ -28,10 +28,10 @@ from tests.providers.formats.bedrock_converse._convert_helpers import (
     OC,
     PNG,
     TOOLS,
+    assert_converts,
     assert_valid_request,
     assistant,
     call,
-    convert,
     text,
     tool,
     user,
@@ -46,7 +46,7 @@ def test_thinking_travels_only_back_to_bedrock() -> None:
     anthropic = ThinkingBlock(text="theirs", signature="sig-a", provider="anthropic")
     anthropic_redacted = ThinkingBlock(redacted=True, data="enc", provider="anthropic")
     unknown = ThinkingBlock(text="whose?", signature="sig")
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("q")),
         assistant(own, redacted, unsigned_own, anthropic, anthropic_redacted, unknown, text("a")),
     )
@@ -64,7 +64,7 @@ def test_thinking_travels_only_back_to_bedrock() -> None:
 
 
 def test_reasoning_outside_blocks_is_reported() -> None:
-    _, warnings = convert(
+    _, warnings = assert_converts(
         user(text("q")),
         assistant(text("a"), reasoning="hmm", reasoning_details=[{"type": "reasoning.text"}]),
     )
@@ -100,7 +100,7 @@ def test_media_conversions() -> None:
         AudioBlock(source=MediaSource(type="base64", media_type="audio/x-midi", data="TVRoZA==")),
         text("describe"),
     ]
-    payload, warnings = convert(user(*blocks))
+    payload, warnings = assert_converts(user(*blocks))
     assert payload["messages"][0]["content"] == [
         {"image": {"format": "png", "source": {"bytes": PNG}}},
         {"text": "[image: https://x/cat.jpg]"},
@@ -124,7 +124,7 @@ def test_media_conversions() -> None:
             "content-dropped",
             "warning",
             "messages[0].content[3]",
-            {"source": "base64", "media_type": "image/bmp"},
+            {"source": "base64", "media_type": "image/bmp", "size": 2},
             None,
         ),
         (
@@ -149,7 +149,7 @@ def test_media_conversions() -> None:
             "content-dropped",
             "warning",
             "messages[0].content[10]",
-            {"source": "base64", "media_type": "audio/x-midi"},
+            {"source": "base64", "media_type": "audio/x-midi", "size": 4},
             None,
         ),
     ]
@@ -167,7 +167,7 @@ def test_media_conversions() -> None:
 def test_inline_media_that_is_not_base64_is_dropped_with_a_warning(block: Block) -> None:
     # Found by converting mutated fixtures: the string was sent as bytes, which Converse
     # (base64 on the wire) refuses.
-    payload, warnings = convert(user(text("look"), block))
+    payload, warnings = assert_converts(user(text("look"), block))
     assert payload["messages"] == [user_turn("look")]
     assert [warning[:3] for warning in warnings] == [
         ("content-dropped", "warning", "messages[0].content[1]")
@@ -176,7 +176,7 @@ def test_inline_media_that_is_not_base64_is_dropped_with_a_warning(block: Block)
 
 def test_media_in_assistant_turn_moves_to_the_next_user_turn() -> None:
     image = ImageBlock(source=MediaSource(type="base64", media_type="image/png", data=PNG))
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("plot it")), assistant(text("Here:"), image), user(text("nice"))
     )
     assert payload["messages"][1:] == [
@@ -196,7 +196,7 @@ def test_document_alone_gets_a_text_block_beside_it() -> None:
         source=MediaSource(type="base64", media_type="application/pdf", data="JVBERi0="),
         title="Spec",
     )
-    payload, warnings = convert(user(document))
+    payload, warnings = assert_converts(user(document))
     assert payload["messages"][0]["content"][-1] == {"text": DOCUMENT_PROMPT_TEXT}
     assert warnings == [
         (
@@ -211,7 +211,9 @@ def test_document_alone_gets_a_text_block_beside_it() -> None:
 
 def test_refusal_and_citations() -> None:
     cited = TextBlock(text="Paris", citations=[{"type": "url_citation", "url": "https://x"}])
-    payload, warnings = convert(user(text("q")), assistant(RefusalBlock(text="I can't."), cited))
+    payload, warnings = assert_converts(
+        user(text("q")), assistant(RefusalBlock(text="I can't."), cited)
+    )
     assert payload["messages"][1]["content"] == [{"text": "I can't."}, {"text": "Paris"}]
     assert warnings == [
         ("content-type-unsupported", "warning", "messages[1].content[0]", "refusal", "text"),
@@ -230,7 +232,7 @@ def test_tool_result_error_flag_and_media_are_carried() -> None:
     result = ToolResultBlock(
         tool_use_id="c1", content=[text("chart"), image, text("")], is_error=True
     )
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("plot")), assistant(call("c1")), user(result), tools=TOOLS
     )
     assert payload["messages"][2]["content"] == [
@@ -249,7 +251,9 @@ def test_tool_result_error_flag_and_media_are_carried() -> None:
 
 
 def test_empty_tool_result_gets_a_placeholder() -> None:
-    payload, warnings = convert(user(text("q")), assistant(call("c1")), tool("c1", ""), tools=TOOLS)
+    payload, warnings = assert_converts(
+        user(text("q")), assistant(call("c1")), tool("c1", ""), tools=TOOLS
+    )
     placeholder = [{"text": EMPTY_RESULT_TEXT}]
     assert payload["messages"][2]["content"] == [
         {"toolResult": {"toolUseId": "c1", "content": placeholder}}
@@ -262,12 +266,14 @@ def test_empty_tool_result_gets_a_placeholder() -> None:
 def test_tool_result_cannot_hold_audio_or_thinking() -> None:
     audio = AudioBlock(source=MediaSource(type="base64", media_type="audio/wav", data="UklGRg=="))
     result = ToolResultBlock(tool_use_id="c1", content=[audio, text("ok")])
-    _, warnings = convert(user(text("q")), assistant(call("c1")), user(result), tools=TOOLS)
+    _, warnings = assert_converts(user(text("q")), assistant(call("c1")), user(result), tools=TOOLS)
     assert warnings[0][:3] == ("content-dropped", "warning", "messages[2].content[0].content[0]")
 
 
 def test_empty_text_and_empty_messages_are_left_out_with_a_note() -> None:
-    payload, warnings = convert(user(text("q"), text("  ")), assistant(), user(text("again")))
+    payload, warnings = assert_converts(
+        user(text("q"), text("  ")), assistant(), user(text("again"))
+    )
     assert payload["messages"] == [user_turn("q", "again")]
     assert warnings == [
         ("content-dropped", "info", "messages[0].content[1]", "  ", None),
@@ -282,7 +288,7 @@ def test_branches_are_reduced_to_the_main_thread() -> None:
         assistant(text("first try"), id="2", parent_id="1"),
         assistant(text("second try"), id="3", parent_id="1"),
     ]
-    payload, warnings = convert(*messages)
+    payload, warnings = assert_converts(*messages)
     assert payload["messages"] == [
         user_turn("q"),
         {"role": "assistant", "content": [{"text": "second try"}]},
@@ -301,7 +307,7 @@ def test_response_fields_stay_out_of_a_converted_request() -> None:
         finish_reason="stop",
         extra={OC: {"$response": True}},
     )
-    payload, warnings = convert(user(text("q")), answer)
+    payload, warnings = assert_converts(user(text("q")), answer)
     assert payload["messages"][1] == {"role": "assistant", "content": [{"text": "hi"}]}
     assert warnings == [
         ("content-dropped", "info", "messages", ["finish_reason", "id", "model"], None)

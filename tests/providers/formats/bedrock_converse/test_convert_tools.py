@@ -19,9 +19,9 @@ from providers.umf import (
 )
 from tests.providers.formats.bedrock_converse._convert_helpers import (
     TOOLS,
+    assert_converts,
     assistant,
     call,
-    convert,
     text,
     tool,
     user,
@@ -30,7 +30,7 @@ from tests.providers.formats.bedrock_converse._convert_helpers import (
 
 
 def test_tool_blocks_without_tools_get_tool_config_made_from_the_calls() -> None:
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("go")),
         assistant(call("c1", "lookup"), call("c2", "lookup")),
         tool("c1", "a"),
@@ -43,7 +43,9 @@ def test_tool_blocks_without_tools_get_tool_config_made_from_the_calls() -> None
 
 
 def test_unanswered_tool_call_gets_an_error_result() -> None:
-    payload, warnings = convert(user(text("go")), assistant(call("call_1", a=1)), tools=TOOLS)
+    payload, warnings = assert_converts(
+        user(text("go")), assistant(call("call_1", a=1)), tools=TOOLS
+    )
     synthesized = {
         "toolResult": {
             "toolUseId": "call_1",
@@ -58,7 +60,7 @@ def test_unanswered_tool_call_gets_an_error_result() -> None:
 
 
 def test_tool_result_answering_no_call_becomes_text() -> None:
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("go")), assistant(text("ok")), tool("call_x", "late", is_error=True)
     )
     assert payload["messages"][-1] == user_turn("[tool result call_x (error)]\nlate")
@@ -77,7 +79,7 @@ def test_tool_ids_and_names_are_rewritten_the_same_way_everywhere() -> None:
         tool(long_id, "r2"),
     )
     choice = ToolChoice(type="tool", name="functions.lookup")
-    payload, warnings = convert(*messages, tools=tools, tool_choice=choice)
+    payload, warnings = assert_converts(*messages, tools=tools, tool_choice=choice)
     calls = [block["toolUse"] for block in payload["messages"][1]["content"]]
     results = [block["toolResult"] for block in payload["messages"][2]["content"]]
     assert [r["toolUseId"] for r in results] == [c["toolUseId"] for c in calls]
@@ -111,7 +113,7 @@ def test_tool_ids_and_names_are_rewritten_the_same_way_everywhere() -> None:
         ),
         ("id-rewritten", "info", "tool_choice.name", "functions.lookup", "functions_lookup"),
     ]
-    again, _ = convert(*messages, tools=tools, tool_choice=choice)
+    again, _ = assert_converts(*messages, tools=tools, tool_choice=choice)
     assert again == payload
 
 
@@ -119,7 +121,7 @@ def test_argument_strings_become_objects_and_invalid_ones_an_empty_object() -> N
     invalid = ToolUseBlock(id="c1", name="f", input={}, raw_arguments="{not json")
     valid = ToolUseBlock(id="c2", name="f", input={}, raw_arguments='{"a": [1]}')
     listed = ToolUseBlock(id="c3", name="f", input=[1, 2])
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("go")),
         assistant(invalid, valid, listed),
         tool("c1", "x"),
@@ -140,7 +142,9 @@ def test_argument_strings_become_objects_and_invalid_ones_an_empty_object() -> N
 
 @pytest.mark.parametrize(("choice", "wire"), [("auto", "auto"), ("required", "any")])
 def test_tool_choice_mapping(choice: Any, wire: str) -> None:
-    payload, warnings = convert(user(text("q")), tools=TOOLS, tool_choice=ToolChoice(type=choice))
+    payload, warnings = assert_converts(
+        user(text("q")), tools=TOOLS, tool_choice=ToolChoice(type=choice)
+    )
     assert payload["toolConfig"]["toolChoice"] == {wire: {}}
     assert warnings == []
 
@@ -150,25 +154,27 @@ def test_a_forced_tool_that_is_not_among_the_tools_becomes_any(name: str | None)
     # Found by converting mutated fixtures: a UMF tool choice naming no tool was sent as
     # {"tool": {"name": null}}, which Converse refuses (as it does a tool it was not given).
     choice = ToolChoice(type="tool", name=name)
-    payload, warnings = convert(user(text("q")), tools=TOOLS, tool_choice=choice)
+    payload, warnings = assert_converts(user(text("q")), tools=TOOLS, tool_choice=choice)
     assert payload["toolConfig"]["toolChoice"] == {"any": {}}
     assert warnings == [("parameter-normalized", "warning", "tool_choice.name", name, "any")]
 
 
 def test_tool_choice_without_tools_is_left_out() -> None:
-    payload, warnings = convert(user(text("q")), tool_choice=ToolChoice(type="auto"))
+    payload, warnings = assert_converts(user(text("q")), tool_choice=ToolChoice(type="auto"))
     assert "toolConfig" not in payload
     assert warnings == [("parameter-normalized", "info", "tool_choice", "auto", None)]
 
 
 def test_tool_choice_none_leaves_the_tools_out() -> None:
-    payload, warnings = convert(user(text("q")), tools=TOOLS, tool_choice=ToolChoice(type="none"))
+    payload, warnings = assert_converts(
+        user(text("q")), tools=TOOLS, tool_choice=ToolChoice(type="none")
+    )
     assert "toolConfig" not in payload
     assert warnings == [("parameter-normalized", "warning", "tool_choice", "none", None)]
 
 
 def test_tool_choice_none_with_tool_history_keeps_the_tools() -> None:
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("q")),
         assistant(call("c1")),
         tool("c1", "r"),
@@ -183,7 +189,7 @@ def test_tool_choice_none_with_tool_history_keeps_the_tools() -> None:
 
 def test_tool_definition_without_schema_gets_an_empty_one() -> None:
     tools = [Tool(name="ping", description="")]
-    payload, warnings = convert(user(text("q")), tools=tools)
+    payload, warnings = assert_converts(user(text("q")), tools=tools)
     assert payload["toolConfig"]["tools"] == [
         {"toolSpec": {"name": "ping", "inputSchema": {"json": EMPTY_SCHEMA}}}
     ]
@@ -197,7 +203,7 @@ def test_a_valid_tool_name_never_takes_the_name_another_was_fitted_to() -> None:
         Tool(name="get weather", parameters={"type": "object"}),
         Tool(name="get_weather", parameters={"type": "object"}),
     ]
-    payload, _ = convert(user(text("q")), tools=tools)
+    payload, _ = assert_converts(user(text("q")), tools=tools)
     names = [spec["toolSpec"]["name"] for spec in payload["toolConfig"]["tools"]]
     assert names[0] == "get_weather"
     assert len(set(names)) == 2

@@ -15,9 +15,9 @@ from providers.umf import (
 )
 from tests.providers.formats.bedrock_converse._convert_helpers import (
     PNG,
+    assert_converts,
     assistant,
     call,
-    convert,
     text,
     tool,
     user,
@@ -28,12 +28,12 @@ from tests.providers.formats.bedrock_converse._convert_helpers import (
 
 
 def test_leading_system_is_a_system_block_and_developer_is_noted() -> None:
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         Message(role="system", content=[text("Be brief.")]), user(text("hi"))
     )
     assert payload["system"] == [{"text": "Be brief."}]
     assert warnings == []
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         Message(role="developer", content=[text("Be brief.")]), user(text("hi"))
     )
     assert payload["system"] == [{"text": "Be brief."}]
@@ -44,7 +44,7 @@ def test_leading_system_is_a_system_block_and_developer_is_noted() -> None:
 
 def test_system_prompt_keeps_text_only() -> None:
     image = ImageBlock(source=MediaSource(type="base64", media_type="image/png", data=PNG))
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         Message(role="system", content=[text("Rules"), image, text(" ")]), user(text("hi"))
     )
     assert payload["system"] == [{"text": "Rules"}]
@@ -55,7 +55,7 @@ def test_system_prompt_keeps_text_only() -> None:
 
 
 def test_missing_model_is_defaulted() -> None:
-    payload, warnings = convert(user(text("hi")), parameters=Parameters())
+    payload, warnings = assert_converts(user(text("hi")), parameters=Parameters())
     assert payload == {"modelId": DEFAULT_MODEL, "messages": [user_turn("hi")]}
     assert warnings == [("parameter-defaulted", "warning", "parameters.model", None, DEFAULT_MODEL)]
 
@@ -76,7 +76,7 @@ def test_parameters_map_clamp_or_are_reported() -> None:
         parallel_tool_calls=False,
         custom={"logit_bias": {"1": 2}},
     )
-    payload, warnings = convert(user(text("hi")), parameters=parameters)
+    payload, warnings = assert_converts(user(text("hi")), parameters=parameters)
     assert payload["inferenceConfig"] == {
         "maxTokens": 1,
         "temperature": 1.0,
@@ -98,7 +98,7 @@ def test_parameters_map_clamp_or_are_reported() -> None:
 
 
 def test_conversation_starting_with_assistant_gets_a_bridge_user_turn() -> None:
-    payload, warnings = convert(assistant(text("Hello! How can I help?")), user(text("Hi")))
+    payload, warnings = assert_converts(assistant(text("Hello! How can I help?")), user(text("Hi")))
     assert payload["messages"][0] == user_turn(BRIDGE_USER_TEXT)
     assert warnings == [
         ("message-reordered", "warning", "messages[0]", None, user_turn(BRIDGE_USER_TEXT))
@@ -106,13 +106,13 @@ def test_conversation_starting_with_assistant_gets_a_bridge_user_turn() -> None:
 
 
 def test_consecutive_same_role_messages_are_merged() -> None:
-    payload, warnings = convert(user(text("one")), user(text("two")), assistant(text("ok")))
+    payload, warnings = assert_converts(user(text("one")), user(text("two")), assistant(text("ok")))
     assert payload["messages"][0] == user_turn("one", "two")
     assert warnings == [("role-merged", "warning", "messages[1]", "user", "user")]
 
 
 def test_user_right_after_tool_results_joins_their_turn() -> None:
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("go")),
         assistant(call("call_1"), call("call_2")),
         tool("call_1", "one"),
@@ -135,7 +135,7 @@ def test_user_right_after_tool_results_joins_their_turn() -> None:
 
 
 def test_tool_results_move_before_user_text() -> None:
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("go")), assistant(call("call_1")), user(text("also this")), tool("call_1", "ok")
     )
     assert [next(iter(b)) for b in payload["messages"][2]["content"]] == ["toolResult", "text"]

@@ -8,14 +8,14 @@ import orjson
 from tests.providers.formats.bedrock_converse._convert_helpers import (
     FIXTURES,
     OC,
-    from_fixture,
+    assert_fixture_converts,
 )
 
 # --------------------------------------------------------------------------- whole fixtures
 
 
 def test_openai_chat_tool_loop_converts_with_exact_payload_and_warnings() -> None:
-    payload, warnings = from_fixture(OC, "tool_loop_parallel")
+    payload, warnings = assert_fixture_converts(OC, "tool_loop_parallel")
     source = orjson.loads((FIXTURES / OC / "tool_loop_parallel.json").read_bytes())
     calls = source["messages"][2]["tool_calls"]
     results = [
@@ -92,7 +92,7 @@ def test_openai_chat_tool_loop_converts_with_exact_payload_and_warnings() -> Non
 
 
 def test_openai_chat_multimodal_request_converts_with_exact_payload_and_warnings() -> None:
-    payload, warnings = from_fixture(OC, "multimodal_request")
+    payload, warnings = assert_fixture_converts(OC, "multimodal_request")
     source = orjson.loads((FIXTURES / OC / "multimodal_request.json").read_bytes())
     parts = source["messages"][1]["content"]
     image_url = parts[1]["image_url"]["url"]
@@ -158,7 +158,7 @@ def test_openai_chat_multimodal_request_converts_with_exact_payload_and_warnings
 
 
 def test_anthropic_reasoning_is_dropped_with_its_signatures() -> None:
-    payload, warnings = from_fixture("anthropic", "thinking_tool_loop")
+    payload, warnings = assert_fixture_converts("anthropic", "thinking_tool_loop")
     source = orjson.loads((FIXTURES / "anthropic" / "thinking_tool_loop.json").read_bytes())
     thinking = source["messages"][1]["content"][0]["thinking"]
     assert [next(iter(block)) for block in payload["messages"][1]["content"]] == ["toolUse"]
@@ -177,7 +177,7 @@ def test_anthropic_reasoning_is_dropped_with_its_signatures() -> None:
 
 
 def test_anthropic_mid_conversation_system_message_moves_to_the_top() -> None:
-    payload, warnings = from_fixture("anthropic", "search_results_system_message")
+    payload, warnings = assert_fixture_converts("anthropic", "search_results_system_message")
     source = orjson.loads(
         (FIXTURES / "anthropic" / "search_results_system_message.json").read_bytes()
     )
@@ -187,14 +187,14 @@ def test_anthropic_mid_conversation_system_message_moves_to_the_top() -> None:
 
 
 def test_openai_chat_refusal_and_annotations() -> None:
-    _, refusal_warnings = from_fixture(OC, "refusal_exchange")
+    _, refusal_warnings = assert_fixture_converts(OC, "refusal_exchange")
     answer_fields = ["finish_reason", "id", "model", "timestamp", "usage"]
     assert refusal_warnings[:3] == [
         ("content-dropped", "info", "messages", answer_fields, None),
         ("content-type-unsupported", "warning", "messages[1].content[0]", "refusal", "text"),
         ("content-type-unsupported", "warning", "messages[3].content[0]", "refusal", "text"),
     ]
-    payload, warnings = from_fixture(OC, "web_search_annotations")
+    payload, warnings = assert_fixture_converts(OC, "web_search_annotations")
     source = orjson.loads((FIXTURES / OC / "web_search_annotations.json").read_bytes())
     annotations = source["response"]["choices"][0]["message"]["annotations"]
     assert payload["messages"][-1]["content"] == [
@@ -206,7 +206,7 @@ def test_openai_chat_refusal_and_annotations() -> None:
 
 
 def test_openai_chat_audio_input_is_carried() -> None:
-    payload, warnings = from_fixture(OC, "audio_exchange")
+    payload, warnings = assert_fixture_converts(OC, "audio_exchange")
     audio = payload["messages"][0]["content"][-1]
     assert audio["audio"]["format"] == "wav" and audio["audio"]["source"]["bytes"]
     # The assistant's audio replies are ids of OpenAI-side clips: nothing to send.

@@ -5,19 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 import pytest
 
-from providers.formats import all_formats, get
-from providers.formats import detect as detect_format
+from providers.formats import get
 from providers.formats.bedrock_converse import FORMAT, detect
 from tests.providers.formats.bedrock_converse._helpers import (
-    FIXTURE_NAMES,
-    FIXTURES,
     USER,
     _request,
     _user,
-    load,
 )
 
 # --------------------------------------------------------------------------- registry, detect
@@ -52,33 +47,3 @@ def test_registered_under_its_contract_id() -> None:
 )
 def test_detect(payload: Any, score: int) -> None:
     assert detect(payload) == score
-
-
-@pytest.mark.parametrize("name", FIXTURE_NAMES)
-def test_detect_is_sure_of_every_fixture(name: str) -> None:
-    assert detect(load(name)) == 2
-
-
-FOREIGN_FIXTURES = sorted(
-    (directory.name, path.name)
-    for directory in FIXTURES.iterdir()
-    if directory.is_dir() and directory.name != "bedrock-converse"
-    for path in directory.glob("*.json")
-)
-
-
-@pytest.mark.parametrize(("format_id", "name"), FOREIGN_FIXTURES)
-def test_detect_is_never_sure_of_other_formats_fixtures(format_id: str, name: str) -> None:
-    assert detect(orjson.loads((FIXTURES / format_id / name).read_bytes())) <= 1
-
-
-@pytest.mark.parametrize("name", FIXTURE_NAMES)
-def test_no_other_format_is_sure_of_our_fixtures(name: str) -> None:
-    payload = load(name)
-    sure = [fmt.id for fmt in all_formats() if fmt is not FORMAT and fmt.detect(payload) == 2]
-    assert sure == []
-
-
-@pytest.mark.parametrize("name", FIXTURE_NAMES)
-def test_registry_detects_every_fixture_as_ours(name: str) -> None:
-    assert detect_format(load(name)) is FORMAT

@@ -1,6 +1,6 @@
-"""What the tests of the chat-completions family (``cohere``, ``mistral``) share: fixture
-lists, the storage round trip, the "nothing silently dropped" check, one block of every
-kind, and rendering a conversation with the target SDK's types and rules asserted.
+"""What the tests of the chat-completions family share: fixture lists, the storage round
+trip, the "nothing silently dropped" check, one block of every kind, and rendering a
+conversation with the target SDK's types and rules asserted.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """Other formats' conversations written as ``chatgpt-export`` entries: tool loops as chains
-of nodes that read back paired (each result after its call, in partial trees too),
-thinking as thoughts, every fixture a well-formed entry, and nothing dropped without a
-warning."""
+of nodes that read back paired (each result after its call, in partial trees too), and
+thinking as thoughts. Every other fixture a well-formed entry, and nothing dropped without
+a warning: ``archive/test_convert.py``, for every format whose files hold many
+conversations."""
 
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,11 +24,7 @@ from providers.umf import (
 from tests.providers.formats.archive import _helpers as archive_helpers
 from tests.providers.sdk.archive import (
     FIXTURES,
-    assert_nothing_dropped_silently,
-    every_block,
-    fixtures,
     load,
-    stored,
     summary,
 )
 from tests.providers.sdk.chatgpt_export import check_chatgpt_conversation
@@ -129,22 +125,6 @@ def test_a_converted_export_reads_back_with_its_calls_paired() -> None:
         b for m in item.conversation.messages for b in m.content if isinstance(b, ToolUseBlock)
     )
     assert isinstance(result, ToolResultBlock) and result.tool_use_id == call.id
-
-
-@pytest.mark.parametrize(
-    "path",
-    fixtures("openai-chat") + fixtures("anthropic") + fixtures("umf"),
-    ids=lambda p: f"{p.parent.name}/{p.stem}",
-)
-def test_every_other_fixture_becomes_an_export_entry(path: Path) -> None:
-    for item in formats.get(path.parent.name).parse(load(path)):
-        [entry] = FORMAT.render(stored(item.conversation)).payload
-        check_chatgpt_conversation(entry)
-
-
-def test_no_block_is_dropped_silently() -> None:
-    conversation = every_block()
-    assert_nothing_dropped_silently(conversation, FORMAT.render(conversation))
 
 
 # --------------------------------------------------------------------------- partial trees

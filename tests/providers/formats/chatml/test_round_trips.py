@@ -33,12 +33,6 @@ from tests.providers.formats.seed_formats._helpers import stored
 
 FIXTURES = Path(__file__).parents[3] / "fixtures"
 CHATML_FIXTURES = sorted((FIXTURES / "chatml").glob("*.json"))
-OTHER_FIXTURES = sorted(
-    path
-    for directory in FIXTURES.iterdir()
-    if directory.is_dir() and directory.name != "chatml"
-    for path in directory.glob("*.json")
-)
 
 
 def load(name: str) -> str:
@@ -65,19 +59,6 @@ def test_there_are_enough_fixtures() -> None:
 @pytest.mark.parametrize("path", CHATML_FIXTURES, ids=lambda p: p.stem)
 def test_fixture_round_trips_byte_for_byte(path: Path) -> None:
     assert_round_trips(orjson.loads(path.read_bytes()))
-
-
-@pytest.mark.parametrize("path", CHATML_FIXTURES, ids=lambda p: p.stem)
-def test_fixture_is_detected_as_chatml(path: Path) -> None:
-    text = orjson.loads(path.read_bytes())
-    assert formats.detect(text).id == "chatml"
-    others = {fmt.id: fmt.detect(text) for fmt in formats.all_formats() if fmt.id != "chatml"}
-    assert max(others.values()) < 2, others
-
-
-@pytest.mark.parametrize("path", OTHER_FIXTURES, ids=lambda p: f"{p.parent.name}-{p.stem}")
-def test_other_formats_fixtures_are_not_claimed(path: Path) -> None:
-    assert detect(orjson.loads(path.read_bytes())) == 0
 
 
 def test_registered_as_a_text_format() -> None:

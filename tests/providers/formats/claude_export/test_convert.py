@@ -1,13 +1,11 @@
 """Other formats' conversations written as ``claude-export`` entries: tool loops kept in
 the calling message, the system prompt moved, media without bytes reported, branches kept
-as trees, and nothing dropped without a warning."""
+as trees. Every other fixture a well-formed entry, and nothing dropped without a warning:
+``archive/test_convert.py``, for every format whose files hold many conversations."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from providers import formats
 from providers.umf import (
@@ -19,11 +17,8 @@ from tests.providers.formats.archive import _helpers as archive_helpers
 from tests.providers.formats.claude_export.test_export import parse_one
 from tests.providers.sdk.archive import (
     FIXTURES,
-    assert_nothing_dropped_silently,
-    every_block,
     fixtures,
     load,
-    stored,
 )
 from tests.providers.sdk.claude_export import check_claude_conversation
 
@@ -154,22 +149,6 @@ def test_a_message_naming_no_parent_in_a_tree_follows_the_one_before_it() -> Non
     [entry] = FORMAT.render(foreign).payload
     parents = [m["parent_message_uuid"] for m in entry["chat_messages"]]
     assert parents == ["00000000-0000-4000-8000-000000000000", "m0", "m0", "m2"]
-
-
-@pytest.mark.parametrize(
-    "path",
-    fixtures("openai-chat") + fixtures("anthropic") + fixtures("umf"),
-    ids=lambda p: f"{p.parent.name}/{p.stem}",
-)
-def test_every_other_fixture_becomes_an_export_entry(path: Path) -> None:
-    for item in formats.get(path.parent.name).parse(load(path)):
-        [entry] = FORMAT.render(stored(item.conversation)).payload
-        check_claude_conversation(entry)
-
-
-def test_no_block_is_dropped_silently() -> None:
-    conversation = every_block()
-    assert_nothing_dropped_silently(conversation, FORMAT.render(conversation))
 
 
 # --------------------------------------------------------------------------- fuzzing

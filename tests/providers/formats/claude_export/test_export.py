@@ -307,16 +307,7 @@ def test_a_truncated_zip_or_invalid_utf8_is_a_clean_error() -> None:
     assert isinstance(found[-1], FormatError) and "not valid JSON" in found[-1].message
 
 
-def test_a_conversation_nested_too_deep_is_refused_alone() -> None:
-    deep = b'{"chat_messages": [], "x": ' + b"[" * 300 + b"]" * 300 + b"}"
-    good = orjson.dumps(load(FIXTURES / "claude-export" / "single_object.json"))
-    found = results(FORMAT, b"[" + deep + b"," + good + b"]")
-    assert isinstance(found[0], FormatError) and "nested deeper" in found[0].message
-    assert isinstance(found[1], ParseResult)
-
-
-# --------------------------------------------------------------------------- other formats
-
+# --------------------------------------------------------------------------- fuzzing
 
 _SEEDS = [load(path) for path in FIXTURE_PATHS] + ODD_ENTRIES
 

@@ -45,7 +45,8 @@ def test_documents_become_document_data_or_are_dropped() -> None:
             "messages[0].content[2]",
             {
                 "type": "image",
-                "source": {"type": "file", "file_id": "file_011CNha8iCJcU1wXNR6q4V8w"},
+                "source": "file",
+                "file_id": "file_011CNha8iCJcU1wXNR6q4V8w",
             },
             None,
         ),
@@ -54,7 +55,9 @@ def test_documents_become_document_data_or_are_dropped() -> None:
             "messages[0].content[3]",
             {
                 "type": "document",
-                "source": {"type": "base64", "media_type": "application/pdf"},
+                "source": "base64",
+                "media_type": "application/pdf",
+                "size": 193,
                 "title": "Field guide, chapter 3",
             },
             None,
@@ -62,7 +65,7 @@ def test_documents_become_document_data_or_are_dropped() -> None:
         (
             "content-type-unsupported",
             "messages[0].content[4]",
-            {"type": "document", "source": {"type": "url", "url": url}},
+            {"type": "document", "source": "url", "url": url},
             "documents[0]",
         ),
         (
@@ -70,7 +73,8 @@ def test_documents_become_document_data_or_are_dropped() -> None:
             "messages[0].content[5]",
             {
                 "type": "document",
-                "source": {"type": "text", "media_type": "text/plain"},
+                "source": "text",
+                "media_type": "text/plain",
                 "title": "Species notes",
             },
             "documents[1]",
@@ -78,7 +82,7 @@ def test_documents_become_document_data_or_are_dropped() -> None:
         (
             "content-type-unsupported",
             "messages[0].content[6]",
-            {"type": "document", "source": {"type": "text"}, "title": "Field log"},
+            {"type": "document", "source": "text", "title": "Field log"},
             "documents[2]",
         ),
         (
@@ -98,7 +102,8 @@ def test_documents_become_document_data_or_are_dropped() -> None:
             "messages[2].content[0]",
             {
                 "type": "document",
-                "source": {"type": "file", "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w"},
+                "source": "file",
+                "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w",
                 "title": "Appendix",
             },
             None,
@@ -112,7 +117,7 @@ def test_audio_and_pdf_bytes_are_dropped() -> None:
         (
             "content-dropped",
             "messages[1].content[3]",
-            {"type": "audio", "source": {"type": "base64", "media_type": "audio/wav"}},
+            {"type": "audio", "source": "base64", "media_type": "audio/wav", "size": 364},
             None,
         ),
         (
@@ -120,7 +125,9 @@ def test_audio_and_pdf_bytes_are_dropped() -> None:
             "messages[1].content[4]",
             {
                 "type": "document",
-                "source": {"type": "base64", "media_type": "application/pdf"},
+                "source": "base64",
+                "media_type": "application/pdf",
+                "size": 125,
                 "filename": "invoice.pdf",
             },
             None,
@@ -130,7 +137,8 @@ def test_audio_and_pdf_bytes_are_dropped() -> None:
             "messages[1].content[5]",
             {
                 "type": "document",
-                "source": {"type": "file", "file_id": "file-6F2ksmvXxt4VdoqmHRw6kL"},
+                "source": "file",
+                "file_id": "file-6F2ksmvXxt4VdoqmHRw6kL",
             },
             None,
         ),

@@ -106,7 +106,7 @@ def test_images_outside_user_messages_are_dropped() -> None:
         },
         {"role": "assistant", "content": "Here:"},
     ]
-    image = {"type": "image", "source": {"type": "base64", "media_type": "image/png"}}
+    image = {"type": "image", "source": "base64", "media_type": "image/png", "size": 70}
     assert summary(warnings) == [
         ("content-dropped", "messages[0].content[1]", image, None),
         ("content-dropped", "messages[2].content[1]", image, None),

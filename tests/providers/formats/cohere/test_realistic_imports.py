@@ -122,7 +122,7 @@ def test_anthropic_tool_loop_warns_for_each_lossy_step() -> None:
         (
             "content-dropped",
             "messages[3].content[2].content[1]",
-            {"type": "image", "source": {"type": "base64", "media_type": "image/png"}},
+            {"type": "image", "source": "base64", "media_type": "image/png", "size": 70},
             None,
         ),
         (

@@ -6,7 +6,6 @@ Conversions from other formats are in ``cohere/``.
 from __future__ import annotations
 
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +14,6 @@ from hypothesis import strategies as st
 
 from providers import formats
 from providers.formats.base import FormatError
-from providers.formats.cohere import detect
 from providers.umf import (
     DocumentBlock,
     ImageBlock,
@@ -31,14 +29,8 @@ from tests.providers.formats.chat_completions import _helpers as family
 from tests.providers.formats.chat_completions._helpers import (
     canonical,
     fixtures_of,
-    foreign_fixtures,
     load,
     stored,
-)
-from tests.providers.sdk.cohere import (
-    check_cohere_rules,
-    validate_cohere_request,
-    validate_cohere_response,
 )
 
 COHERE = formats.get("cohere")
@@ -53,64 +45,6 @@ def fixture(name: str) -> Any:
 parse_one = partial(family.parse_one, "cohere")
 assert_round_trips = partial(family.assert_round_trips, "cohere")
 shape_of = partial(family.shape_of, "cohere")
-
-
-# --------------------------------------------------------------------------- fixtures
-
-
-def test_there_are_enough_fixtures() -> None:
-    assert len(FIXTURES) >= 6
-
-
-@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
-def test_fixture_round_trips_exactly(path: Path) -> None:
-    assert_round_trips(load(path))
-
-
-@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
-def test_fixture_is_what_the_sdk_accepts(path: Path) -> None:
-    payload = load(path)
-    shape = shape_of(parse_one(payload))
-    if shape == "messages":
-        payload = {"model": "command-a-03-2025", "messages": payload}
-    if shape in ("request", "messages", "exchange"):
-        request = payload["request"] if shape == "exchange" else payload
-        validate_cohere_request(request)
-        check_cohere_rules(request)
-    if shape in ("exchange", "response"):
-        validate_cohere_response(payload["response"] if shape == "exchange" else payload)
-
-
-@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
-def test_fixture_is_detected_as_cohere(path: Path) -> None:
-    assert formats.detect(load(path)).id == "cohere"
-
-
-@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
-def test_no_other_format_claims_a_cohere_fixture(path: Path) -> None:
-    payload = load(path)
-    others = {fmt.id: fmt.detect(payload) for fmt in formats.all_formats() if fmt.id != "cohere"}
-    assert max(others.values()) <= 1, others
-
-
-@pytest.mark.parametrize(
-    "path", foreign_fixtures("cohere"), ids=lambda p: f"{p.parent.name}-{p.stem}"
-)
-def test_other_formats_fixtures_are_not_claimed(path: Path) -> None:
-    assert detect(load(path)) <= 1
-
-
-@pytest.mark.parametrize(
-    ("name", "shape"),
-    [
-        ("tool_loop_documents", "request"),
-        ("bare_messages", "messages"),
-        ("exchange_reasoning_usage", "exchange"),
-        ("bare_response", "response"),
-    ],
-)
-def test_shape_is_recorded(name: str, shape: str) -> None:
-    assert shape_of(parse_one(fixture(name))) == shape
 
 
 # --------------------------------------------------------------------------- what parse reads

@@ -14,8 +14,8 @@ from providers.umf import (
 )
 from tests.providers.formats.gemini.test_convert_whole_fixtures import (
     PNG,
+    assert_converts,
     assistant,
-    convert,
     parts_of,
     text,
     user,
@@ -25,7 +25,7 @@ from tests.providers.formats.gemini.test_convert_whole_fixtures import (
 
 
 def test_leading_system_is_the_system_instruction_and_developer_is_noted() -> None:
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         Message(role="system", content=[text("Be brief.")]), user(text("hi"))
     )
     assert payload == {
@@ -33,7 +33,9 @@ def test_leading_system_is_the_system_instruction_and_developer_is_noted() -> No
         "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
     }
     assert warnings == []
-    _, warnings = convert(Message(role="developer", content=[text("Be brief.")]), user(text("hi")))
+    _, warnings = assert_converts(
+        Message(role="developer", content=[text("Be brief.")]), user(text("hi"))
+    )
     assert warnings == [
         ("system-message-transformed", "info", "messages[0]", "developer", "systemInstruction")
     ]
@@ -41,7 +43,7 @@ def test_leading_system_is_the_system_instruction_and_developer_is_noted() -> No
 
 def test_mid_conversation_system_message_moves_to_the_system_instruction() -> None:
     image = ImageBlock(source=MediaSource(type="base64", media_type="image/png", data=PNG))
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("hi")),
         assistant(text("hello")),
         Message(role="system", content=[text("Now answer in French."), image]),
@@ -85,7 +87,7 @@ def test_media_conversions() -> None:
         AudioBlock(source=MediaSource(type="base64", media_type="audio/wav", data="UklGRg==")),
         text("describe"),
     ]
-    payload, warnings = convert(user(*blocks))
+    payload, warnings = assert_converts(user(*blocks))
     assert parts_of(payload, 0) == [
         {"inlineData": {"mimeType": "image/png", "data": PNG}},
         {"inlineData": {"mimeType": "image/png", "data": PNG}},
@@ -137,7 +139,7 @@ def test_media_conversions() -> None:
             "content-dropped",
             "warning",
             "messages[0].content[7]",
-            {"type": "image", "source": "base64", "media_type": "image/png"},
+            {"type": "image", "source": "base64", "media_type": "image/png", "size": 8},
             None,
         ),
         ("field-unknown", "info", "messages[0].content[8].filename", "a.pdf", None),
@@ -154,7 +156,7 @@ def test_media_conversions() -> None:
 
 def test_images_stay_in_the_model_turn() -> None:
     image = ImageBlock(source=MediaSource(type="base64", media_type="image/png", data=PNG))
-    payload, warnings = convert(user(text("draw")), assistant(text("Here:"), image))
+    payload, warnings = assert_converts(user(text("draw")), assistant(text("Here:"), image))
     assert parts_of(payload, 1) == [
         {"text": "Here:"},
         {"inlineData": {"mimeType": "image/png", "data": PNG}},

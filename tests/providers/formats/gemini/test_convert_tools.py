@@ -17,9 +17,9 @@ from providers.umf import (
     ToolUseBlock,
 )
 from tests.providers.formats.gemini.test_convert_whole_fixtures import (
+    assert_converts,
     assistant,
     call,
-    convert,
     parts_of,
     text,
     tool,
@@ -39,7 +39,7 @@ def test_tool_schemas() -> None:
         ),
         Tool(name="bare"),
     ]
-    payload, warnings = convert(user(text("q")), tools=tools)
+    payload, warnings = assert_converts(user(text("q")), tools=tools)
     assert payload["tools"] == [
         {
             "functionDeclarations": [
@@ -81,16 +81,16 @@ def test_tool_schemas() -> None:
     ],
 )
 def test_tool_choice(choice: ToolChoice, config: dict[str, Any]) -> None:
-    payload, warnings = convert(user(text("q")), tools=[Tool(name="f")], tool_choice=choice)
+    payload, warnings = assert_converts(user(text("q")), tools=[Tool(name="f")], tool_choice=choice)
     assert payload["toolConfig"] == {"functionCallingConfig": config}
     assert warnings == []
 
 
 def test_tool_choice_without_tools_or_with_an_unknown_tool() -> None:
-    payload, warnings = convert(user(text("q")), tool_choice=ToolChoice(type="auto"))
+    payload, warnings = assert_converts(user(text("q")), tool_choice=ToolChoice(type="auto"))
     assert "toolConfig" not in payload
     assert warnings == [("parameter-normalized", "info", "tool_choice", "auto", None)]
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("q")), tools=[Tool(name="f")], tool_choice=ToolChoice(type="tool", name="g")
     )
     assert payload["toolConfig"] == {"functionCallingConfig": {"mode": "ANY"}}
@@ -102,7 +102,7 @@ def test_function_names_gemini_refuses_are_rewritten_the_same_way_everywhere() -
     # one that starts with a digit (OpenAI and Anthropic take ``3d_render``), has a space,
     # or is empty. A rewritten name must not take a name another function already has.
     tools = [Tool(name="3d_render"), Tool(name="_3d_render"), Tool(name="get weather")]
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("q")),
         assistant(call("call_1", "3d_render")),
         tool("call_1", "done"),
@@ -126,7 +126,7 @@ def test_function_names_gemini_refuses_are_rewritten_the_same_way_everywhere() -
 
 
 def test_call_ids_are_dropped_and_the_first_call_signed() -> None:
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("go")),
         assistant(call("call_1", "a", x=1), call("call_2", "b")),
         tool("call_1", '{"ok": true}'),
@@ -152,7 +152,7 @@ def test_call_ids_are_dropped_and_the_first_call_signed() -> None:
 
 
 def test_results_are_answered_in_call_order_and_first() -> None:
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("go")),
         assistant(call("c1", "a"), call("c2", "b")),
         user(text("also"), ToolResultBlock(tool_use_id="c2", content="{}")),
@@ -171,14 +171,16 @@ def test_results_are_answered_in_call_order_and_first() -> None:
 
 
 def test_unanswered_call_gets_an_error_response() -> None:
-    payload, warnings = convert(user(text("go")), assistant(call("c1", "lookup")))
+    payload, warnings = assert_converts(user(text("go")), assistant(call("c1", "lookup")))
     inserted = {"functionResponse": {"name": "lookup", "response": {"error": MISSING_RESULT_TEXT}}}
     assert payload["contents"][-1] == {"role": "user", "parts": [inserted]}
     assert ("message-reordered", "warning", "messages[1].content[0]", None, inserted) in warnings
 
 
 def test_result_answering_no_call_becomes_text() -> None:
-    payload, warnings = convert(user(text("go")), assistant(text("ok")), tool("call_x", "late"))
+    payload, warnings = assert_converts(
+        user(text("go")), assistant(text("ok")), tool("call_x", "late")
+    )
     assert parts_of(payload, 2) == [{"text": '[function result call_x] call_x: {"output":"late"}'}]
     assert warnings[-1] == (
         "content-type-unsupported",
@@ -190,7 +192,7 @@ def test_result_answering_no_call_becomes_text() -> None:
 
 
 def test_misplaced_call_becomes_text() -> None:
-    payload, warnings = convert(user(text("q"), call("c1", "f", a=1)))
+    payload, warnings = assert_converts(user(text("q"), call("c1", "f", a=1)))
     assert parts_of(payload, 0) == [{"text": "q"}, {"text": '[function call c1] f({"a":1})'}]
     assert warnings == [
         ("id-rewritten", "info", "messages[0].content[1].id", "c1", None),
@@ -199,7 +201,7 @@ def test_misplaced_call_becomes_text() -> None:
 
 
 def test_tool_result_wrapping() -> None:
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("go")),
         assistant(call("c1", "a"), call("c2", "b"), call("c3", "c")),
         tool("c1", '{"temp": 18}'),
@@ -232,7 +234,7 @@ def test_tool_result_wrapping() -> None:
 def test_invalid_argument_string_sends_an_empty_object() -> None:
     broken = ToolUseBlock(id="c1", name="f", input={}, raw_arguments="{not json")
     valid = ToolUseBlock(id="c2", name="f", input={}, raw_arguments='{"a": [1]}')
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("go")), assistant(broken, valid), tool("c1", "{}"), tool("c2", "{}")
     )
     assert [part["functionCall"]["args"] for part in parts_of(payload, 1)] == [{}, {"a": [1]}]

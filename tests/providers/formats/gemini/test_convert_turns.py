@@ -14,9 +14,9 @@ from providers.umf import (
 )
 from tests.providers.formats.gemini.test_convert_whole_fixtures import (
     OC,
+    assert_converts,
     assistant,
     call,
-    convert,
     parts_of,
     text,
     tool,
@@ -31,7 +31,7 @@ def test_reasoning_travels_only_back_to_gemini() -> None:
     foreign = ThinkingBlock(text="theirs", signature="sig-a", provider="anthropic")
     redacted = ThinkingBlock(redacted=True, data="blob", provider="anthropic")
     unknown = ThinkingBlock(text="whose?")
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("q")),
         assistant(own, foreign, redacted, unknown, text("answer"), reasoning="loose text"),
     )
@@ -53,7 +53,9 @@ def test_reasoning_travels_only_back_to_gemini() -> None:
 
 def test_refusal_and_citations() -> None:
     cited = TextBlock(text="Paris", citations=[{"type": "url_citation", "url": "https://x"}])
-    payload, warnings = convert(user(text("q")), assistant(RefusalBlock(text="I can't."), cited))
+    payload, warnings = assert_converts(
+        user(text("q")), assistant(RefusalBlock(text="I can't."), cited)
+    )
     assert parts_of(payload, 1) == [{"text": "I can't."}, {"text": "Paris"}]
     assert warnings == [
         ("content-type-unsupported", "warning", "messages[1].content[0]", "refusal", "text"),
@@ -68,7 +70,7 @@ def test_refusal_and_citations() -> None:
 
 
 def test_consecutive_messages_merge_and_empty_ones_are_left_out() -> None:
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("one"), text("")),
         user(text("two"), name="alice"),
         assistant(),
@@ -87,7 +89,7 @@ def test_consecutive_messages_merge_and_empty_ones_are_left_out() -> None:
 
 
 def test_conversation_starting_with_the_model_gets_a_bridge_turn() -> None:
-    payload, warnings = convert(assistant(text("Hello! How can I help?")), user(text("Hi")))
+    payload, warnings = assert_converts(assistant(text("Hello! How can I help?")), user(text("Hi")))
     assert payload["contents"][0] == {"role": "user", "parts": [{"text": BRIDGE_USER_TEXT}]}
     assert warnings == [
         (
@@ -101,7 +103,7 @@ def test_conversation_starting_with_the_model_gets_a_bridge_turn() -> None:
 
 
 def test_branches_are_reduced_to_the_main_thread() -> None:
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("q"), id="1"),
         assistant(text("first try"), id="2", parent_id="1"),
         assistant(text("second try"), id="3", parent_id="1"),
@@ -121,7 +123,7 @@ def test_per_message_facts_are_noted_once() -> None:
         finish_reason="stop",
         extra={OC: {"$response": True}},
     )
-    _, warnings = convert(user(text("q")), answer)
+    _, warnings = assert_converts(user(text("q")), answer)
     assert warnings == [
         ("content-dropped", "info", "messages", ["finish_reason", "id", "model"], None)
     ]
@@ -145,7 +147,7 @@ def test_parameters() -> None:
         stream=True,
         custom={"logit_bias": {"1": 2}},
     )
-    payload, warnings = convert(user(text("hi")), parameters=parameters)
+    payload, warnings = assert_converts(user(text("hi")), parameters=parameters)
     assert payload["generationConfig"] == {
         "temperature": 2.0,
         "topP": 0.9,
@@ -173,7 +175,7 @@ def test_parameters() -> None:
 
 
 def test_user_text_right_after_a_tool_result_joins_its_turn() -> None:
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         user(text("go")), assistant(call("c1", "f")), tool("c1", "{}"), user(text("and then?"))
     )
     assert parts_of(payload, 2) == [

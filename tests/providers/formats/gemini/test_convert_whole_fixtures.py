@@ -48,7 +48,9 @@ def assert_valid_request(payload: dict[str, Any]) -> None:
     check_gemini_rules(payload)
 
 
-def convert(*messages: Message, **fields: Any) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
+def assert_converts(
+    *messages: Message, **fields: Any
+) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
     """Render messages from another format; the payload must be a request the API takes."""
     rendered = render(Conversation(messages=list(messages), **fields))
     assert_valid_request(rendered.payload)

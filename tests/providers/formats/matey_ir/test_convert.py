@@ -19,7 +19,13 @@ from providers.umf import (
     Tool,
     ToolChoice,
 )
-from tests.providers.formats.seed_formats._conversion_sources import anthropic_import, openai_import
+from tests.providers.formats.seed_formats._conversion_sources import (
+    DROPPED_AUDIO,
+    DROPPED_PDF,
+    DROPPED_RADAR,
+    anthropic_import,
+    openai_import,
+)
 from tests.providers.formats.seed_formats._helpers import (
     PNG,
     assert_renders,
@@ -114,17 +120,11 @@ def test_an_anthropic_import_warns_for_each_lossy_step() -> None:
     conversation = anthropic_import()
     rendered = assert_renders("matey-ir", conversation)
     request_id, _ = fallback_identity(conversation)
-    radar = {"type": "image", "source": {"type": "url", "url": "https://maps.example/radar.png"}}
-    pdf = {
-        "type": "document",
-        "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERi0x"},
-        "title": "Forecast",
-    }
     assert summary(rendered.warnings) == [
         ("reasoning-dropped", "messages[2].content[0]", "Need both cities.", None),
-        ("content-dropped", "messages[3].content[0].content[1]", radar, None),
+        ("content-dropped", "messages[3].content[0].content[1]", DROPPED_RADAR, None),
         ("reasoning-dropped", "messages[4].content[0]", None, None),
-        ("content-dropped", "messages[5].content[1]", pdf, None),
+        ("content-dropped", "messages[5].content[1]", DROPPED_PDF, None),
         (
             "field-unknown",
             "tools[0].extra.anthropic",
@@ -211,14 +211,10 @@ def test_an_openai_import_warns_for_each_lossy_step() -> None:
     conversation = openai_import()
     rendered = assert_renders("matey-ir", conversation)
     request_id, _ = fallback_identity(conversation)
-    audio = {
-        "type": "audio",
-        "source": {"type": "base64", "media_type": "audio/wav", "data": "UklGRg=="},
-    }
     assert summary(rendered.warnings) == [
         ("system-message-transformed", "messages[0].role", "developer", "system"),
         ("content-dropped", "messages[1].content[1].detail", "high", None),
-        ("content-dropped", "messages[1].content[2]", audio, None),
+        ("content-dropped", "messages[1].content[2]", DROPPED_AUDIO, None),
         ("content-dropped", "messages[2].content[1].raw_arguments", '{"target": "aud', {}),
         ("content-type-unsupported", "messages[5].content[1]", "refusal", "text"),
         ("field-unknown", "tools[0].extra.openai-chat", {"strict": True}, None),

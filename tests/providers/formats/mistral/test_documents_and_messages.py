@@ -39,7 +39,8 @@ def test_documents_by_url_travel_and_bytes_do_not() -> None:
             "messages[0].content[2]",
             {
                 "type": "image",
-                "source": {"type": "file", "file_id": "file_011CNha8iCJcU1wXNR6q4V8w"},
+                "source": "file",
+                "file_id": "file_011CNha8iCJcU1wXNR6q4V8w",
             },
             None,
         ),
@@ -48,7 +49,9 @@ def test_documents_by_url_travel_and_bytes_do_not() -> None:
             "messages[0].content[3]",
             {
                 "type": "document",
-                "source": {"type": "base64", "media_type": "application/pdf"},
+                "source": "base64",
+                "size": 193,
+                "media_type": "application/pdf",
                 "title": "Field guide, chapter 3",
             },
             None,
@@ -58,7 +61,8 @@ def test_documents_by_url_travel_and_bytes_do_not() -> None:
             "messages[0].content[5]",
             {
                 "type": "document",
-                "source": {"type": "text", "media_type": "text/plain"},
+                "source": "text",
+                "media_type": "text/plain",
                 "title": "Species notes",
             },
             "text",
@@ -66,7 +70,7 @@ def test_documents_by_url_travel_and_bytes_do_not() -> None:
         (
             "content-type-unsupported",
             "messages[0].content[6]",
-            {"type": "document", "source": {"type": "text"}, "title": "Field log"},
+            {"type": "document", "source": "text", "title": "Field log"},
             "text",
         ),
         ("content-dropped", "messages[1].content[1].citations", content_citations(source, 1), None),
@@ -76,7 +80,8 @@ def test_documents_by_url_travel_and_bytes_do_not() -> None:
             "messages[2].content[0]",
             {
                 "type": "document",
-                "source": {"type": "file", "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w"},
+                "source": "file",
+                "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w",
                 "title": "Appendix",
             },
             None,

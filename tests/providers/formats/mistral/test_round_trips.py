@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +15,6 @@ from hypothesis import strategies as st
 
 from providers import formats
 from providers.formats.base import FormatError
-from providers.formats.mistral import detect
 from providers.umf import (
     AudioBlock,
     DocumentBlock,
@@ -32,13 +30,10 @@ from tests.providers.formats.chat_completions import _helpers as family
 from tests.providers.formats.chat_completions._helpers import (
     canonical,
     fixtures_of,
-    foreign_fixtures,
     load,
     stored,
 )
 from tests.providers.sdk.mistral import (
-    check_mistral_rules,
-    validate_mistral_request,
     validate_mistral_response,
 )
 
@@ -54,62 +49,6 @@ def fixture(name: str) -> Any:
 parse_one = partial(family.parse_one, "mistral")
 assert_round_trips = partial(family.assert_round_trips, "mistral")
 shape_of = partial(family.shape_of, "mistral")
-
-
-# --------------------------------------------------------------------------- fixtures
-
-
-def test_there_are_enough_fixtures() -> None:
-    assert len(FIXTURES) >= 6
-
-
-@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
-def test_fixture_round_trips_exactly(path: Path) -> None:
-    assert_round_trips(load(path))
-
-
-@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
-def test_fixture_is_what_the_sdk_accepts(path: Path) -> None:
-    payload = load(path)
-    shape = shape_of(parse_one(payload))
-    if shape == "messages":
-        payload = {"model": "mistral-large-latest", "messages": payload}
-    request = payload["request"] if shape == "exchange" else payload
-    validate_mistral_request(request)
-    check_mistral_rules(request)
-    if shape == "exchange":
-        validate_mistral_response(payload["response"])
-
-
-@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
-def test_fixture_is_detected_as_mistral(path: Path) -> None:
-    assert formats.detect(load(path)).id == "mistral"
-
-
-@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
-def test_no_other_format_claims_a_mistral_fixture(path: Path) -> None:
-    payload = load(path)
-    others = {fmt.id: fmt.detect(payload) for fmt in formats.all_formats() if fmt.id != "mistral"}
-    assert max(others.values()) <= 1, others
-
-
-@pytest.mark.parametrize(
-    "path", foreign_fixtures("mistral"), ids=lambda p: f"{p.parent.name}-{p.stem}"
-)
-def test_other_formats_fixtures_are_not_claimed(path: Path) -> None:
-    assert detect(load(path)) <= 1
-
-
-@pytest.mark.parametrize(
-    ("name", "shape"),
-    [
-        ("magistral_thinking_tools", "request"),
-        ("bare_messages", "messages"),
-        ("exchange_usage", "exchange"),
-    ],
-)
-def test_shape_is_recorded(name: str, shape: str) -> None:
-    assert shape_of(parse_one(fixture(name))) == shape
 
 
 def test_a_bare_response_is_read_and_written_back() -> None:

@@ -35,7 +35,7 @@ def summary(warnings: list[DriftWarning]) -> list[tuple[Any, ...]]:
     ]
 
 
-def convert(conversation: Conversation) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
+def assert_converts(conversation: Conversation) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
     """Render a conversation from another format: a valid request, nothing lost silently."""
     rendered = render(conversation)
     validate_ollama_request(rendered.payload)

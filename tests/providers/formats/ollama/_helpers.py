@@ -14,12 +14,6 @@ from providers.umf import (
 
 FIXTURES = Path(__file__).parents[3] / "fixtures"
 OLLAMA_FIXTURES = sorted((FIXTURES / "ollama").glob("*.json"))
-OTHER_FIXTURES = sorted(
-    path
-    for directory in FIXTURES.iterdir()
-    if directory.is_dir() and directory.name not in ("ollama", "chatml")
-    for path in directory.glob("*.json")
-)
 PNG = (
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mN"
     "kYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="

@@ -21,8 +21,8 @@ from providers.umf import (
 )
 from tests.providers.formats.ollama._convert_helpers import (
     PNG,
+    assert_converts,
     assistant,
-    convert,
     messages,
     text,
     user,
@@ -36,7 +36,7 @@ def test_system_messages_after_the_start_stay_with_a_note() -> None:
         Message(role="developer", content=[text("Prices in EUR.")]),
         Message(role="system", content=[text("Now in French.")]),
     )
-    payload, warnings = convert(conversation)
+    payload, warnings = assert_converts(conversation)
     assert [m["role"] for m in payload["messages"]] == ["system", "user", "system", "system"]
     assert warnings == [
         ("system-message-transformed", "info", "messages[2]", "developer", "system"),
@@ -52,7 +52,7 @@ def test_image_sources() -> None:
         ImageBlock(source=MediaSource(type="base64", media_type="image/png", data="not base64!")),
         text("what is it?"),
     ]
-    payload, warnings = convert(messages(user(*blocks)))
+    payload, warnings = assert_converts(messages(user(*blocks)))
     assert payload["messages"] == [{"role": "user", "content": "what is it?", "images": [PNG, PNG]}]
     assert warnings == [
         (
@@ -66,7 +66,7 @@ def test_image_sources() -> None:
             "content-dropped",
             "warning",
             "messages[0].content[3]",
-            {"type": "image", "source": "base64", "media_type": "image/png"},
+            {"type": "image", "source": "base64", "media_type": "image/png", "size": 8},
             None,
         ),
     ]
@@ -74,7 +74,9 @@ def test_image_sources() -> None:
 
 def test_images_in_assistant_turns_move_to_a_user_message() -> None:
     image = ImageBlock(source=MediaSource(type="base64", media_type="image/png", data=PNG))
-    payload, warnings = convert(messages(user(text("plot it")), assistant(text("Here:"), image)))
+    payload, warnings = assert_converts(
+        messages(user(text("plot it")), assistant(text("Here:"), image))
+    )
     assert payload["messages"][1:] == [
         {"role": "assistant", "content": "Here:"},
         {"role": "user", "content": "", "images": [PNG]},
@@ -93,7 +95,7 @@ def test_documents_and_audio() -> None:
         DocumentBlock(source=MediaSource(type="url", url="https://x/contract.pdf")),
         AudioBlock(source=MediaSource(type="base64", media_type="audio/mp3", data="SUQz")),
     ]
-    payload, warnings = convert(messages(user(*blocks)))
+    payload, warnings = assert_converts(messages(user(*blocks)))
     assert payload["messages"] == [
         {"role": "user", "content": "Clause 4: payment in 30 days.\na,b\n1,2"}
     ]
@@ -111,7 +113,7 @@ def test_documents_and_audio() -> None:
             "content-dropped",
             "warning",
             "messages[0].content[3]",
-            {"type": "audio", "source": "base64", "media_type": "audio/mp3"},
+            {"type": "audio", "source": "base64", "media_type": "audio/mp3", "size": 3},
             None,
         ),
         ("content-type-unsupported", "info", "messages[0].content", 2, "string"),
@@ -147,7 +149,7 @@ def test_tool_choice_has_no_ollama_equivalent(
     choice: ToolChoice, has_tools: bool, expected: tuple[Any, ...]
 ) -> None:
     conversation = messages(user(text("q")), tools=[Tool(name="f")], tool_choice=choice)
-    payload, warnings = convert(conversation)
+    payload, warnings = assert_converts(conversation)
     assert ("tools" in payload) is has_tools
     assert warnings == [expected]
 
@@ -158,7 +160,7 @@ def test_tool_results_become_tool_messages_before_the_user_text() -> None:
         text("also this"),
         ToolResultBlock(tool_use_id="toolu_1", content="found"),
     )
-    payload, warnings = convert(messages(user(text("go")), assistant(call), results))
+    payload, warnings = assert_converts(messages(user(text("go")), assistant(call), results))
     assert payload["messages"][2:] == [
         {"role": "tool", "content": "found", "tool_name": "lookup"},
         {"role": "user", "content": "also this"},
@@ -175,7 +177,7 @@ def test_tool_errors_and_media_in_results() -> None:
     image = ImageBlock(source=MediaSource(type="base64", media_type="image/png", data=PNG))
     failed = ToolResultBlock(tool_use_id="c", content="timeout", is_error=True)
     chart = ToolResultBlock(tool_use_id="c", content=[text("chart"), image])
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         messages(user(text("go")), assistant(call), Message(role="tool", content=[failed, chart]))
     )
     assert payload["messages"][2:] == [
@@ -195,7 +197,7 @@ def test_tool_errors_and_media_in_results() -> None:
             "content-dropped",
             "warning",
             "messages[2].content[1].content[1]",
-            {"type": "image", "source": "base64", "media_type": "image/png"},
+            {"type": "image", "source": "base64", "media_type": "image/png", "size": 70},
             None,
         ),
         ("id-rewritten", "info", "messages[2].content[1].tool_use_id", "c", None),

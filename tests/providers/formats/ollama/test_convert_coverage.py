@@ -30,7 +30,7 @@ from providers.umf import (
 from tests.providers.formats.ollama._convert_helpers import (
     FIXTURES,
     PNG,
-    convert,
+    assert_converts,
     messages,
     text,
     user,
@@ -69,7 +69,7 @@ def test_every_block_type_has_a_sample() -> None:
 )
 def test_no_block_is_dropped_silently(block: Block, role: str) -> None:
     message = Message(role=role, content=[block])  # type: ignore[arg-type]
-    convert(messages(user(text("q")), message))
+    assert_converts(messages(user(text("q")), message))
 
 
 # --------------------------------------------------------------------------- other formats
@@ -89,7 +89,7 @@ def test_other_formats_fixtures_render_valid_requests(path: Path) -> None:
     except formats.FormatError:
         pytest.skip(f"no registered format reads {path.parent.name}")
     for item in parsed.items:
-        convert(Conversation.model_validate_json(item.conversation.model_dump_json()))
+        assert_converts(Conversation.model_validate_json(item.conversation.model_dump_json()))
 
 
 # --------------------------------------------------------------------------- any conversation
@@ -124,4 +124,4 @@ def test_any_conversation_renders_a_valid_request(items: list[Message], tools: b
     conversation = Conversation(
         messages=items, tools=[Tool(name="f", parameters={"type": "object"})] if tools else []
     )
-    convert(conversation)
+    assert_converts(conversation)

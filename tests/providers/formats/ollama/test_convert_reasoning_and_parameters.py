@@ -12,8 +12,8 @@ from providers.umf import (
     ToolUseBlock,
 )
 from tests.providers.formats.ollama._convert_helpers import (
+    assert_converts,
     assistant,
-    convert,
     messages,
     text,
     user,
@@ -24,7 +24,7 @@ def test_reasoning_travels_as_thinking_without_signatures() -> None:
     unsigned = ThinkingBlock(text="plain", provider="openai-responses")
     signed = ThinkingBlock(text="signed", signature="sig", provider="anthropic")
     redacted = ThinkingBlock(redacted=True, data="blob", provider="anthropic")
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         messages(
             user(text("q"), ThinkingBlock(text="user thought")),
             assistant(unsigned, signed, redacted, text("a")),
@@ -55,7 +55,7 @@ def test_reasoning_fields_beside_blocks() -> None:
         reasoning="Six times seven.",
         reasoning_details=[{"type": "reasoning.encrypted", "data": "gAAAA"}],
     )
-    payload, warnings = convert(messages(user(text("q")), answer))
+    payload, warnings = assert_converts(messages(user(text("q")), answer))
     assert payload["messages"][1] == {
         "role": "assistant",
         "content": "42",
@@ -68,7 +68,7 @@ def test_reasoning_fields_beside_blocks() -> None:
 
 def test_refusal_citations_and_names() -> None:
     cited = TextBlock(text="Paris", citations=[{"type": "url_citation", "url": "https://x"}])
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         messages(user(text("q"), name="alice"), assistant(RefusalBlock(text="I can't."), cited))
     )
     assert payload["messages"] == [
@@ -95,7 +95,7 @@ def test_argument_strings_become_objects() -> None:
         ToolUseBlock(id="b", name="f", input={}, raw_arguments="{not json"),
         ToolUseBlock(id="c", name="f", input=[1, 2]),
     ]
-    payload, warnings = convert(messages(user(text("go")), assistant(*calls)))
+    payload, warnings = assert_converts(messages(user(text("go")), assistant(*calls)))
     assert [c["function"]["arguments"] for c in payload["messages"][1]["tool_calls"]] == [
         {"x": 1},
         {},
@@ -122,7 +122,7 @@ def test_parameters_move_into_options() -> None:
         parallel_tool_calls=False,
         custom={"logit_bias": {"1": 2}},
     )
-    payload, warnings = convert(messages(user(text("hi")), parameters=parameters))
+    payload, warnings = assert_converts(messages(user(text("hi")), parameters=parameters))
     assert payload == {
         "model": DEFAULT_MODEL,
         "messages": [{"role": "user", "content": "hi"}],
@@ -147,7 +147,7 @@ def test_parameters_move_into_options() -> None:
 
 
 def test_branches_are_reduced_to_the_main_thread() -> None:
-    payload, warnings = convert(
+    payload, warnings = assert_converts(
         messages(
             user(text("q"), id="1"),
             assistant(text("first try"), id="2", parent_id="1"),
@@ -163,7 +163,7 @@ def test_branches_are_reduced_to_the_main_thread() -> None:
 
 def test_response_fields_stay_out_of_a_converted_request() -> None:
     answer = assistant(text("hi"), id="msg_1", model="claude", finish_reason="stop")
-    payload, warnings = convert(messages(user(text("q")), answer))
+    payload, warnings = assert_converts(messages(user(text("q")), answer))
     assert payload["messages"][1] == {"role": "assistant", "content": "hi"}
     assert warnings == [
         ("content-dropped", "info", "messages", ["finish_reason", "id", "model"], None)

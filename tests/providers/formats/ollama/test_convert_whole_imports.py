@@ -7,13 +7,13 @@ import orjson
 from tests.providers.formats.ollama._convert_helpers import (
     FIXTURES,
     PNG,
-    convert,
+    assert_converts,
     imported,
 )
 
 
 def test_anthropic_thinking_tool_loop_converts_exactly() -> None:
-    payload, warnings = convert(imported("anthropic", "thinking_tool_loop.json"))
+    payload, warnings = assert_converts(imported("anthropic", "thinking_tool_loop.json"))
     call_id = "toolu_01NXq3wPqLsGkVbZ6rT8uYc2"
     source = orjson.loads((FIXTURES / "anthropic" / "thinking_tool_loop.json").read_bytes())
     thinking = source["messages"][1]["content"][0]["thinking"]
@@ -70,7 +70,7 @@ def test_anthropic_thinking_tool_loop_converts_exactly() -> None:
 
 
 def test_openai_multimodal_request_converts_exactly() -> None:
-    payload, warnings = convert(imported("openai-chat", "multimodal_request.json"))
+    payload, warnings = assert_converts(imported("openai-chat", "multimodal_request.json"))
     url = "https://upload.wikimedia.org/wikipedia/commons/4/47/PNG_transparency_demonstration_1.png"
     assert payload == {
         "model": "gpt-4o-audio-preview",
@@ -100,14 +100,20 @@ def test_openai_multimodal_request_converts_exactly() -> None:
             "content-dropped",
             "warning",
             "messages[1].content[3]",
-            {"type": "audio", "source": "base64", "media_type": "audio/wav"},
+            {"type": "audio", "source": "base64", "media_type": "audio/wav", "size": 364},
             None,
         ),
         (
             "content-dropped",
             "warning",
             "messages[1].content[4]",
-            {"type": "document", "source": "base64", "media_type": "application/pdf"},
+            {
+                "type": "document",
+                "source": "base64",
+                "media_type": "application/pdf",
+                "size": 125,
+                "filename": "invoice.pdf",
+            },
             None,
         ),
         (
@@ -123,7 +129,7 @@ def test_openai_multimodal_request_converts_exactly() -> None:
 
 
 def test_openai_parallel_calls_and_results_pair_by_name() -> None:
-    payload, warnings = convert(imported("openai-chat", "tool_loop_parallel.json"))
+    payload, warnings = assert_converts(imported("openai-chat", "tool_loop_parallel.json"))
     calls = payload["messages"][2]["tool_calls"]
     names = ["get_weather", "get_weather", "get_time"]
     assert [call["function"]["name"] for call in calls] == names

@@ -55,13 +55,13 @@ def test_documents_become_file_parts_or_text() -> None:
         (
             "content-type-unsupported",
             "messages[0].content[3]",
-            {"type": "document", "source": {"type": "url", "url": "https://example.com/a.pdf"}},
+            {"type": "document", "source": "url", "url": "https://example.com/a.pdf"},
             "text",
         ),
         (
             "content-type-unsupported",
             "messages[0].content[4]",
-            {"type": "document", "source": {"type": "text", "media_type": "text/plain"}},
+            {"type": "document", "source": "text", "media_type": "text/plain"},
             "text",
         ),
     ]
@@ -94,7 +94,7 @@ def test_images_by_provider_file_id_are_dropped() -> None:
         (
             "content-dropped",
             "messages[0].content[1]",
-            {"type": "image", "source": {"type": "file", "file_id": "file_011CNha8"}},
+            {"type": "image", "source": "file", "file_id": "file_011CNha8"},
             None,
         )
     ]

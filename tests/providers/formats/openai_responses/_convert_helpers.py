@@ -42,7 +42,7 @@ RS_ID = "rs_68a1f0c2d48191b6b2f7d0a35e2c6f0a"
 FC_ID = "fc_68a1f3a7c08191b1d2e3f4a5b6c7d80a"
 
 
-def render(conversation: Conversation) -> tuple[Any, list[DriftWarning]]:
+def assert_renders(conversation: Conversation) -> tuple[Any, list[DriftWarning]]:
     """Render, check that the API would take it, and give back payload and warnings."""
     rendered = RESPONSES.render(conversation)
     validate_openai_responses_request(rendered.payload)

@@ -18,12 +18,12 @@ from providers.umf import (
 )
 from tests.providers.formats.openai_responses._convert_helpers import (
     PNG,
+    assert_renders,
     assistant,
     call,
     chat,
     pdf,
     png,
-    render,
     result,
     summary,
     user,
@@ -33,7 +33,7 @@ from tests.providers.formats.openai_responses._convert_helpers import (
 
 
 def test_media_parts_and_their_losses() -> None:
-    payload, warnings = render(
+    payload, warnings = assert_renders(
         chat(
             user(
                 png("https://example.com/cat.png"),
@@ -62,20 +62,20 @@ def test_media_parts_and_their_losses() -> None:
         (
             "content-dropped",
             "messages[0].content[2]",
-            {"type": "image", "source": {"type": "file", "file_id": "file_011CNha8"}},
+            {"type": "image", "source": "file", "file_id": "file_011CNha8"},
             None,
         ),
         ("parameter-defaulted", "messages[0].content[3].filename", None, "document.pdf"),
         (
             "content-type-unsupported",
             "messages[0].content[6]",
-            {"type": "document", "source": {"type": "text", "media_type": "text/plain"}},
+            {"type": "document", "source": "text", "media_type": "text/plain"},
             "input_text",
         ),
         (
             "content-dropped",
             "messages[0].content[7]",
-            {"type": "audio", "source": {"type": "base64", "media_type": "audio/mpeg"}},
+            {"type": "audio", "source": "base64", "media_type": "audio/mpeg", "size": 3},
             None,
         ),
     ]
@@ -88,7 +88,7 @@ def test_media_a_role_cannot_hold_moves_to_a_user_message_after_it() -> None:
         assistant(png(), TextBlock(text="Here."), call("call_1", name="save")),
         result("call_1", "saved"),
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     image = {"type": "input_image", "detail": "auto", "image_url": f"data:image/png;base64,{PNG}"}
     assert payload["input"] == [
         {"role": "system", "content": "Be brief."},
@@ -121,7 +121,7 @@ def test_refusals_citations_and_names() -> None:
         user(RefusalBlock(text="not that"), name="maria"),
         assistant(RefusalBlock(text="I can't."), TextBlock(text="quoted", citations=citations)),
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload["input"] == [
         {"role": "user", "content": "not that"},
         {"role": "assistant", "content": "I can't."},
@@ -148,7 +148,7 @@ def test_reasoning_fields_and_branches_are_dropped_with_warnings() -> None:
             reasoning_details=[{"type": "reasoning.encrypted", "data": "gAAAA"}],
         ),
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload["input"] == [
         {"role": "user", "content": "hi"},
         {"role": "assistant", "content": "new"},

@@ -27,12 +27,12 @@ from providers.umf import (
 )
 from tests.providers.formats.openai_responses._convert_helpers import (
     RS_ID,
+    assert_renders,
     assistant,
     chat,
     own_reasoning,
     pdf,
     png,
-    render,
     user,
 )
 
@@ -78,7 +78,7 @@ def test_every_block_in_every_role_is_carried_or_warned(block: Block, role: str)
         ),
         user(TextBlock(text="and then?")),
     )
-    render(conversation)  # valid, and nothing lost without a warning
+    assert_renders(conversation)  # valid, and nothing lost without a warning
 
 
 # --------------------------------------------------------------------------- random conversations
@@ -111,4 +111,4 @@ _MESSAGES = st.builds(
 def test_any_conversation_renders_a_valid_request_and_warns_for_each_loss(
     messages: list[Message],
 ) -> None:
-    render(Conversation(messages=messages))
+    assert_renders(Conversation(messages=messages))

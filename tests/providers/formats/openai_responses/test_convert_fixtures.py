@@ -20,8 +20,8 @@ from providers.umf import (
 from tests.providers.formats.openai_responses._convert_helpers import (
     FIXTURES,
     FORMAT_ID,
+    assert_renders,
     from_fixture,
-    render,
     summary,
 )
 
@@ -30,7 +30,7 @@ from tests.providers.formats.openai_responses._convert_helpers import (
 
 def test_anthropic_thinking_loop_converts_with_exact_payload_and_warnings() -> None:
     source, conversation = from_fixture("anthropic", "thinking_tool_loop.json")
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     sql = source["messages"][1]["content"][2]
     assert payload == {
         "model": "claude-opus-4-1-20250805",
@@ -76,7 +76,7 @@ def test_anthropic_thinking_loop_converts_with_exact_payload_and_warnings() -> N
 
 def test_anthropic_parallel_loop_warns_for_error_flag_and_anthropic_fields() -> None:
     _, conversation = from_fixture("anthropic", "tool_loop_parallel.json")
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     error_output = [
         {"type": "input_text", "text": "Error:"},
         {"type": "input_text", "text": ("WeatherServiceError: upstream timeout after 10s")},
@@ -108,7 +108,7 @@ def test_anthropic_parallel_loop_warns_for_error_flag_and_anthropic_fields() -> 
 
 def test_openai_chat_parallel_loop_converts_with_exact_payload() -> None:
     source, conversation = from_fixture("openai-chat", "tool_loop_parallel.json")
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     messages = source["messages"]
 
     def call_item(wire: dict[str, Any]) -> dict[str, Any]:
@@ -147,7 +147,7 @@ def test_openai_chat_parallel_loop_converts_with_exact_payload() -> None:
 
 def test_openai_chat_refusals_and_audio_are_warned() -> None:
     _, refusals = from_fixture("openai-chat", "refusal_exchange.json")
-    payload, warnings = render(refusals)
+    payload, warnings = assert_renders(refusals)
     assert payload["input"][1] == {
         "role": "assistant",
         "content": "I can't help with getting into someone else's home.",
@@ -159,13 +159,13 @@ def test_openai_chat_refusals_and_audio_are_warned() -> None:
     assert warnings[1].category == "content-dropped" and warnings[1].field == "messages"
     assert warnings[1].original_value == ["finish_reason", "id", "model", "timestamp", "usage"]
     _, media = from_fixture("openai-chat", "multimodal_request.json")
-    _, warnings = render(media)
+    _, warnings = assert_renders(media)
     assert summary(warnings) == [
         ("field-unknown", "extra.openai-chat", {"modalities": ["text"]}, None),
         (
             "content-dropped",
             "messages[1].content[3]",
-            {"type": "audio", "source": {"type": "base64", "media_type": "audio/wav"}},
+            {"type": "audio", "source": "base64", "media_type": "audio/wav", "size": 364},
             None,
         ),
     ]
@@ -187,4 +187,4 @@ def test_other_formats_fixtures_render_valid_requests(path: Path) -> None:
     except formats.FormatError:
         pytest.skip(f"{path.parent.name} is not a registered format")
     for item in fmt.parse(orjson.loads(path.read_bytes())):
-        render(Conversation.model_validate_json(item.conversation.model_dump_json()))
+        assert_renders(Conversation.model_validate_json(item.conversation.model_dump_json()))

@@ -20,11 +20,11 @@ from tests.providers.formats.openai_responses._convert_helpers import (
     FC_ID,
     FORMAT_ID,
     RS_ID,
+    assert_renders,
     assistant,
     call,
     chat,
     own_reasoning,
-    render,
     result,
     rewritten,
     summary,
@@ -46,7 +46,7 @@ def test_foreign_reasoning_is_dropped_and_signatures_never_travel() -> None:
         ),
         result("toolu_01A"),
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload["input"][1] == {
         "type": "function_call",
         "call_id": "toolu_01A",
@@ -69,7 +69,7 @@ def test_own_reasoning_goes_back_with_the_item_that_followed_it() -> None:
         assistant(own_reasoning(id=RS_ID), call("call_1", id=FC_ID, status="completed")),
         result("call_1"),
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload["input"][1:3] == [
         {
             "type": "reasoning",
@@ -95,7 +95,7 @@ def test_reasoning_that_cannot_go_back_takes_the_next_items_id_with_it() -> None
         assistant(own_reasoning(), call("call_1", id=FC_ID)),
         result("call_1"),
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload["input"][1] == {
         "type": "function_call",
         "call_id": "call_1",
@@ -117,7 +117,7 @@ def test_item_ids_of_the_wrong_type_are_never_sent() -> None:
         result("call_9xQ"),
         result("call_9xR"),
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert [item.get("id") for item in payload["input"][1:3]] == [None, None]
     assert summary(warnings) == [
         ("id-rewritten", "messages[1].content[0].id", "call_9xQ", None),
@@ -127,7 +127,7 @@ def test_item_ids_of_the_wrong_type_are_never_sent() -> None:
 
 def test_reasoning_with_nothing_after_it_is_not_sent() -> None:
     conversation = chat(user(TextBlock(text="Hi")), assistant(own_reasoning(id=RS_ID)))
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload["input"] == [{"role": "user", "content": "Hi"}]
     assert summary(warnings) == [
         ("reasoning-dropped", "messages[1].content[0]", "Need the weather.", None)
@@ -139,7 +139,7 @@ def test_reasoning_followed_only_by_a_tool_answer_is_not_sent() -> None:
     # the random conversations of test_convert_every_block).
     answer = ToolResultBlock(tool_use_id="call_a", content="ok")
     conversation = chat(assistant(call("call_a")), assistant(own_reasoning(id=RS_ID), answer))
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert [item["type"] for item in payload["input"]] == [
         "function_call",
         "function_call_output",
@@ -159,7 +159,7 @@ def test_call_ids_the_api_refuses_are_rewritten_on_both_sides() -> None:
         assistant(call("call_1")),
         result("call_1"),
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     calls = [item["call_id"] for item in payload["input"] if item.get("type") == "function_call"]
     outputs = [i["call_id"] for i in payload["input"] if i.get("type") == "function_call_output"]
     fresh = "call_" + hashlib.sha256(b"call_1#1").hexdigest()[:24]
@@ -178,7 +178,7 @@ def test_a_user_messages_id_of_the_wrong_type_is_never_sent() -> None:
         user(TextBlock(text="Hi"), extra={FORMAT_ID: {"id": ["msg_1"]}}),
         user(TextBlock(text="Again"), extra={FORMAT_ID: {"id": "msg_2"}}),
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert [item.get("id") for item in payload["input"]] == [None, None, "msg_2"]
     assert summary(warnings) == [
         ("id-rewritten", "messages[0].id", "item-1", None),

@@ -19,8 +19,8 @@ from providers.umf import (
     ToolChoice,
 )
 from tests.providers.formats.openai_responses._convert_helpers import (
+    assert_renders,
     chat,
-    render,
     summary,
     user,
 )
@@ -45,7 +45,7 @@ def test_parameters_the_api_cannot_take() -> None:
             custom={"thinking_budget": 512},
         ),
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload == {
         "model": DEFAULT_MODEL,
         "temperature": 2.0,
@@ -77,7 +77,7 @@ def test_tools_are_flat_and_loose() -> None:
         ],
         tool_choice=ToolChoice(type="tool", name="g"),
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload["tools"] == [
         {
             "type": "function",
@@ -125,6 +125,6 @@ def test_tool_choice(
     conversation = chat(user(TextBlock(text="hi")), tool_choice=choice)
     if with_tools:
         conversation.tools = [Tool(name="f", parameters={"type": "object"})]
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload.get("tool_choice") == wire
     assert summary(warnings) == warned

@@ -19,11 +19,11 @@ from providers.umf import (
 )
 from tests.providers.formats.openai_responses._convert_helpers import (
     PNG,
+    assert_renders,
     assistant,
     call,
     chat,
     png,
-    render,
     result,
     summary,
     user,
@@ -42,7 +42,7 @@ def test_results_move_up_to_their_calls_and_orphans_are_handled() -> None:
         ),
         user(ToolResultBlock(tool_use_id="toolu_gone", content="42")),
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload["input"][1:] == [
         {
             "type": "function_call",
@@ -75,7 +75,7 @@ def test_tool_result_error_flag_is_said_in_the_text() -> None:
         result("call_1", "upstream timeout", is_error=True),
         result("call_2", [TextBlock(text="partial"), png()], is_error=True),
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     image = {"type": "input_image", "detail": "auto", "image_url": f"data:image/png;base64,{PNG}"}
     marked = [
         {"type": "input_text", "text": "Error:"},
@@ -108,7 +108,7 @@ def test_what_a_tool_result_cannot_hold() -> None:
             ],
         ),
     )
-    payload, warnings = render(conversation)
+    payload, warnings = assert_renders(conversation)
     assert payload["input"][1]["output"] == [
         {"type": "input_text", "text": "no"},
         {"type": "input_text", "text": "done"},
@@ -120,7 +120,7 @@ def test_what_a_tool_result_cannot_hold() -> None:
         (
             "content-dropped",
             "messages[1].content[0].content[3]",
-            {"type": "audio", "source": {"type": "base64", "media_type": "audio/wav"}},
+            {"type": "audio", "source": "base64", "media_type": "audio/wav", "size": 3},
             None,
         ),
     ]

@@ -1,11 +1,12 @@
 """Other formats' conversations written as ``otel-genai`` span attributes: the answer as
 the output with its usage and the finish reason the conventions require, reasoning without
-signatures, documents as document parts, what has no attribute reported, only the main
-path of a tree, and nothing dropped without a warning."""
+signatures, documents as document parts, what has no attribute reported, and only the main
+path of a tree. Every other fixture valid attributes, and nothing dropped without a
+warning: ``archive/test_convert.py``, for every format whose files hold many
+conversations."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,10 +17,8 @@ from tests.providers.formats.archive import _helpers as archive_helpers
 from tests.providers.formats.otel_genai.test_spans import assert_valid_otel
 from tests.providers.sdk.archive import (
     FIXTURES,
-    assert_nothing_dropped_silently,
     assert_round_trips,
     every_block,
-    fixtures,
     load,
     stored,
     summary,
@@ -162,16 +161,6 @@ def test_error_flags_refusals_and_parameters_without_an_attribute() -> None:
     assert ("parameter-unsupported", "parameters.user", "user-7", None) in found
 
 
-@pytest.mark.parametrize(
-    "path",
-    fixtures("openai-chat") + fixtures("anthropic") + fixtures("umf"),
-    ids=lambda p: f"{p.parent.name}/{p.stem}",
-)
-def test_every_other_fixture_becomes_valid_span_attributes(path: Path) -> None:
-    for item in formats.get(path.parent.name).parse(load(path)):
-        validate_otel_attributes(FORMAT.render(stored(item.conversation)).payload)
-
-
 # An answer whose response recorded usage but no finish reason (a stream cut short, an
 # exchange logged before the stop reason came).
 _UNFINISHED_ANSWERS = {
@@ -269,8 +258,3 @@ def test_only_the_main_path_of_a_tree_is_written_and_each_other_branch_message_r
         ("content-dropped", "messages[3]", "0195e3a1-1111-7000-8000-000000000004", None),
         ("content-dropped", "messages", ["id", "timestamp"], None),
     ]
-
-
-def test_no_block_is_dropped_silently() -> None:
-    conversation = every_block()
-    assert_nothing_dropped_silently(conversation, FORMAT.render(conversation))

@@ -189,3 +189,20 @@ def anthropic_import() -> Conversation:
 def openai_import() -> Conversation:
     """A conversation as the openai-chat format reads OPENAI_REQUEST."""
     return stored(parse_one("openai-chat", OPENAI_REQUEST))
+
+
+# --------------------------------------------------------------------------- what warnings hold
+
+# The media of the two imports as a warning that leaves them out names them: by their
+# summary (source, media type, size in bytes, a real URL), never by their bytes.
+DROPPED_IMAGE = {"type": "image", "source": "base64", "media_type": "image/png", "size": 70}
+DROPPED_RADAR = {"type": "image", "source": "url", "url": "https://maps.example/radar.png"}
+DROPPED_PDF = {
+    "type": "document",
+    "source": "base64",
+    "media_type": "application/pdf",
+    "size": 6,
+    "title": "Forecast",
+}
+DROPPED_PHOTO = {"type": "image", "source": "url", "url": "https://example.com/photo.jpg"}
+DROPPED_AUDIO = {"type": "audio", "source": "base64", "media_type": "audio/wav", "size": 4}

@@ -104,6 +104,12 @@ def summary(warnings: list[DriftWarning]) -> list[tuple[Any, ...]]:
     return [(w.category, w.field, w.original_value, w.transformed_value) for w in warnings]
 
 
+def message_summary(warnings: list[DriftWarning]) -> list[tuple[Any, ...]]:
+    """:func:`summary` of the warnings about the messages (those about the request around
+    them are the same for every format with no place for it: ``test_conversions.py``)."""
+    return summary([w for w in warnings if (w.field or "").startswith("messages")])
+
+
 def assert_renders(format_id: str, conversation: Conversation) -> Rendered:
     """Render, validate the payload, and check that nothing was dropped silently."""
     rendered = formats.get(format_id).render(conversation)

@@ -27,6 +27,7 @@ from providers.umf import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from tests.providers.formats.seed_formats._conversion_sources import anthropic_import, openai_import
 from tests.providers.formats.seed_formats._helpers import (
     CASES,
     FIXTURES,
@@ -41,6 +42,43 @@ from tests.providers.formats.seed_formats._helpers import (
 )
 
 # --------------------------------------------------------------------------- conversions
+
+# The request around the messages of the two imports (seed_formats._conversion_sources),
+# as a format with no place for tools or parameters warns for it: appam, art and forge
+# alike (each format's own tests pin the warnings about the messages).
+REQUEST_WARNINGS = {
+    "anthropic": [
+        ("tool-unsupported", "tools", ["get_weather", "get_wind"], None),
+        ("parameter-unsupported", "tool_choice", {"type": "auto"}, None),
+        ("parameter-unsupported", "parameters.model", "claude-sonnet-4-5", None),
+        ("parameter-unsupported", "parameters.temperature", 0.7, None),
+        ("parameter-unsupported", "parameters.max_tokens", 1024, None),
+        ("parameter-unsupported", "parameters.top_k", 40, None),
+        ("parameter-unsupported", "parameters.stop", ["\n\nHuman:"], None),
+        ("parameter-unsupported", "parameters.user", "u-1", None),
+    ],
+    "openai-chat": [
+        ("tool-unsupported", "tools", ["describe", "transcribe"], None),
+        ("parameter-unsupported", "tool_choice", {"type": "tool", "name": "describe"}, None),
+        ("parameter-unsupported", "parameters.model", "gpt-4o", None),
+        ("parameter-unsupported", "parameters.temperature", 1.2, None),
+        ("parameter-unsupported", "parameters.max_tokens", 500, None),
+        ("parameter-unsupported", "parameters.stop", ["END"], None),
+        ("parameter-unsupported", "parameters.seed", 7, None),
+        ("parameter-unsupported", "parameters.parallel_tool_calls", True, None),
+    ],
+}
+IMPORTS = {"anthropic": anthropic_import, "openai-chat": openai_import}
+
+
+@pytest.mark.parametrize("format_id", ["appam", "art", "forge"])
+@pytest.mark.parametrize("source", IMPORTS)
+def test_the_request_around_the_messages_is_warned_for_first(format_id: str, source: str) -> None:
+    rendered = assert_renders(format_id, IMPORTS[source]())
+    expected = REQUEST_WARNINGS[source]
+    assert summary(rendered.warnings[: len(expected)]) == expected
+    assert all((w.field or "").startswith("messages") for w in rendered.warnings[len(expected) :])
+
 
 CONVERTIBLE = [
     path

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -28,7 +27,6 @@ from providers.umf import (
 from tests.providers.formats.archive import _helpers as archive_helpers
 from tests.providers.sdk.archive import (
     FIXTURES,
-    assert_nothing_dropped_silently,
     assert_round_trips,
     check_mutation,
     every_block,
@@ -160,14 +158,6 @@ def test_a_broken_json_array_stops_with_an_error_after_what_it_could_read() -> N
     found = results(FORMAT, data)
     assert isinstance(found[0], ParseResult)
     assert isinstance(found[1], FormatError) and "not valid JSON" in found[1].message
-
-
-def test_an_entry_nested_too_deep_is_refused_alone() -> None:
-    deep = b'{"conversations": [], "x": ' + b"[" * 300 + b"]" * 300 + b"}"
-    good = b'{"conversations": [{"from": "human", "value": "ok"}]}'
-    found = results(FORMAT, b"[" + deep + b", " + good + b"]")
-    assert isinstance(found[0], FormatError) and found[0].field == "[0]"
-    assert isinstance(found[1], ParseResult)
 
 
 class _OneWay(io.RawIOBase):
@@ -351,22 +341,6 @@ def test_media_become_paths_with_placeholders_and_errors_become_text() -> None:
     ) in summary(rendered.warnings)
 
 
-@pytest.mark.parametrize(
-    "path",
-    fixtures("openai-chat") + fixtures("anthropic") + fixtures("umf"),
-    ids=lambda p: f"{p.parent.name}/{p.stem}",
-)
-def test_every_other_fixture_becomes_an_entry_llama_factory_reads(path: Path) -> None:
-    for item in formats.get(path.parent.name).parse(load(path)):
-        conversation = stored(item.conversation)
-        [entry] = FORMAT.render(conversation).payload
-        first = next(
-            (m for m in conversation.messages if m.role not in ("system", "developer")), None
-        )
-        # A conversation that opens with the assistant (a bare response) is written as it is.
-        check_sharegpt_entry(entry, strict=first is not None and first.role != "assistant")
-
-
 def test_only_the_main_path_of_a_tree_is_written_and_each_other_branch_message_reported() -> None:
     tree = formats.get("claude-export").parse(
         load(FIXTURES / "claude-export" / "tree_branches.json")
@@ -411,11 +385,6 @@ def test_reasoning_is_written_as_think_text_before_the_answer() -> None:
         ("signature-stripped", "messages[1].content[0]", "anthropic", None),
         ("content-type-unsupported", "messages[1].content[1]", "thinking", "text"),
     ]
-
-
-def test_no_block_is_dropped_silently() -> None:
-    conversation = every_block()
-    assert_nothing_dropped_silently(conversation, FORMAT.render(conversation))
 
 
 # --------------------------------------------------------------------------- fuzzing

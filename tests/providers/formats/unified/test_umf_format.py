@@ -30,11 +30,6 @@ def test_fixture_round_trips_exactly(path: Path) -> None:
     assert UMF.render(stored).warnings == []
 
 
-@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
-def test_fixture_is_detected_as_umf(path: Path) -> None:
-    assert formats.detect(orjson.loads(path.read_bytes())).id == "umf"
-
-
 def test_seed_string_content_becomes_one_text_block() -> None:
     [item] = UMF.parse([{"role": "user", "content": "Hello, world!"}])
     assert item.conversation.messages[0].content == [TextBlock(text="Hello, world!")]

@@ -1,0 +1,46 @@
+"""The kit's wire values (``providers.formats._kit.wire``) and what a warning says about
+media and dropped blocks (``_kit.drift.describe``): never their bytes."""
+
+from __future__ import annotations
+
+import base64
+
+from providers.formats._kit.drift import describe, report_block_dropped
+from providers.formats._kit.wire import media_summary
+from providers.formats.base import Drift
+from providers.umf import ImageBlock, MediaSource, TextBlock, ThinkingBlock, ToolResultBlock
+
+_BYTES = base64.b64encode(b"RIFF" + bytes(3000)).decode()
+_DATA_URL = f"data:audio/wav;base64,{_BYTES}"
+
+
+def test_a_media_summary_names_the_source_but_never_holds_the_bytes() -> None:
+    as_url = media_summary(MediaSource(type="url", url=_DATA_URL))
+    as_base64 = media_summary(MediaSource(type="base64", media_type="audio/wav", data=_BYTES))
+    fetched = media_summary(MediaSource(type="url", url="https://example.com/a.wav"))
+    # The data URL's media type and size are said; its bytes are not.
+    assert as_url == {"source": "url", "media_type": "audio/wav", "size": 3004}
+    assert as_base64 == {"source": "base64", "media_type": "audio/wav", "size": 3004}
+    assert fetched == {"source": "url", "url": "https://example.com/a.wav"}
+
+
+def test_a_dropped_block_is_described_without_bytes_or_secrets() -> None:
+    image = ImageBlock(source=MediaSource(type="base64", media_type="image/png", data=_BYTES))
+    result = ToolResultBlock(tool_use_id="call_1", content=[TextBlock(text="chart"), image])
+    thinking = ThinkingBlock(text="plan", signature="sig-secret", data="opaque-secret")
+    drift = Drift(source="test")
+    report_block_dropped(result, "messages[0].content[0]", drift, "no room")
+    report_block_dropped(thinking, "messages[0].content[1]", drift, "no room")
+    assert [(w.category, w.field, w.message) for w in drift.warnings] == [
+        ("content-dropped", "messages[0].content[0]", "no room"),
+        ("content-dropped", "messages[0].content[1]", "no room"),
+    ]
+    assert drift.warnings[0].original_value == {
+        "type": "tool_result",
+        "tool_use_id": "call_1",
+        "content": [
+            {"type": "text", "text": "chart"},
+            {"type": "image", "source": "base64", "media_type": "image/png", "size": 3004},
+        ],
+    }
+    assert describe(thinking) == {"type": "thinking", "text": "plan", "redacted": False}

@@ -15,14 +15,20 @@ from providers.umf import BLOCK_TYPES, Conversation, Message, ToolResultBlock, T
 
 
 def check_conversation(
-    conversation: Conversation, *, max_messages: int | None = None, max_blocks: int | None = None
+    conversation: Conversation,
+    *,
+    max_messages: int | None = None,
+    max_blocks: int | None = None,
+    validated: bool = False,
 ) -> None:
     """Raise :class:`FormatError` (with the field) if the conversation is inconsistent:
     a value that is not what UMF says it is, a tool result that answers no earlier tool
     call, or a parent that is not an earlier message. A conversation without a message has
     nothing to archive, and one with a NUL character in any text cannot be stored
     (PostgreSQL text and jsonb refuse it). ``max_messages`` and ``max_blocks`` (content
-    blocks in all) bound what one conversation may hold."""
+    blocks in all) bound what one conversation may hold. ``validated``: its reader validated
+    every value already (``ParseResult.validated``), so :func:`check_values` is not run
+    again; the rest still is."""
     if not conversation.messages:
         raise FormatError("the conversation holds no message", field="messages")
     if max_messages is not None and len(conversation.messages) > max_messages:
@@ -39,7 +45,8 @@ def check_conversation(
                 f"most {max_blocks:,} per conversation (UMF_MAX_BLOCKS)",
                 field="messages",
             )
-    check_values(conversation)
+    if not validated:
+        check_values(conversation)
     _check_nul_characters(conversation)
     calls: set[str] = set()
     seen_ids: set[str] = set()

@@ -268,7 +268,7 @@ def _store_batch(job: models.ImportJob, fmt: formats.Format, batch: list[Entry])
             continue
         try:
             _check_key(entry.key)
-            check_conversation(entry.conversation, **conversation_caps())
+            check_conversation(entry.conversation, validated=entry.validated, **conversation_caps())
         except formats.FormatError as error:
             failures[index] = (_short_key(entry.key), error)
             continue

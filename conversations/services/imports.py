@@ -55,7 +55,7 @@ def conversation_import(
     """
     parsed = formats.parse(format_id, payload)
     for item in parsed.items:
-        check_conversation(item.conversation, **conversation_caps())
+        check_conversation(item.conversation, validated=item.validated, **conversation_caps())
     single = len(parsed.items) == 1
     digests = _digests(parsed, payload)
     with transaction.atomic():

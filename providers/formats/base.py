@@ -127,6 +127,11 @@ class ParseResult:
     # Set by the registry's media check (``_kit.media``) when it found every media block
     # of the conversation what it claims.
     media_clean: bool = False
+    # Set by a reader that validated every value it built (the umf format's, whose input
+    # is UMF itself): the store does not check the values again
+    # (:func:`providers.validation.check_conversation`), which for a large conversation
+    # cost as much as reading it.
+    validated: bool = False
 
 
 @dataclass

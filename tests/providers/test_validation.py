@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from providers import formats
 from providers.formats.base import FormatError
 from providers.umf import Conversation
 from providers.validation import check_conversation, replace_nul
@@ -59,3 +60,24 @@ def test_a_wrong_value_outside_the_messages_is_named_too() -> None:
     with pytest.raises(FormatError) as caught:
         check_conversation(built)
     assert caught.value.field == "parameters.temperature"
+
+
+def test_what_the_umf_reader_validated_is_not_checked_again_but_the_rest_is() -> None:
+    # UMF input is validated once, where it enters (the umf format's reader): the store's
+    # value check is for readers that build without validating, and is skipped for it.
+    [read] = formats.parse("umf", [{"role": "user", "content": "hello"}]).items
+    assert read.validated
+    read.conversation.messages[0].content[0].text = 42  # type: ignore[union-attr]
+    check_conversation(read.conversation, validated=read.validated)  # not checked again
+    with pytest.raises(FormatError):
+        check_conversation(read.conversation)  # a reader that did not validate: checked
+    read.conversation.messages[0].content[0].text = "a NUL \x00"  # type: ignore[union-attr]
+    with pytest.raises(FormatError) as caught:  # what no reader checks still is
+        check_conversation(read.conversation, validated=True)
+    assert caught.value.field == "messages[0].content[0].text"
+
+
+def test_other_readers_leave_their_values_to_the_store_check() -> None:
+    payload = {"model": "m", "messages": [{"role": "user", "content": "hello"}]}
+    [read] = formats.parse("openai-chat", payload).items
+    assert not read.validated

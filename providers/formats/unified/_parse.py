@@ -26,7 +26,7 @@ def parse(payload: JSON) -> list[ParseResult]:
     if isinstance(payload, list):
         messages = [_parse_message(m, f"payload[{i}]") for i, m in enumerate(payload)]
         conversation = Conversation(messages=messages, extra={FORMAT_ID: {"$shape": "messages"}})
-        return [ParseResult(conversation)]
+        return [ParseResult(conversation, validated=True)]
     source = dict(require_mapping(payload, "payload"))
     unknown = {k: source.pop(k) for k in list(source) if k not in CONVERSATION_KEYS}
     if unknown:
@@ -48,7 +48,7 @@ def parse(payload: JSON) -> list[ParseResult]:
         present.append("tools")
     if present:
         conversation.extra.setdefault(FORMAT_ID, {})["$present"] = sorted(present)
-    return [ParseResult(conversation)]
+    return [ParseResult(conversation, validated=True)]
 
 
 def _parse_message(raw: JSON, path: str) -> Message:

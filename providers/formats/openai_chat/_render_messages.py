@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._chat_completions.blocks import drop_reasoning
+from providers.formats._chat_completions.pairing import carried
 from providers.formats._chat_completions.turns import mark_error
 from providers.formats._kit.drift import report_reasoning_details
 from providers.formats._kit.paths import at, item
@@ -114,20 +115,7 @@ def _place_part(
     if ctx.faithful or part["type"] in _ROLE_PARTS[role]:
         pieces.parts.append((position, part, block, path))
     else:
-        pieces.carry.append(_carried(part, block, path, role, ctx))
-
-
-def _carried(
-    part: dict[str, Any], block: Block, path: str, role: str, ctx: RenderContext
-) -> dict[str, Any]:
-    ctx.drift.add(
-        "message-reordered",
-        f"a {role} message cannot hold {block.type} content; moved to a user message after it",
-        field=path,
-        original=role,
-        transformed="user",
-    )
-    return part
+        pieces.carry.append(carried(part, block, path, role, ctx))
 
 
 def _turn_entries(message: Message, index: int, path: str, ctx: RenderContext) -> list[Entry]:
@@ -274,7 +262,7 @@ def _tool_entries(message: Message, index: int, path: str, ctx: RenderContext) -
     # Blocks beside the results have no tool message of their own: they follow as user content.
     for _, part, block, block_path in pieces.parts:
         entries[-1].carry.append(
-            part if ctx.faithful else _carried(part, block, block_path, "tool", ctx)
+            part if ctx.faithful else carried(part, block, block_path, "tool", ctx)
         )
     entries[-1].carry.extend(pieces.carry)
     return entries
@@ -363,5 +351,5 @@ def _flatten_result(
         elif part["type"] == "text":
             texts.append(part["text"])
         else:
-            carry.append(_carried(part, block, block_path, "tool", ctx))
+            carry.append(carried(part, block, block_path, "tool", ctx))
     return "\n".join(texts), carry

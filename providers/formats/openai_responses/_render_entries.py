@@ -7,7 +7,7 @@ from typing import Any
 
 from providers.formats._chat_completions.turns import mark_error
 from providers.formats._kit.paths import at, item
-from providers.umf import Block, Message, ThinkingBlock, ToolResultBlock, ToolUseBlock
+from providers.umf import Message, ThinkingBlock, ToolResultBlock, ToolUseBlock
 
 from ._constants import NS
 from ._render_parts import render_part
@@ -42,20 +42,6 @@ def checked_id(fields: dict[str, Any], prefix: str, path: str, ctx: Context) -> 
         return fields
     why = f"item ids of this type start with {prefix!r}; the id is left out"
     return without_id(fields, why, path, ctx)
-
-
-def carried(
-    part: dict[str, Any], block: Block, path: str, role: str, ctx: Context
-) -> dict[str, Any]:
-    """Warn that ``block`` moves to a user message after its turn; ``part`` is what moves."""
-    ctx.drift.add(
-        "message-reordered",
-        f"a {role} message cannot hold {block.type} content; moved to a user message after it",
-        field=path,
-        original=role,
-        transformed="user",
-    )
-    return part
 
 
 def result_entry(

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._chat_completions.pairing import carried
 from providers.formats._kit.drift import (
     report_blocks_foreign_extra,
     report_foreign_extra,
@@ -37,7 +38,7 @@ from providers.umf import Block, Message, ThinkingBlock, ToolResultBlock, ToolUs
 
 from ._constants import FORMAT_ID, ITEM_TYPES, NS, OUTPUT_ITEMS, UNMAPPED_ITEMS
 from ._render_assistant import AssistantWriter
-from ._render_entries import carried, checked_id, drop_reasoning, result_entry
+from ._render_entries import checked_id, drop_reasoning, result_entry
 from ._render_parts import render_part
 from ._rules import Context, Entry
 

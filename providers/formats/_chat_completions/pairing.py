@@ -10,10 +10,10 @@ import hashlib
 from collections.abc import Callable
 from typing import Any, Generic, Protocol, TypeVar
 
-from providers.formats._chat_completions.turns import MISSING_RESULT_TEXT
+from providers.formats._chat_completions.turns import MISSING_RESULT_TEXT, warn_loose_tool
 from providers.formats._kit.context import RenderContext
 from providers.formats.base import Drift
-from providers.umf import Block
+from providers.umf import Block, Message, ToolResultBlock
 
 
 class Carrying(Protocol):
@@ -91,6 +91,23 @@ def warn_orphan(drift: Drift, path: str, answers: str) -> None:
         original="tool",
         transformed="user",
     )
+
+
+def loose_tool_message(
+    message: Message,
+    path: str,
+    ctx: RenderContext,
+    as_result: Callable[[ToolResultBlock], list[Entry]],
+    as_user: Callable[[Message], list[Entry]],
+) -> list[Entry]:
+    """A tool message holding its result as plain blocks (UMF's InternalMessage shape): the
+    result of its ``tool_call_id``, else a user message with a warning."""
+    if message.tool_call_id is not None:
+        return as_result(
+            ToolResultBlock(tool_use_id=message.tool_call_id, content=list(message.content))
+        )
+    warn_loose_tool(ctx.drift, path)
+    return as_user(message.model_copy(update={"role": "user"}))
 
 
 def carried(

@@ -16,6 +16,7 @@ from providers.formats._kit.drift import (
 )
 from providers.formats._kit.ids import CallIds
 from providers.formats._kit.paths import at, item
+from providers.formats.base import Drift
 from providers.umf import (
     Block,
     Message,
@@ -158,7 +159,7 @@ class _Splitter:
             if message.tool_call_id is not None:
                 self._result(Located(_wrap_loose(message), path))
                 return
-            self._warn_loose_tool(path)
+            warn_loose_tool(self.ctx.drift, path)
             role = "user"
         located = self._with_reasoning(message, located, path)
         self._segments(message, role, located, path)
@@ -254,14 +255,16 @@ class _Splitter:
             original={"id": block.id, "name": block.name, "input": block.input},
         )
 
-    def _warn_loose_tool(self, path: str) -> None:
-        self.ctx.drift.add(
-            "content-type-unsupported",
-            "tool message without a tool call id; sent as a user message",
-            field=path,
-            original="tool",
-            transformed="user",
-        )
+
+def warn_loose_tool(drift: Drift, path: str) -> None:
+    """A tool message without a tool call id answers nothing: it goes as a user message."""
+    drift.add(
+        "content-type-unsupported",
+        "tool message without a tool call id; sent as a user message",
+        field=path,
+        original="tool",
+        transformed="user",
+    )
 
 
 def _wrap_loose(message: Message) -> ToolResultBlock:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._chat_completions.blocks import drop_reasoning
-from providers.formats._chat_completions.pairing import carried
+from providers.formats._chat_completions.pairing import carried, loose_tool_message
 from providers.formats._chat_completions.turns import mark_error
 from providers.formats._kit.drift import report_reasoning_details
 from providers.formats._kit.paths import at, item
@@ -269,18 +269,13 @@ def _tool_entries(message: Message, index: int, path: str, ctx: RenderContext) -
 
 
 def _loose_tool_message(message: Message, index: int, path: str, ctx: RenderContext) -> list[Entry]:
-    # A tool message holding its result as plain blocks (UMF's InternalMessage shape).
-    if message.tool_call_id is not None:
-        block = ToolResultBlock(tool_use_id=message.tool_call_id, content=list(message.content))
-        return [_result_entry(block, path, index, 0, ctx, owner=message)]
-    ctx.drift.add(
-        "content-type-unsupported",
-        "tool message without a tool call id; sent as a user message",
-        field=path,
-        original="tool",
-        transformed="user",
+    return loose_tool_message(
+        message,
+        path,
+        ctx,
+        as_result=lambda block: [_result_entry(block, path, index, 0, ctx, owner=message)],
+        as_user=lambda user: _turn_entries(user, index, path, ctx),
     )
-    return _turn_entries(message.model_copy(update={"role": "user"}), index, path, ctx)
 
 
 def _result_entry(

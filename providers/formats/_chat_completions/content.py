@@ -4,7 +4,7 @@ default would spell it otherwise, so converted messages get the default."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from providers.formats._kit.context import RenderContext
@@ -13,6 +13,22 @@ from providers.formats.base import FormatError
 from providers.umf import Block, RefusalBlock, TextBlock
 
 PartReader = Callable[[Any, str], Block]
+PartParser = Callable[[dict[str, Any], str], Block]
+
+
+def parse_typed_part(
+    part: dict[str, Any], path: str, parsers: dict[str, PartParser], known: Collection[str]
+) -> Block:
+    """The block the parser for ``part``'s ``type`` makes of it; :class:`FormatError`
+    naming the ``known`` part types for a type no parser reads."""
+    kind = part.get("type")
+    parser = parsers.get(kind) if isinstance(kind, str) else None
+    if parser is None:
+        raise FormatError(
+            f"unknown content part type {kind!r}; expected one of {', '.join(known)}",
+            field=at(path, "type"),
+        )
+    return parser(part, path)
 
 
 def content_shape(parts: list[Any], role: str) -> str:

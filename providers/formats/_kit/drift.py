@@ -383,3 +383,21 @@ def report_block_dropped(block: Block, path: str, drift: Drift, why: str) -> Non
     """The ``content-dropped`` warning for a block left out, ``why`` saying why; it shows
     the block as :func:`describe` does (media by their summary, never their bytes)."""
     drift.add("content-dropped", why, field=path, original=describe(block))
+
+
+def clamp_parameter(
+    value: float, low: float, high: float, drift: Drift, name: str, why: str
+) -> float:
+    """``value`` within ``low`` and ``high`` (unchanged when it already is), with a
+    ``parameter-clamped`` warning on ``parameters.<name>``, ``why`` in the target's words,
+    when it had to move."""
+    clamped = min(max(value, low), high)
+    if clamped != value:
+        drift.add(
+            "parameter-clamped",
+            why,
+            field=f"parameters.{name}",
+            original=value,
+            transformed=clamped,
+        )
+    return clamped

@@ -6,12 +6,12 @@ warnings take its own words (``tool call`` / ``call``, ``result`` / ``output``).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import Any, Generic, Protocol, TypeVar
 
 from providers.formats._chat_completions.turns import MISSING_RESULT_TEXT, warn_loose_tool
 from providers.formats._kit.context import RenderContext
+from providers.formats._kit.ids import salted_id
 from providers.formats.base import Drift
 from providers.umf import Block, Message, ToolResultBlock
 
@@ -41,9 +41,7 @@ class Assembler(Generic[Entry, Ctx]):
     ) -> str:
         """A call id not used yet in this request, made from ``original`` by ``make_id``
         (it takes a hex digest), with an ``id-rewritten`` note on the ``noun`` id."""
-        salt = 1
-        while (fresh := make_id(_digest(f"{original}#{salt}"))) in self.call_ids:
-            salt += 1
+        fresh = salted_id(original, make_id, self.call_ids)
         self.ctx.drift.add(
             "id-rewritten",
             f"{noun} id already used in this request; made unique",
@@ -53,10 +51,6 @@ class Assembler(Generic[Entry, Ctx]):
             severity="info",
         )
         return fresh
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def warn_reordered(drift: Drift, path: str, message_index: int, new_index: int, why: str) -> None:

@@ -1,13 +1,34 @@
 """Ids and names fitted to a target's rules, the same way every time: tool-call ids
-(:class:`ToolIdMap`, :class:`CallIds`) and tool names (:class:`ToolNames`)."""
+(:class:`ToolIdMap`, :class:`CallIds`), tool names (:class:`ToolNames`), and the two ways
+a taken id is made unique (:func:`salted_id`, :func:`suffixed`)."""
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Container
 
 from providers.formats.base import Drift
+
+
+def salted_id(original: str, make: Callable[[str], str], taken: Container[str]) -> str:
+    """The first id ``make`` builds from the hash of ``original#1``, ``original#2``... that
+    is not ``taken``: a fresh id for a call whose id is used already, the same every time."""
+    salt = 1
+    while (new := make(hashlib.sha256(f"{original}#{salt}".encode()).hexdigest())) in taken:
+        salt += 1
+    return new
+
+
+def suffixed(candidate: str, used: set[str]) -> str:
+    """``candidate``, or ``candidate_1``, ``candidate_2``... the first not ``used``; it is
+    added to ``used``."""
+    new, salt = candidate, 0
+    while new in used:
+        salt += 1
+        new = f"{candidate}_{salt}"
+    used.add(new)
+    return new
 
 
 class ToolIdMap:
@@ -36,10 +57,8 @@ class ToolIdMap:
         if not self._valid(original):
             digest = hashlib.sha256(original.encode()).hexdigest()
             new = self._make(digest)
-            salt = 0
-            while new in self._used:
-                salt += 1
-                new = self._make(hashlib.sha256(f"{original}#{salt}".encode()).hexdigest())
+            if new in self._used:
+                new = salted_id(original, self._make, self._used)
             self._drift.add(
                 "id-rewritten",
                 "tool call id rewritten to fit the target's id rules",
@@ -65,11 +84,8 @@ class CallIds:
     def claim(self, original: str, path: str) -> str:
         """The id the call at ``path`` (originally ``original``) goes out with."""
         new = self._map(original, path)
-        salt = 0
-        while new in self._used:
-            salt += 1
-            new = self._make(hashlib.sha256(f"{original}#{salt}".encode()).hexdigest())
-        if salt:
+        if new in self._used:
+            new = salted_id(original, self._make, self._used)
             self._drift.add(
                 "id-rewritten",
                 "tool call id already used in this request; made unique",

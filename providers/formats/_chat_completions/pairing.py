@@ -11,7 +11,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from providers.formats._chat_completions.turns import MISSING_RESULT_TEXT, warn_loose_tool
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.ids import salted_id
+from providers.formats._kit.ids import report_rewritten, salted_id
 from providers.formats.base import Drift
 from providers.umf import Block, Message, ToolResultBlock
 
@@ -42,13 +42,12 @@ class Assembler(Generic[Entry, Ctx]):
         """A call id not used yet in this request, made from ``original`` by ``make_id``
         (it takes a hex digest), with an ``id-rewritten`` note on the ``noun`` id."""
         fresh = salted_id(original, make_id, self.call_ids)
-        self.ctx.drift.add(
-            "id-rewritten",
+        report_rewritten(
+            self.ctx.drift,
             f"{noun} id already used in this request; made unique",
-            field=f"{call_path}.id",
-            original=original,
-            transformed=fresh,
-            severity="info",
+            f"{call_path}.id",
+            original,
+            fresh,
         )
         return fresh
 

@@ -17,7 +17,7 @@ from providers.formats._content_blocks.drafts import (
     result_as_text,
 )
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.ids import ToolIdMap, salted_id
+from providers.formats._kit.ids import ToolIdMap, report_rewritten, salted_id
 from providers.formats.base import Drift
 
 
@@ -115,13 +115,12 @@ def _unique_id(
     original: str, used: set[str], field: str, ctx: RenderContext, dialect: Dialect[Any]
 ) -> str:
     new = salted_id(original, dialect.make_id, used)
-    ctx.drift.add(
-        "id-rewritten",
+    report_rewritten(
+        ctx.drift,
         "tool call id already used by an earlier call; rewritten to stay unique",
-        field=field,
-        original=original,
-        transformed=new,
-        severity="info",
+        field,
+        original,
+        new,
     )
     return new
 

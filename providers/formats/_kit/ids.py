@@ -11,6 +11,12 @@ from collections.abc import Callable, Container
 from providers.formats.base import Drift
 
 
+def report_rewritten(drift: Drift, why: str, field: str, original: str, new: str | None) -> None:
+    """The ``id-rewritten`` note (info) for an id or name written as ``new`` (None: left
+    out) instead of ``original``, ``why`` saying why in the target's words."""
+    drift.add("id-rewritten", why, field=field, original=original, transformed=new, severity="info")
+
+
 def salted_id(original: str, make: Callable[[str], str], taken: Container[str]) -> str:
     """The first id ``make`` builds from the hash of ``original#1``, ``original#2``... that
     is not ``taken``: a fresh id for a call whose id is used already, the same every time."""
@@ -59,13 +65,12 @@ class ToolIdMap:
             new = self._make(digest)
             if new in self._used:
                 new = salted_id(original, self._make, self._used)
-            self._drift.add(
-                "id-rewritten",
+            report_rewritten(
+                self._drift,
                 "tool call id rewritten to fit the target's id rules",
-                field=field,
-                original=original,
-                transformed=new,
-                severity="info",
+                field,
+                original,
+                new,
             )
         self._map[original] = new
         self._used.add(new)
@@ -86,13 +91,12 @@ class CallIds:
         new = self._map(original, path)
         if new in self._used:
             new = salted_id(original, self._make, self._used)
-            self._drift.add(
-                "id-rewritten",
+            report_rewritten(
+                self._drift,
                 "tool call id already used in this request; made unique",
-                field=path,
-                original=original,
-                transformed=new,
-                severity="info",
+                path,
+                original,
+                new,
             )
         self._used.add(new)
         return new
@@ -134,14 +138,7 @@ class ToolNames:
             new = original if fits else self._fit(original)
             self._sent[original] = new
         if new != original:
-            self._drift.add(
-                "id-rewritten",
-                self._note,
-                field=field,
-                original=original,
-                transformed=new,
-                severity="info",
-            )
+            report_rewritten(self._drift, self._note, field, original, new)
         return new
 
     def _fit(self, original: str) -> str:

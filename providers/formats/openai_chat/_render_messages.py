@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._chat_completions.blocks import drop_reasoning
+from providers.formats._chat_completions.blocks import drop_reasoning, result_part
 from providers.formats._chat_completions.pairing import carried, loose_tool_message
 from providers.formats._chat_completions.turns import mark_error
 from providers.formats._kit.drift import report_reasoning_details
@@ -332,18 +332,10 @@ def _flatten_result(
     carry: list[dict[str, Any]] = []
     for position, block in enumerate(blocks):
         block_path = item(path, position)
-        if isinstance(block, ThinkingBlock):
-            drop_reasoning(block, block_path, _NO_REASONING, ctx)
-        elif isinstance(block, ToolUseBlock | ToolResultBlock):
-            ctx.drift.add(
-                "content-dropped",
-                "a tool result cannot hold tool calls or results",
-                field=block_path,
-                original=block.type,
-            )
-        elif (part := render_part(block, block_path, ctx, "tool")) is None:
+        part = result_part(block, block_path, ctx, render_part, _NO_REASONING)
+        if part is None:
             continue
-        elif part["type"] == "text":
+        if part["type"] == "text":
             texts.append(part["text"])
         else:
             carry.append(carried(part, block, block_path, "tool", ctx))

@@ -53,7 +53,7 @@ class Words:
     def report_message(self, message: Message, path: str, drift: Drift) -> None:
         """Other formats' fields on a message, and its author name (not a tool's)."""
         self.foreign(message.extra, path, drift)
-        report_message_name(message, path, drift, self.message)
+        report_message_name(message, path, drift, f"{self.message} has no name")
 
 
 def report_request(

@@ -12,6 +12,7 @@ from providers.formats._kit.drift import (
     error_said_in_content,
     report_blocks_foreign_extra,
     report_foreign_extra,
+    report_message_name,
     report_reasoning_details,
 )
 from providers.formats._kit.ids import CallIds
@@ -102,14 +103,7 @@ def turns_as_read(messages: list[tuple[int, Message]], ctx: Context) -> list[Tur
 
 
 def _report_name(message: Message, path: str, ctx: Context) -> None:
-    if message.name is not None and message.role != "tool":
-        ctx.drift.add(
-            "content-dropped",
-            f"{ctx.label} messages carry no author name",
-            field=at(path, "name"),
-            original=message.name,
-            severity="info",
-        )
+    report_message_name(message, path, ctx.drift, f"{ctx.label} messages carry no author name")
 
 
 def _take_result(turn: Turn, message: Message, path: str) -> tuple[Located, str]:

@@ -259,16 +259,13 @@ def no_place_for_message_facts(request: str) -> str:
     )
 
 
-def report_message_name(message: Message, path: str, drift: Drift, what: str) -> None:
+def report_message_name(message: Message, path: str, drift: Drift, why: str) -> None:
     """An info note for the ``name`` of a message other than a tool's (a tool's is the
-    tool's), which ``what`` (e.g. "a ShareGPT turn") has no place for."""
+    tool's), which the target has no place for, ``why`` in its words ("a ShareGPT turn has
+    no name")."""
     if message.name is not None and message.role != "tool":
         drift.add(
-            "content-dropped",
-            f"{what} has no name",
-            field=f"{path}.name",
-            original=message.name,
-            severity="info",
+            "content-dropped", why, field=at(path, "name"), original=message.name, severity="info"
         )
 
 

@@ -13,6 +13,7 @@ from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import (
     report_foreign_fields,
     report_message_metadata,
+    report_message_name,
     report_no_room_for_request,
 )
 from providers.formats._kit.extra import Namespace
@@ -157,14 +158,7 @@ def report_reasoning_fields(
 def report_name(message: Message, path: str, ctx: RenderContext, holder: str) -> None:
     """An info note for a message ``name`` that ``holder`` ("Forge messages") has no place
     for (a tool message's name is its tool's)."""
-    if message.name is not None and message.role != "tool":
-        ctx.drift.add(
-            "content-dropped",
-            f"{holder} have no name",
-            field=at(path, "name"),
-            original=message.name,
-            severity="info",
-        )
+    report_message_name(message, path, ctx.drift, f"{holder} have no name")
 
 
 def report_moved(

@@ -15,6 +15,7 @@ from providers.formats._kit.drift import (
     report_message_metadata,
     report_message_name,
     report_no_room_for_request,
+    report_reasoning_details,
 )
 from providers.formats._kit.extra import Namespace
 from providers.formats._kit.paths import at, item
@@ -146,13 +147,7 @@ def report_reasoning_fields(
             field=at(path, "reasoning"),
             original=message.reasoning,
         )
-    if message.reasoning_details:
-        ctx.drift.add(
-            "reasoning-dropped",
-            f"{holder} carry no reasoning details",
-            field=at(path, "reasoning_details"),
-            details={"count": len(message.reasoning_details)},
-        )
+    report_reasoning_details(message, path, ctx.drift, f"{holder} carry no reasoning details")
 
 
 def report_name(message: Message, path: str, ctx: RenderContext, holder: str) -> None:

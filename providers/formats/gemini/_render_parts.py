@@ -22,7 +22,7 @@ from providers.formats._kit.drift import (
     report_reasoning_dropped,
 )
 from providers.formats._kit.extra import Namespace, hint, own_extra
-from providers.formats._kit.ids import ToolNames, report_rewritten
+from providers.formats._kit.ids import ToolNames
 from providers.formats._kit.wire import arguments_object, signature_portable
 from providers.formats.base import Drift
 from providers.formats.gemini._constants import (
@@ -154,12 +154,15 @@ def _tool_use(block: Any, path: str, ctx: Context) -> dict[str, Any]:
     if _keeps_id(block, ctx):
         call["id"] = block.id
     elif FORMAT_ID not in block.extra:
-        report_rewritten(
-            ctx.drift,
+        # Said here, not through the kit's report_rewritten: one Python call fewer for a
+        # note most converted calls get (the conversion bench's hot path).
+        ctx.drift.add(
+            "id-rewritten",
             "Gemini pairs calls and results by name and order; the call id is not sent",
-            f"{path}.id",
-            block.id,
-            None,
+            field=f"{path}.id",
+            original=block.id,
+            transformed=None,
+            severity="info",
         )
     return {"functionCall": call}
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._chat_completions.blocks import source_from_url
-from providers.formats._chat_completions.content import PartParser, parse_typed_part
+from providers.formats._chat_completions.content import PartParser, typed_part_reader
 from providers.formats._chat_completions.files import file_data_source
 from providers.formats._kit.fields import require_mapping, require_str, split, unknown_fields
 from providers.formats._kit.paths import at
@@ -30,11 +30,6 @@ from providers.umf import (
 )
 
 from ._constants import NAMESPACE, PART_TYPES, wire_audio_format
-
-
-def parse_part(raw: JSON, path: str) -> Block:
-    """One content part as a UMF block; :class:`FormatError` for anything else."""
-    return parse_typed_part(require_mapping(raw, path), path, _PARSERS, PART_TYPES)
 
 
 def _parse_text(part: dict[str, Any], path: str) -> Block:
@@ -113,6 +108,9 @@ _PARSERS: dict[str, PartParser] = {
     "file": _parse_file,
     "refusal": _parse_refusal,
 }
+
+# One content part as a UMF block; FormatError for anything else.
+parse_part = typed_part_reader(_PARSERS, PART_TYPES, require_mapping)
 
 
 def parse_custom_input(text: str) -> JSON:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._chat_completions.content import PartParser, parse_typed_part
+from providers.formats._chat_completions.content import PartParser, typed_part_reader
 from providers.formats._chat_completions.files import base64_source, file_data_source
 from providers.formats._kit.fields import (
     refuse_kept_name,
@@ -58,10 +58,9 @@ def text_type(role: str) -> str:
 
 def parse_part(raw: JSON, path: str, role: str) -> Block:
     """One content part as a UMF block; :class:`FormatError` for anything else."""
-    part = plain(raw, path)
-    block = parse_typed_part(part, path, _PARSERS, PART_TYPES)
-    if isinstance(block, TextBlock) and part["type"] != text_type(role):
-        NS.add_hints(block.extra, type=part["type"])
+    block = _read_part(raw, path)
+    if isinstance(block, TextBlock) and isinstance(raw, dict) and raw["type"] != text_type(role):
+        NS.add_hints(block.extra, type=raw["type"])
     return block
 
 
@@ -131,3 +130,5 @@ _PARSERS: dict[str, PartParser] = {
     "input_image": _parse_image,
     "input_file": _parse_file,
 }
+
+_read_part = typed_part_reader(_PARSERS, PART_TYPES, plain)

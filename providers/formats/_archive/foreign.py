@@ -18,6 +18,7 @@ from providers.formats._kit.drift import (
     report_foreign_fields,
     report_message_name,
 )
+from providers.formats._kit.ids import report_rewritten
 from providers.formats.base import Drift
 from providers.umf import (
     Block,
@@ -52,7 +53,7 @@ class Words:
     def report_message(self, message: Message, path: str, drift: Drift) -> None:
         """Other formats' fields on a message, and its author name (not a tool's)."""
         self.foreign(message.extra, path, drift)
-        report_message_name(message, path, drift, self.message)
+        report_message_name(message, path, drift, f"{self.message} has no name")
 
 
 def report_request(
@@ -200,14 +201,7 @@ def report_call_dropped(path: str, drift: Drift) -> None:
 
 def report_call_id_dropped(block: ToolUseBlock, path: str, drift: Drift, why: str) -> None:
     """The note for a call written without its id (``why``: how results find it)."""
-    drift.add(
-        "id-rewritten",
-        why,
-        field=f"{path}.id",
-        original=block.id,
-        transformed=None,
-        severity="info",
-    )
+    report_rewritten(drift, why, f"{path}.id", block.id, None)
 
 
 def report_developer(path: str, drift: Drift, why: str) -> None:

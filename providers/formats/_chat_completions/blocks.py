@@ -6,7 +6,7 @@ import base64
 import binascii
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from providers.formats._chat_completions.turns import Turn
 from providers.formats._kit.context import RenderContext as Context
@@ -22,6 +22,7 @@ from providers.formats._kit.thread import one_thread
 from providers.formats._kit.wire import data_uri, parse_data_uri
 from providers.umf import (
     JSON,
+    Block,
     Conversation,
     Extra,
     ImageBlock,
@@ -30,7 +31,11 @@ from providers.umf import (
     TextBlock,
     ThinkingBlock,
     Tool,
+    ToolResultBlock,
+    ToolUseBlock,
 )
+
+Ctx = TypeVar("Ctx", bound=Context)
 
 _EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
 
@@ -120,6 +125,30 @@ def image_url(
 def drop_reasoning(block: ThinkingBlock, path: str, why: str, ctx: Context) -> None:
     """Warn that a thinking block is left out (``reasoning-dropped``)."""
     report_thinking_dropped(block, path, ctx.drift, why)
+
+
+def result_part(
+    block: Block,
+    path: str,
+    ctx: Ctx,
+    render_part: Callable[[Block, str, Ctx, str], dict[str, Any] | None],
+    no_reasoning: str,
+) -> dict[str, Any] | None:
+    """A block inside a tool result as the content part ``render_part`` makes of it, or
+    None: reasoning is left out (``no_reasoning`` says why), and so are tool calls and
+    results, which a tool result cannot hold."""
+    if isinstance(block, ThinkingBlock):
+        drop_reasoning(block, path, no_reasoning, ctx)
+        return None
+    if isinstance(block, ToolUseBlock | ToolResultBlock):
+        ctx.drift.add(
+            "content-dropped",
+            "a tool result cannot hold tool calls or results",
+            field=path,
+            original=block.type,
+        )
+        return None
+    return render_part(block, path, ctx, "tool")
 
 
 def sendable(parts: list[dict[str, Any]]) -> bool:

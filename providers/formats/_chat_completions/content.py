@@ -4,7 +4,7 @@ default would spell it otherwise, so converted messages get the default."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from providers.formats._kit.context import RenderContext
@@ -13,6 +13,31 @@ from providers.formats.base import FormatError
 from providers.umf import Block, RefusalBlock, TextBlock
 
 PartReader = Callable[[Any, str], Block]
+PartParser = Callable[[dict[str, Any], str], Block]
+
+
+def typed_part_reader(
+    parsers: dict[str, PartParser],
+    known: Collection[str],
+    read_object: Callable[[Any, str], dict[str, Any]],
+) -> PartReader:
+    """The reader of one content part: ``read_object`` checks it is an object (and what
+    else the format refuses), then the parser for its ``type`` makes the block;
+    :class:`FormatError` naming the ``known`` part types for a type no parser reads.
+    Built once per format, so that reading a part costs no call more than its checks."""
+
+    def read_part(raw: Any, path: str) -> Block:
+        part = read_object(raw, path)
+        kind = part.get("type")
+        parser = parsers.get(kind) if isinstance(kind, str) else None
+        if parser is None:
+            raise FormatError(
+                f"unknown content part type {kind!r}; expected one of {', '.join(known)}",
+                field=at(path, "type"),
+            )
+        return parser(part, path)
+
+    return read_part
 
 
 def content_shape(parts: list[Any], role: str) -> str:

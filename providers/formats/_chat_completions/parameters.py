@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from providers.formats._kit.context import RenderContext as Context
-from providers.formats._kit.drift import report_unsupported_parameters
+from providers.formats._kit.drift import clamp_parameter, report_unsupported_parameters
 from providers.formats._kit.paths import at, is_int, is_number, item, require
 from providers.umf import JSON, Extra, Parameters
 
@@ -139,15 +139,8 @@ def write_values(
 def _clamp(value: float, spec: ParameterSpec, ctx: Context, who: str) -> float:
     low = spec.low if spec.low is not None else -math.inf
     high = spec.high if spec.high is not None else math.inf
-    clamped = min(max(value, low), high)
-    if clamped != value:
-        ctx.drift.add(
-            "parameter-clamped",
-            f"{who} takes {spec.wire} between {spec.low} and {spec.high}",
-            field=f"parameters.{spec.umf}",
-            original=value,
-            transformed=clamped,
-        )
+    why = f"{who} takes {spec.wire} between {spec.low} and {spec.high}"
+    clamped = clamp_parameter(value, low, high, ctx.drift, spec.umf, why)
     return int(clamped) if spec.kind == "int" else clamped
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.extra import Namespace
@@ -203,3 +203,19 @@ def unnamed_tool_choice(ctx: RenderContext, instead: str) -> str:
         transformed=instead,
     )
     return instead
+
+
+def read_choice_mode(raw: str, path: str) -> ToolChoice:
+    """A ``tool_choice`` given as OpenAI's mode string."""
+    if raw not in ("auto", "required", "none"):
+        raise FormatError("tool_choice must be auto, required or none", field=path)
+    return ToolChoice(type=raw)  # type: ignore[arg-type]  # checked just above
+
+
+def read_allowed_mode(mode: JSON, path: str) -> Literal["auto", "required"]:
+    """The ``mode`` of an ``allowed_tools`` choice (at ``path``): the UMF choice it is."""
+    if mode == "auto":
+        return "auto"
+    if mode == "required":
+        return "required"
+    raise FormatError("mode must be auto or required", field=path)

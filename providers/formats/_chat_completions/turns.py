@@ -12,10 +12,12 @@ from providers.formats._kit.drift import (
     error_said_in_content,
     report_blocks_foreign_extra,
     report_foreign_extra,
+    report_message_name,
     report_reasoning_details,
 )
 from providers.formats._kit.ids import CallIds
 from providers.formats._kit.paths import at, item
+from providers.formats.base import Drift
 from providers.umf import (
     Block,
     Message,
@@ -101,14 +103,7 @@ def turns_as_read(messages: list[tuple[int, Message]], ctx: Context) -> list[Tur
 
 
 def _report_name(message: Message, path: str, ctx: Context) -> None:
-    if message.name is not None and message.role != "tool":
-        ctx.drift.add(
-            "content-dropped",
-            f"{ctx.label} messages carry no author name",
-            field=at(path, "name"),
-            original=message.name,
-            severity="info",
-        )
+    report_message_name(message, path, ctx.drift, f"{ctx.label} messages carry no author name")
 
 
 def _take_result(turn: Turn, message: Message, path: str) -> tuple[Located, str]:
@@ -158,7 +153,7 @@ class _Splitter:
             if message.tool_call_id is not None:
                 self._result(Located(_wrap_loose(message), path))
                 return
-            self._warn_loose_tool(path)
+            warn_loose_tool(self.ctx.drift, path)
             role = "user"
         located = self._with_reasoning(message, located, path)
         self._segments(message, role, located, path)
@@ -254,14 +249,16 @@ class _Splitter:
             original={"id": block.id, "name": block.name, "input": block.input},
         )
 
-    def _warn_loose_tool(self, path: str) -> None:
-        self.ctx.drift.add(
-            "content-type-unsupported",
-            "tool message without a tool call id; sent as a user message",
-            field=path,
-            original="tool",
-            transformed="user",
-        )
+
+def warn_loose_tool(drift: Drift, path: str) -> None:
+    """A tool message without a tool call id answers nothing: it goes as a user message."""
+    drift.add(
+        "content-type-unsupported",
+        "tool message without a tool call id; sent as a user message",
+        field=path,
+        original="tool",
+        transformed="user",
+    )
 
 
 def _wrap_loose(message: Message) -> ToolResultBlock:

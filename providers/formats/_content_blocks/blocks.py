@@ -9,7 +9,8 @@ from typing import Any
 
 from providers.formats._content_blocks.drafts import Ctx, Part
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_block_dropped
+from providers.formats._kit.drift import report_block_dropped, report_reasoning_dropped
+from providers.formats._kit.wire import signature_portable
 from providers.umf import Block, Extra
 
 BlockRenderer = Callable[[Block, str, Ctx], "dict[str, Any] | None"]
@@ -67,6 +68,39 @@ def refusal_renderer(
         return text_body(block.text)
 
     return render_refusal
+
+
+def thinking_renderer(
+    format_id: str,
+    target: str,
+    *,
+    redacted: Callable[[str], dict[str, Any]],
+    reasoning: Callable[[str, str | None], dict[str, Any]],
+    needs_signature: bool,
+    unsendable: str,
+) -> BlockRenderer[RenderContext]:
+    """The renderer of a thinking block, sent only back to the provider that signed it:
+    ``redacted`` makes the block of its opaque data, ``reasoning`` that of its text and
+    signature (required when ``needs_signature``, unless the payload is written back as
+    read). Anything else is dropped with a warning, ``unsendable`` saying why for the
+    provider's own reasoning."""
+
+    foreign = f"reasoning of another provider (or of unknown origin) cannot be replayed to {target}"
+
+    def render_thinking(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | None:
+        if signature_portable(block, format_id):
+            if block.redacted and block.data is not None:
+                return redacted(block.data)
+            signed = not needs_signature or block.signature is not None or ctx.faithful
+            if not block.redacted and signed:
+                return reasoning(block.text, block.signature)
+            why = unsendable
+        else:
+            why = foreign
+        report_reasoning_dropped(block, path, ctx.drift, why)
+        return None
+
+    return render_thinking
 
 
 def nested_renderer(

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._kit.wire import media_summary
+from providers.formats._kit.drift import report_block_dropped
 from providers.formats.base import Drift
-from providers.umf import DocumentBlock, ImageBlock, MediaSource
+from providers.umf import AudioBlock, DocumentBlock, ImageBlock, MediaSource
+
+Media = ImageBlock | DocumentBlock | AudioBlock
 
 
 def report_image_detail(block: ImageBlock, path: str, drift: Drift, target: str) -> None:
@@ -31,9 +33,10 @@ def unsendable(source: MediaSource, target: str, what: str) -> str:
     return f"{target} cannot take this {source.type} {what}"
 
 
-def drop_media(path: str, source: MediaSource, why: str, drift: Drift) -> dict[str, Any] | None:
-    """Report media the API cannot take; None, to leave the block out."""
-    drift.add("content-dropped", f"{why}; left out", field=path, original=media_summary(source))
+def drop_media(path: str, block: Media, why: str, drift: Drift) -> dict[str, Any] | None:
+    """Report media the API cannot take (shown as :func:`report_block_dropped` shows a
+    block: its type and summary, never its bytes); None, to leave the block out."""
+    report_block_dropped(block, path, drift, f"{why}; left out")
     return None
 
 

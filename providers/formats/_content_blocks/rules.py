@@ -7,7 +7,6 @@ every result answers a call of the turn before it. Every change is a warning."""
 
 from __future__ import annotations
 
-from hashlib import sha256
 from typing import Any
 
 from providers.formats._content_blocks.drafts import (
@@ -18,7 +17,7 @@ from providers.formats._content_blocks.drafts import (
     result_as_text,
 )
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.ids import ToolIdMap
+from providers.formats._kit.ids import ToolIdMap, report_rewritten, salted_id
 from providers.formats.base import Drift
 
 
@@ -115,16 +114,13 @@ class _ToolIds:
 def _unique_id(
     original: str, used: set[str], field: str, ctx: RenderContext, dialect: Dialect[Any]
 ) -> str:
-    salt = 1
-    while (new := dialect.make_id(sha256(f"{original}#{salt}".encode()).hexdigest())) in used:
-        salt += 1
-    ctx.drift.add(
-        "id-rewritten",
+    new = salted_id(original, dialect.make_id, used)
+    report_rewritten(
+        ctx.drift,
         "tool call id already used by an earlier call; rewritten to stay unique",
-        field=field,
-        original=original,
-        transformed=new,
-        severity="info",
+        field,
+        original,
+        new,
     )
     return new
 

@@ -259,16 +259,13 @@ def no_place_for_message_facts(request: str) -> str:
     )
 
 
-def report_message_name(message: Message, path: str, drift: Drift, what: str) -> None:
+def report_message_name(message: Message, path: str, drift: Drift, why: str) -> None:
     """An info note for the ``name`` of a message other than a tool's (a tool's is the
-    tool's), which ``what`` (e.g. "a ShareGPT turn") has no place for."""
+    tool's), which the target has no place for, ``why`` in its words ("a ShareGPT turn has
+    no name")."""
     if message.name is not None and message.role != "tool":
         drift.add(
-            "content-dropped",
-            f"{what} has no name",
-            field=f"{path}.name",
-            original=message.name,
-            severity="info",
+            "content-dropped", why, field=at(path, "name"), original=message.name, severity="info"
         )
 
 
@@ -383,3 +380,21 @@ def report_block_dropped(block: Block, path: str, drift: Drift, why: str) -> Non
     """The ``content-dropped`` warning for a block left out, ``why`` saying why; it shows
     the block as :func:`describe` does (media by their summary, never their bytes)."""
     drift.add("content-dropped", why, field=path, original=describe(block))
+
+
+def clamp_parameter(
+    value: float, low: float, high: float, drift: Drift, name: str, why: str
+) -> float:
+    """``value`` within ``low`` and ``high`` (unchanged when it already is), with a
+    ``parameter-clamped`` warning on ``parameters.<name>``, ``why`` in the target's words,
+    when it had to move."""
+    clamped = min(max(value, low), high)
+    if clamped != value:
+        drift.add(
+            "parameter-clamped",
+            why,
+            field=f"parameters.{name}",
+            original=value,
+            transformed=clamped,
+        )
+    return clamped

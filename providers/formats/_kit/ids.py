@@ -1,13 +1,40 @@
 """Ids and names fitted to a target's rules, the same way every time: tool-call ids
-(:class:`ToolIdMap`, :class:`CallIds`) and tool names (:class:`ToolNames`)."""
+(:class:`ToolIdMap`, :class:`CallIds`), tool names (:class:`ToolNames`), and the two ways
+a taken id is made unique (:func:`salted_id`, :func:`suffixed`)."""
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Container
 
 from providers.formats.base import Drift
+
+
+def report_rewritten(drift: Drift, why: str, field: str, original: str, new: str | None) -> None:
+    """The ``id-rewritten`` note (info) for an id or name written as ``new`` (None: left
+    out) instead of ``original``, ``why`` saying why in the target's words."""
+    drift.add("id-rewritten", why, field=field, original=original, transformed=new, severity="info")
+
+
+def salted_id(original: str, make: Callable[[str], str], taken: Container[str]) -> str:
+    """The first id ``make`` builds from the hash of ``original#1``, ``original#2``... that
+    is not ``taken``: a fresh id for a call whose id is used already, the same every time."""
+    salt = 1
+    while (new := make(hashlib.sha256(f"{original}#{salt}".encode()).hexdigest())) in taken:
+        salt += 1
+    return new
+
+
+def suffixed(candidate: str, used: set[str]) -> str:
+    """``candidate``, or ``candidate_1``, ``candidate_2``... the first not ``used``; it is
+    added to ``used``."""
+    new, salt = candidate, 0
+    while new in used:
+        salt += 1
+        new = f"{candidate}_{salt}"
+    used.add(new)
+    return new
 
 
 class ToolIdMap:
@@ -36,17 +63,14 @@ class ToolIdMap:
         if not self._valid(original):
             digest = hashlib.sha256(original.encode()).hexdigest()
             new = self._make(digest)
-            salt = 0
-            while new in self._used:
-                salt += 1
-                new = self._make(hashlib.sha256(f"{original}#{salt}".encode()).hexdigest())
-            self._drift.add(
-                "id-rewritten",
+            if new in self._used:
+                new = salted_id(original, self._make, self._used)
+            report_rewritten(
+                self._drift,
                 "tool call id rewritten to fit the target's id rules",
-                field=field,
-                original=original,
-                transformed=new,
-                severity="info",
+                field,
+                original,
+                new,
             )
         self._map[original] = new
         self._used.add(new)
@@ -65,18 +89,14 @@ class CallIds:
     def claim(self, original: str, path: str) -> str:
         """The id the call at ``path`` (originally ``original``) goes out with."""
         new = self._map(original, path)
-        salt = 0
-        while new in self._used:
-            salt += 1
-            new = self._make(hashlib.sha256(f"{original}#{salt}".encode()).hexdigest())
-        if salt:
-            self._drift.add(
-                "id-rewritten",
+        if new in self._used:
+            new = salted_id(original, self._make, self._used)
+            report_rewritten(
+                self._drift,
                 "tool call id already used in this request; made unique",
-                field=path,
-                original=original,
-                transformed=new,
-                severity="info",
+                path,
+                original,
+                new,
             )
         self._used.add(new)
         return new
@@ -118,14 +138,7 @@ class ToolNames:
             new = original if fits else self._fit(original)
             self._sent[original] = new
         if new != original:
-            self._drift.add(
-                "id-rewritten",
-                self._note,
-                field=field,
-                original=original,
-                transformed=new,
-                severity="info",
-            )
+            report_rewritten(self._drift, self._note, field, original, new)
         return new
 
     def _fit(self, original: str) -> str:

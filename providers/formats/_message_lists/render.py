@@ -13,7 +13,9 @@ from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import (
     report_foreign_fields,
     report_message_metadata,
+    report_message_name,
     report_no_room_for_request,
+    report_reasoning_details,
 )
 from providers.formats._kit.extra import Namespace
 from providers.formats._kit.paths import at, item
@@ -145,26 +147,13 @@ def report_reasoning_fields(
             field=at(path, "reasoning"),
             original=message.reasoning,
         )
-    if message.reasoning_details:
-        ctx.drift.add(
-            "reasoning-dropped",
-            f"{holder} carry no reasoning details",
-            field=at(path, "reasoning_details"),
-            details={"count": len(message.reasoning_details)},
-        )
+    report_reasoning_details(message, path, ctx.drift, f"{holder} carry no reasoning details")
 
 
 def report_name(message: Message, path: str, ctx: RenderContext, holder: str) -> None:
     """An info note for a message ``name`` that ``holder`` ("Forge messages") has no place
     for (a tool message's name is its tool's)."""
-    if message.name is not None and message.role != "tool":
-        ctx.drift.add(
-            "content-dropped",
-            f"{holder} have no name",
-            field=at(path, "name"),
-            original=message.name,
-            severity="info",
-        )
+    report_message_name(message, path, ctx.drift, f"{holder} have no name")
 
 
 def report_moved(

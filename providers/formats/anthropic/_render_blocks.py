@@ -13,14 +13,14 @@ from providers.formats._content_blocks.blocks import (
     block_list_renderer,
     nested_renderer,
     refusal_renderer,
+    thinking_renderer,
 )
 from providers.formats._content_blocks.drafts import Dialect, Part, drop_blank_text
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_foreign_extra, report_reasoning_dropped
+from providers.formats._kit.drift import report_foreign_extra
 from providers.formats._kit.extra import Namespace, hint, own_extra
 from providers.formats._kit.wire import (
     arguments_object,
-    signature_portable,
 )
 from providers.formats.anthropic._constants import (
     BRIDGE_USER_TEXT,
@@ -96,20 +96,11 @@ def _result_content(block: ToolResultBlock, path: str, ctx: RenderContext) -> JS
     return [part.body for part in parts]
 
 
-def _thinking(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | None:
-    if signature_portable(block, FORMAT_ID):
-        if block.redacted and block.data is not None:
-            return {"type": "redacted_thinking", "data": block.data}
-        if not block.redacted and (block.signature is not None or ctx.faithful):
-            body = {"type": "thinking", "thinking": block.text}
-            if block.signature is not None:
-                body["signature"] = block.signature
-            return body
-        why = "Anthropic refuses thinking without its signature"
-    else:
-        why = "reasoning of another provider (or of unknown origin) cannot be replayed to Anthropic"
-    report_reasoning_dropped(block, path, ctx.drift, why)
-    return None
+def _signed(text: str, signature: str | None) -> dict[str, Any]:
+    body = {"type": "thinking", "thinking": text}
+    if signature is not None:
+        body["signature"] = signature
+    return body
 
 
 # One renderer per UMF block type (a test checks that none is missing).
@@ -121,7 +112,14 @@ RENDERERS: dict[str, Callable[[Any, str, RenderContext], dict[str, Any] | None]]
     "audio": render_audio,
     "tool_use": _tool_use,
     "tool_result": _tool_result,
-    "thinking": _thinking,
+    "thinking": thinking_renderer(
+        FORMAT_ID,
+        "Anthropic",
+        redacted=lambda data: {"type": "redacted_thinking", "data": data},
+        reasoning=_signed,
+        needs_signature=True,
+        unsendable="Anthropic refuses thinking without its signature",
+    ),
 }
 
 

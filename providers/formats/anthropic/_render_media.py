@@ -23,12 +23,11 @@ from providers.formats.anthropic._constants import (
 from providers.umf import (
     DocumentBlock,
     ImageBlock,
-    MediaSource,
 )
 
 
 def render_image(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | None:
-    source = verbatim_source(block) if ctx.faithful else _image_source(block.source, path, ctx)
+    source = verbatim_source(block) if ctx.faithful else _image_source(block, path, ctx)
     if source is None:
         return None
     if block.detail not in (None, "auto"):
@@ -36,20 +35,21 @@ def render_image(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | 
     return {"type": "image", "source": source}
 
 
-def _image_source(source: MediaSource, path: str, ctx: RenderContext) -> dict[str, Any] | None:
+def _image_source(block: ImageBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
+    source = block.source
     inline = inline_media(source)
     if inline is not None:
         media_type, data = inline
         if media_type in IMAGE_MEDIA_TYPES:
             return {"type": "base64", "media_type": media_type, "data": data}
-        return drop_media(path, source, f"Anthropic takes no {media_type} images", ctx.drift)
+        return drop_media(path, block, f"Anthropic takes no {media_type} images", ctx.drift)
     if source.type == "url" and source.url:
         return {"type": "url", "url": source.url}
-    return drop_media(path, source, unsendable(source, "Anthropic", "source"), ctx.drift)
+    return drop_media(path, block, unsendable(source, "Anthropic", "source"), ctx.drift)
 
 
 def render_document(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | None:
-    source = verbatim_source(block) if ctx.faithful else _document_source(block.source, path, ctx)
+    source = verbatim_source(block) if ctx.faithful else _document_source(block, path, ctx)
     if source is None:
         return None
     body: dict[str, Any] = {"type": "document", "source": source}
@@ -61,7 +61,8 @@ def render_document(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]
     return body
 
 
-def _document_source(source: MediaSource, path: str, ctx: RenderContext) -> dict[str, Any] | None:
+def _document_source(block: DocumentBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
+    source = block.source
     inline = inline_media(source)
     if inline is not None:
         media_type, data = inline
@@ -70,12 +71,12 @@ def _document_source(source: MediaSource, path: str, ctx: RenderContext) -> dict
         text = decoded_text(data) if media_type.startswith("text/") else None
         if text is not None:
             return {"type": "text", "media_type": "text/plain", "data": text}
-        return drop_media(path, source, f"Anthropic takes no {media_type} documents", ctx.drift)
+        return drop_media(path, block, f"Anthropic takes no {media_type} documents", ctx.drift)
     if source.type == "url" and source.url:
         return {"type": "url", "url": source.url}
     if source.type == "text":
         return {"type": "text", "media_type": "text/plain", "data": source.data or ""}
-    return drop_media(path, source, unsendable(source, "Anthropic", "source"), ctx.drift)
+    return drop_media(path, block, unsendable(source, "Anthropic", "source"), ctx.drift)
 
 
 def verbatim_source(block: ImageBlock | DocumentBlock) -> dict[str, Any]:

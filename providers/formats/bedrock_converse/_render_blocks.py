@@ -13,16 +13,16 @@ from providers.formats._content_blocks.blocks import (
     block_list_renderer,
     nested_renderer,
     refusal_renderer,
+    thinking_renderer,
 )
 from providers.formats._content_blocks.drafts import Dialect, drop_blank_text, union_member
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_foreign_extra, report_reasoning_dropped
+from providers.formats._kit.drift import report_foreign_extra
 from providers.formats._kit.extra import Namespace, hint, own_extra
 from providers.formats._kit.wire import (
     arguments_object,
     dump_arguments,
     parse_arguments,
-    signature_portable,
 )
 from providers.formats.bedrock_converse._constants import (
     BRIDGE_USER_TEXT,
@@ -133,20 +133,11 @@ def _result_blocks(block: ToolResultBlock, path: str, ctx: RenderContext) -> lis
     return [part.body for part in parts]
 
 
-def _thinking(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | None:
-    if signature_portable(block, FORMAT_ID):
-        if block.redacted and block.data is not None:
-            return {"reasoningContent": {"redactedContent": block.data}}
-        if not block.redacted:
-            inner: dict[str, Any] = {"text": block.text}
-            if block.signature is not None:
-                inner["signature"] = block.signature
-            return {"reasoningContent": {"reasoningText": inner}}
-        why = "redacted reasoning without its data cannot be sent"
-    else:
-        why = "reasoning of another provider (or of unknown origin) cannot be replayed to Bedrock"
-    report_reasoning_dropped(block, path, ctx.drift, why)
-    return None
+def _reasoning_text(text: str, signature: str | None) -> dict[str, Any]:
+    inner: dict[str, Any] = {"text": text}
+    if signature is not None:
+        inner["signature"] = signature
+    return {"reasoningContent": {"reasoningText": inner}}
 
 
 # One renderer per UMF block type (a test checks that none is missing).
@@ -158,7 +149,14 @@ RENDERERS: dict[str, Callable[[Any, str, RenderContext], dict[str, Any] | None]]
     "audio": render_audio,
     "tool_use": _tool_use,
     "tool_result": _tool_result,
-    "thinking": _thinking,
+    "thinking": thinking_renderer(
+        FORMAT_ID,
+        "Bedrock",
+        redacted=lambda data: {"reasoningContent": {"redactedContent": data}},
+        reasoning=_reasoning_text,
+        needs_signature=False,
+        unsendable="redacted reasoning without its data cannot be sent",
+    ),
 }
 
 render_blocks = block_list_renderer(FORMAT_ID, "$opaque", render_block, union_member)

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from providers.formats._content_blocks.media import (
+    Media,
     drop_media,
     report_filename,
     report_image_detail,
@@ -46,7 +47,7 @@ def render_image(block: ImageBlock, path: str, ctx: RenderContext) -> dict[str, 
     if block.detail not in (None, "auto"):
         report_image_detail(block, path, ctx.drift, "Bedrock")
     image_format = _wire_format(block.source, "image/", IMAGE_FORMATS, IMAGE_ALIASES)
-    return _media("image", image_format, block.source, path, ctx)
+    return _media("image", image_format, block, path, ctx)
 
 
 def render_audio(block: AudioBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
@@ -55,7 +56,7 @@ def render_audio(block: AudioBlock, path: str, ctx: RenderContext) -> dict[str, 
         read_format = (block.source.media_type or "").removeprefix("audio/")
         return {"audio": {"format": read_format, "source": verbatim_source(block)}}
     audio_format = _wire_format(block.source, "audio/", AUDIO_FORMATS, AUDIO_ALIASES)
-    return _media("audio", audio_format, block.source, path, ctx)
+    return _media("audio", audio_format, block, path, ctx)
 
 
 def render_document(block: DocumentBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
@@ -69,14 +70,15 @@ def render_document(block: DocumentBlock, path: str, ctx: RenderContext) -> dict
         if document_format is not None:
             body["format"] = document_format
         return {"document": {**body, "source": verbatim_source(block)}}
-    source = _document_source(block.source, path, ctx)
+    source = _document_source(block, path, ctx)
     if source is None or "text" in source:
         return source
     return {"document": {**source, "name": _document_name(block, path, ctx)}}
 
 
-def _document_source(source: MediaSource, path: str, ctx: RenderContext) -> dict[str, Any] | None:
+def _document_source(block: DocumentBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
     """``{"format", "source"}`` of a document, a text block naming its URL, or None."""
+    source = block.source
     if source.type == "text":
         return {"format": _text_format(source.media_type), "source": {"text": source.data or ""}}
     inline = inline_media(source)
@@ -84,11 +86,11 @@ def _document_source(source: MediaSource, path: str, ctx: RenderContext) -> dict
         media_type, data = inline
         if media_type in DOCUMENT_FORMATS:
             return {"format": DOCUMENT_FORMATS[media_type], "source": {"bytes": data}}
-        return _text_document(inline, source, path, ctx)
+        return _text_document(inline, block, path, ctx)
     document_format = DOCUMENT_FORMATS.get(source.media_type or "") or _extension(
         source.url or source.file_id, _DOCUMENT_EXTENSIONS
     )
-    media = _media("document", document_format, source, path, ctx)
+    media = _media("document", document_format, block, path, ctx)
     if media is None or "text" in media:
         return media
     document: dict[str, Any] = media["document"]
@@ -96,13 +98,13 @@ def _document_source(source: MediaSource, path: str, ctx: RenderContext) -> dict
 
 
 def _text_document(
-    inline: tuple[str, str], source: MediaSource, path: str, ctx: RenderContext
+    inline: tuple[str, str], block: DocumentBlock, path: str, ctx: RenderContext
 ) -> dict[str, Any] | None:
     """A ``text/*`` document Bedrock has no format for, sent as plain text."""
     media_type, data = inline
     text = decoded_text(data) if media_type.startswith("text/") else None
     if text is None:
-        return drop_media(path, source, f"Bedrock takes no {media_type} documents", ctx.drift)
+        return drop_media(path, block, f"Bedrock takes no {media_type} documents", ctx.drift)
     ctx.drift.add(
         "content-type-unsupported",
         f"Bedrock has no {media_type} document format; sent as a plain-text document",
@@ -119,19 +121,20 @@ def _text_format(media_type: str | None) -> str:
 
 
 def _media(
-    member: str, wire_format: str | None, source: MediaSource, path: str, ctx: RenderContext
+    member: str, wire_format: str | None, block: Media, path: str, ctx: RenderContext
 ) -> dict[str, Any] | None:
+    source = block.source
     inline = inline_media(source)
     location = source.url if source.type == "url" else source.file_id
     if inline is not None and wire_format is not None:
         return {member: {"format": wire_format, "source": {"bytes": inline[1]}}}
     if inline is not None:
-        return drop_media(path, source, f"Bedrock takes no {inline[0]} {member}s", ctx.drift)
+        return drop_media(path, block, f"Bedrock takes no {inline[0]} {member}s", ctx.drift)
     if location and location.startswith("s3://") and wire_format is not None:
         return {member: {"format": wire_format, "source": {"s3Location": {"uri": location}}}}
     if source.type == "url" and source.url and re.match(r"https?://", source.url):
         return _url_as_text(member, source.url, path, ctx)
-    return drop_media(path, source, unsendable(source, "Bedrock", f"{member} source"), ctx.drift)
+    return drop_media(path, block, unsendable(source, "Bedrock", f"{member} source"), ctx.drift)
 
 
 def _url_as_text(member: str, url: str, path: str, ctx: RenderContext) -> dict[str, Any]:

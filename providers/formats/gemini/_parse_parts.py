@@ -30,6 +30,7 @@ from typing import Any
 
 from providers.formats._kit.extra import extra_of
 from providers.formats._kit.fields import Fields, require_list, require_mapping
+from providers.formats._kit.ids import suffixed
 from providers.formats.base import Drift, FormatError
 from providers.formats.gemini._constants import (
     DATA_FIELDS,
@@ -99,13 +100,7 @@ class ParseState:
         return call_id
 
     def _new_id(self, template: str, label: tuple[str, int]) -> str:
-        candidate = template.format(content=label[0], part=label[1])
-        unique, salt = candidate, 0
-        while unique in self.used_ids:
-            salt += 1
-            unique = f"{candidate}_{salt}"
-        self.used_ids.add(unique)
-        return unique
+        return suffixed(template.format(content=label[0], part=label[1]), self.used_ids)
 
 
 def parse_contents(raw: JSON, path: str, state: ParseState) -> list[Message]:

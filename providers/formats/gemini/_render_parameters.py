@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._kit.drift import report_unsupported_parameters
+from providers.formats._kit.drift import clamp_parameter, report_unsupported_parameters
 from providers.formats._kit.extra import own_extra
 from providers.formats.gemini._constants import (
     FORMAT_ID,
@@ -47,16 +47,9 @@ def _fitted(name: str, value: Any, ctx: Context) -> Any:
         return value[:MAX_STOP_SEQUENCES]
     if name in _RANGES:
         low, high = _RANGES[name]
-        clamped = min(max(value, low), high)
-        if clamped != value:
-            ctx.drift.add(
-                "parameter-clamped",
-                f"Gemini takes {name} from {low} to {high}",
-                field=f"parameters.{name}",
-                original=value,
-                transformed=clamped,
-            )
-        return clamped
+        return clamp_parameter(
+            value, low, high, ctx.drift, name, f"Gemini takes {name} from {low} to {high}"
+        )
     return value
 
 

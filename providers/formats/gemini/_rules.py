@@ -10,6 +10,7 @@ response answers a call of the turn before it; the first call of each step carri
 
 from __future__ import annotations
 
+from providers.formats._kit.ids import report_rewritten
 from providers.formats.base import Drift
 from providers.formats.gemini._constants import (
     BRIDGE_USER_TEXT,
@@ -188,13 +189,12 @@ def _named(result: Part, call: Part, ctx: Context) -> Part:
     """A response named as the call it answers: the name is how Gemini pairs them."""
     response = result.body["functionResponse"]
     if response["name"] != call.name:
-        ctx.drift.add(
-            "id-rewritten",
+        report_rewritten(
+            ctx.drift,
             "Gemini pairs a response with its call by function name; renamed to the call's",
-            field=f"{result.path}.name",
-            original=response["name"],
-            transformed=call.name,
-            severity="info",
+            f"{result.path}.name",
+            response["name"],
+            call.name,
         )
         response["name"] = call.name
     return result

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._kit.context import RenderContext
+from providers.formats._kit.drift import clamp_parameter
 from providers.formats.matey_ir._constants import POSITIVE, RANGES
 from providers.umf import FinishReason, Message
 
@@ -17,16 +18,8 @@ def fit_parameter(name: str, value: Any, ctx: RenderContext) -> Any:
     ``k: 0`` turns top-k sampling off)."""
     if name in RANGES:
         low, high = RANGES[name]
-        clamped = min(max(value, low), high)
-        if clamped != value:
-            ctx.drift.add(
-                "parameter-clamped",
-                f"the IR takes {name} from {low} to {high}",
-                field=f"parameters.{name}",
-                original=value,
-                transformed=clamped,
-            )
-        value = clamped
+        why = f"the IR takes {name} from {low} to {high}"
+        value = clamp_parameter(value, low, high, ctx.drift, name, why)
     if name in POSITIVE and value < 1:
         ctx.drift.add(
             "parameter-normalized",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from providers.formats._kit.ids import suffixed
 from providers.formats.base import Drift
 
 
@@ -24,12 +25,7 @@ class ParseState:
 
     def unique(self, candidate: str) -> str:
         """``candidate``, suffixed if a real id already took it."""
-        new, salt = candidate, 0
-        while new in self.used:
-            salt += 1
-            new = f"{candidate}_{salt}"
-        self.used.add(new)
-        return new
+        return suffixed(candidate, self.used)
 
     def answer(self, name: str | None) -> tuple[str, str] | None:
         """The earliest unanswered call named ``name`` (else the earliest unanswered call

@@ -9,10 +9,10 @@ media type would not give back.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from providers.formats._chat_completions.blocks import source_from_url
+from providers.formats._chat_completions.content import PartParser, typed_part_reader
 from providers.formats._chat_completions.files import file_data_source
 from providers.formats._kit.fields import require_mapping, require_str, split, unknown_fields
 from providers.formats._kit.paths import at
@@ -30,19 +30,6 @@ from providers.umf import (
 )
 
 from ._constants import NAMESPACE, PART_TYPES, wire_audio_format
-
-
-def parse_part(raw: JSON, path: str) -> Block:
-    """One content part as a UMF block; :class:`FormatError` for anything else."""
-    part = require_mapping(raw, path)
-    kind = part.get("type")
-    parser = _PARSERS.get(kind) if isinstance(kind, str) else None
-    if parser is None:
-        raise FormatError(
-            f"unknown content part type {kind!r}; expected one of {', '.join(PART_TYPES)}",
-            field=at(path, "type"),
-        )
-    return parser(part, path)
 
 
 def _parse_text(part: dict[str, Any], path: str) -> Block:
@@ -114,13 +101,16 @@ def _parse_file(part: dict[str, Any], path: str) -> Block:
     )
 
 
-_PARSERS: dict[str, Callable[[dict[str, Any], str], Block]] = {
+_PARSERS: dict[str, PartParser] = {
     "text": _parse_text,
     "image_url": _parse_image,
     "input_audio": _parse_audio,
     "file": _parse_file,
     "refusal": _parse_refusal,
 }
+
+# One content part as a UMF block; FormatError for anything else.
+parse_part = typed_part_reader(_PARSERS, PART_TYPES, require_mapping)
 
 
 def parse_custom_input(text: str) -> JSON:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from providers.formats._chat_completions.shape import read_allowed_mode, read_choice_mode
 from providers.formats._kit.fields import require_list, require_mapping, require_str, unknown_fields
 from providers.formats._kit.paths import at, is_int, is_number, item, require
 from providers.formats.base import FormatError
@@ -116,18 +117,13 @@ def parse_tool(raw: JSON, path: str) -> Tool:
 def parse_tool_choice(raw: JSON, path: str) -> ToolChoice:
     """``tool_choice``: a mode string, a named function or custom tool, or allowed_tools."""
     if isinstance(raw, str):
-        if raw not in ("auto", "required", "none"):
-            raise FormatError("tool_choice must be auto, required or none", field=path)
-        return ToolChoice(type=raw)  # type: ignore[arg-type]  # checked just above
+        return read_choice_mode(raw, path)
     choice = require_mapping(raw, path)
     kind = choice.get("type")
     if kind == "allowed_tools":
         allowed = require_mapping(choice.get("allowed_tools"), at(path, "allowed_tools"))
-        mode = allowed.get("mode")
-        if mode not in ("auto", "required"):
-            raise FormatError("mode must be auto or required", field=at(path, "allowed_tools.mode"))
         return ToolChoice(
-            type=mode,
+            type=read_allowed_mode(allowed.get("mode"), at(path, "allowed_tools.mode")),
             extra=NAMESPACE.extra(unknown_fields(choice, ("type",), path=path), type=kind),
         )
     if kind not in ("function", "custom"):

@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._chat_completions.blocks import drop_reasoning
+from providers.formats._chat_completions.blocks import drop_reasoning, result_part
+from providers.formats._chat_completions.pairing import carried, loose_tool_message
 from providers.formats._chat_completions.turns import mark_error
 from providers.formats._kit.drift import report_reasoning_details
 from providers.formats._kit.paths import at, item
@@ -114,20 +115,7 @@ def _place_part(
     if ctx.faithful or part["type"] in _ROLE_PARTS[role]:
         pieces.parts.append((position, part, block, path))
     else:
-        pieces.carry.append(_carried(part, block, path, role, ctx))
-
-
-def _carried(
-    part: dict[str, Any], block: Block, path: str, role: str, ctx: RenderContext
-) -> dict[str, Any]:
-    ctx.drift.add(
-        "message-reordered",
-        f"a {role} message cannot hold {block.type} content; moved to a user message after it",
-        field=path,
-        original=role,
-        transformed="user",
-    )
-    return part
+        pieces.carry.append(carried(part, block, path, role, ctx))
 
 
 def _turn_entries(message: Message, index: int, path: str, ctx: RenderContext) -> list[Entry]:
@@ -274,25 +262,20 @@ def _tool_entries(message: Message, index: int, path: str, ctx: RenderContext) -
     # Blocks beside the results have no tool message of their own: they follow as user content.
     for _, part, block, block_path in pieces.parts:
         entries[-1].carry.append(
-            part if ctx.faithful else _carried(part, block, block_path, "tool", ctx)
+            part if ctx.faithful else carried(part, block, block_path, "tool", ctx)
         )
     entries[-1].carry.extend(pieces.carry)
     return entries
 
 
 def _loose_tool_message(message: Message, index: int, path: str, ctx: RenderContext) -> list[Entry]:
-    # A tool message holding its result as plain blocks (UMF's InternalMessage shape).
-    if message.tool_call_id is not None:
-        block = ToolResultBlock(tool_use_id=message.tool_call_id, content=list(message.content))
-        return [_result_entry(block, path, index, 0, ctx, owner=message)]
-    ctx.drift.add(
-        "content-type-unsupported",
-        "tool message without a tool call id; sent as a user message",
-        field=path,
-        original="tool",
-        transformed="user",
+    return loose_tool_message(
+        message,
+        path,
+        ctx,
+        as_result=lambda block: [_result_entry(block, path, index, 0, ctx, owner=message)],
+        as_user=lambda user: _turn_entries(user, index, path, ctx),
     )
-    return _turn_entries(message.model_copy(update={"role": "user"}), index, path, ctx)
 
 
 def _result_entry(
@@ -349,19 +332,11 @@ def _flatten_result(
     carry: list[dict[str, Any]] = []
     for position, block in enumerate(blocks):
         block_path = item(path, position)
-        if isinstance(block, ThinkingBlock):
-            drop_reasoning(block, block_path, _NO_REASONING, ctx)
-        elif isinstance(block, ToolUseBlock | ToolResultBlock):
-            ctx.drift.add(
-                "content-dropped",
-                "a tool result cannot hold tool calls or results",
-                field=block_path,
-                original=block.type,
-            )
-        elif (part := render_part(block, block_path, ctx, "tool")) is None:
+        part = result_part(block, block_path, ctx, render_part, _NO_REASONING)
+        if part is None:
             continue
-        elif part["type"] == "text":
+        if part["type"] == "text":
             texts.append(part["text"])
         else:
-            carry.append(_carried(part, block, block_path, "tool", ctx))
+            carry.append(carried(part, block, block_path, "tool", ctx))
     return "\n".join(texts), carry

@@ -15,10 +15,16 @@ after text), leave calls unanswered, or answer calls that were never made. Here:
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from providers.formats._chat_completions.pairing import (
+    Assembler,
+    flush_carry,
+    warn_orphan,
+    warn_placeholder,
+    warn_reordered,
+)
 from providers.formats._chat_completions.turns import MISSING_RESULT_TEXT
 
 from ._constants import make_tool_call_id
@@ -50,18 +56,15 @@ def assemble(entries: list[Entry], ctx: RenderContext) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for entry in entries:
         out.append(entry.wire)
-        _flush_carry([entry], out)
+        flush_carry([entry], out)
     return out
 
 
-class _Assembler:
-    """Walks the entries once, pulling each call's results up behind it."""
+_REORDERED = "tool result moved to right after its tool call, as OpenAI requires"
 
-    def __init__(self, entries: list[Entry], ctx: RenderContext) -> None:
-        self.entries, self.ctx = entries, ctx
-        self.out: list[dict[str, Any]] = []
-        self.used: set[int] = set()
-        self.call_ids: set[str] = set()
+
+class _Assembler(Assembler[Entry, RenderContext]):
+    """Walks the entries once, pulling each call's results up behind it."""
 
     def run(self) -> list[dict[str, Any]]:
         for position, entry in enumerate(self.entries):
@@ -71,7 +74,7 @@ class _Assembler:
                 self.out.append(_orphan_result(entry, self.ctx))
                 continue
             self.out.append(entry.wire)
-            _flush_carry([entry, *self._answer(position)], self.out)
+            flush_carry([entry, *self._answer(position)], self.out)
         return self.out
 
     def _answer(self, position: int) -> list[Entry]:
@@ -92,7 +95,9 @@ class _Assembler:
             if found == expected:
                 expected += 1
             else:
-                _warn_reordered(result, len(self.out), self.ctx)
+                warn_reordered(
+                    self.ctx.drift, result.path, result.message_index, len(self.out), _REORDERED
+                )
             self.out.append(result.wire)
             group.append(result)
         self.out.extend(_placeholder_result(wire_id, path, self.ctx) for wire_id, path in missing)
@@ -105,23 +110,9 @@ class _Assembler:
         calls = (entry.wire.get("tool_calls") or []) if entry.calls else []
         for call, (original, call_path) in zip(calls, entry.calls, strict=True):
             if call["id"] in self.call_ids:
-                call["id"] = self._fresh_id(original, call_path)
+                call["id"] = self.fresh_id(original, call_path, make_tool_call_id, "tool call")
             self.call_ids.add(call["id"])
         return [call["id"] for call in calls]
-
-    def _fresh_id(self, original: str, call_path: str) -> str:
-        salt = 1
-        while (fresh := make_tool_call_id(_digest(f"{original}#{salt}"))) in self.call_ids:
-            salt += 1
-        self.ctx.drift.add(
-            "id-rewritten",
-            "tool call id already used in this request; made unique",
-            field=f"{call_path}.id",
-            original=original,
-            transformed=fresh,
-            severity="info",
-        )
-        return fresh
 
     def _find_result(self, position: int, call_id: str, taken: dict[int, str]) -> int | None:
         for later in range(position + 1, len(self.entries)):
@@ -131,28 +122,8 @@ class _Assembler:
         return None
 
 
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _warn_reordered(result: Entry, new_index: int, ctx: RenderContext) -> None:
-    ctx.drift.add(
-        "message-reordered",
-        "tool result moved to right after its tool call, as OpenAI requires",
-        field=result.path,
-        original=result.message_index,
-        transformed=new_index,
-        severity="info",
-    )
-
-
 def _placeholder_result(call_id: str, call_path: str, ctx: RenderContext) -> dict[str, Any]:
-    ctx.drift.add(
-        "id-synthesized",
-        "tool call has no recorded result; a placeholder error result was added",
-        field=call_path,
-        transformed=MISSING_RESULT_TEXT,
-    )
+    warn_placeholder(ctx.drift, call_path, "result")
     return {
         "role": "tool",
         "tool_call_id": call_id,
@@ -161,13 +132,7 @@ def _placeholder_result(call_id: str, call_path: str, ctx: RenderContext) -> dic
 
 
 def _orphan_result(entry: Entry, ctx: RenderContext) -> dict[str, Any]:
-    ctx.drift.add(
-        "content-type-unsupported",
-        "tool result answers no earlier tool call; sent as a user message",
-        field=entry.path,
-        original="tool",
-        transformed="user",
-    )
+    warn_orphan(ctx.drift, entry.path, "no earlier tool call")
     content = entry.wire.get("content")
     if not isinstance(content, str | list):
         content = ""
@@ -175,9 +140,3 @@ def _orphan_result(entry: Entry, ctx: RenderContext) -> dict[str, Any]:
         text = [{"type": "text", "text": content}] if isinstance(content, str) and content else []
         content = [*(content if isinstance(content, list) else text), *entry.carry]
     return {"role": "user", "content": content}
-
-
-def _flush_carry(group: list[Entry], out: list[dict[str, Any]]) -> None:
-    carried = [part for entry in group for part in entry.carry]
-    if carried:
-        out.append({"role": "user", "content": carried})

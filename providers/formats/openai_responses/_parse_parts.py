@@ -12,9 +12,9 @@ source and the others stay verbatim.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+from providers.formats._chat_completions.content import PartParser, typed_part_reader
 from providers.formats._chat_completions.files import base64_source, file_data_source
 from providers.formats._kit.fields import (
     refuse_kept_name,
@@ -58,17 +58,9 @@ def text_type(role: str) -> str:
 
 def parse_part(raw: JSON, path: str, role: str) -> Block:
     """One content part as a UMF block; :class:`FormatError` for anything else."""
-    part = plain(raw, path)
-    kind = part.get("type")
-    parser = _PARSERS.get(kind) if isinstance(kind, str) else None
-    if parser is None:
-        raise FormatError(
-            f"unknown content part type {kind!r}; expected one of {', '.join(PART_TYPES)}",
-            field=at(path, "type"),
-        )
-    block = parser(part, path)
-    if isinstance(block, TextBlock) and kind != text_type(role):
-        NS.add_hints(block.extra, type=kind)
+    block = _read_part(raw, path)
+    if isinstance(block, TextBlock) and isinstance(raw, dict) and raw["type"] != text_type(role):
+        NS.add_hints(block.extra, type=raw["type"])
     return block
 
 
@@ -131,10 +123,12 @@ def _parse_file(part: dict[str, Any], path: str) -> Block:
     return DocumentBlock(source=source, filename=filename, extra=NS.extra(rest, uri=uri))
 
 
-_PARSERS: dict[str, Callable[[dict[str, Any], str], Block]] = {
+_PARSERS: dict[str, PartParser] = {
     "input_text": _parse_text,
     "output_text": _parse_text,
     "refusal": _parse_refusal,
     "input_image": _parse_image,
     "input_file": _parse_file,
 }
+
+_read_part = typed_part_reader(_PARSERS, PART_TYPES, plain)

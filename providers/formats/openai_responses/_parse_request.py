@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from providers.formats._chat_completions.shape import read_allowed_mode, read_choice_mode
 from providers.formats._kit.fields import require_list, require_mapping, require_str
 from providers.formats._kit.paths import at, is_int, is_number, item
 from providers.formats.base import FormatError
@@ -109,9 +110,7 @@ def _parse_tool(tool: dict[str, Any], kind: str, path: str) -> Tool:
 def parse_tool_choice(raw: JSON, path: str) -> ToolChoice | None:
     """``tool_choice`` as UMF; None for a hosted-tool choice (kept verbatim by the caller)."""
     if isinstance(raw, str):
-        if raw not in ("auto", "required", "none"):
-            raise FormatError("tool_choice must be auto, required or none", field=path)
-        return ToolChoice(type=raw)  # type: ignore[arg-type]  # checked just above
+        return read_choice_mode(raw, path)
     choice = plain(raw, path)
     kind = choice.get("type")
     if kind in ("function", "custom"):
@@ -120,9 +119,7 @@ def parse_tool_choice(raw: JSON, path: str) -> ToolChoice | None:
         custom = "custom" if kind == "custom" else None
         return ToolChoice(type="tool", name=name, extra=NS.extra(rest, type=custom))
     if kind == "allowed_tools":
-        mode = choice.get("mode")
-        if mode not in ("auto", "required"):
-            raise FormatError("mode must be auto or required", field=at(path, "mode"))
+        mode = read_allowed_mode(choice.get("mode"), at(path, "mode"))
         rest = {k: v for k, v in choice.items() if k not in ("type", "mode")}
         return ToolChoice(type=mode, extra=NS.extra(rest, type=kind))
     if not isinstance(kind, str):

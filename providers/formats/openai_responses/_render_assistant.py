@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._chat_completions.pairing import carried
 from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
 from providers.formats._kit.wire import (
@@ -35,7 +36,7 @@ from providers.umf import (
 )
 
 from ._constants import FORMAT_ID, NS
-from ._render_entries import carried, checked_id, drop_reasoning, result_entry, without_id
+from ._render_entries import checked_id, drop_reasoning, result_entry, without_id
 from ._render_parts import render_part, warn_citations
 from ._rules import Context, Entry, valid_item_id
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._chat_completions.blocks import result_part
 from providers.formats._chat_completions.turns import mark_error
 from providers.formats._kit.paths import at, item
-from providers.umf import Block, Message, ThinkingBlock, ToolResultBlock, ToolUseBlock
+from providers.umf import Message, ThinkingBlock, ToolResultBlock
 
 from ._constants import NS
 from ._render_parts import render_part
@@ -44,20 +45,6 @@ def checked_id(fields: dict[str, Any], prefix: str, path: str, ctx: Context) -> 
     return without_id(fields, why, path, ctx)
 
 
-def carried(
-    part: dict[str, Any], block: Block, path: str, role: str, ctx: Context
-) -> dict[str, Any]:
-    """Warn that ``block`` moves to a user message after its turn; ``part`` is what moves."""
-    ctx.drift.add(
-        "message-reordered",
-        f"a {role} message cannot hold {block.type} content; moved to a user message after it",
-        field=path,
-        original=role,
-        transformed="user",
-    )
-    return part
-
-
 def result_entry(
     block: ToolResultBlock,
     path: str,
@@ -79,6 +66,9 @@ def result_entry(
     return Entry(wire, path, index, order, result=block.tool_use_id)
 
 
+_NO_REASONING = "a tool result cannot hold reasoning"
+
+
 def _output(block: ToolResultBlock, path: str, ctx: Context) -> Any:
     if isinstance(block.content, str):
         output: Any = block.content
@@ -86,16 +76,8 @@ def _output(block: ToolResultBlock, path: str, ctx: Context) -> Any:
         output = []
         for position, inner in enumerate(block.content):
             inner_path = item(at(path, "content"), position)
-            if isinstance(inner, ThinkingBlock):
-                drop_reasoning(inner, inner_path, "a tool result cannot hold reasoning", ctx)
-            elif isinstance(inner, ToolUseBlock | ToolResultBlock):
-                ctx.drift.add(
-                    "content-dropped",
-                    "a tool result cannot hold tool calls or results",
-                    field=inner_path,
-                    original=inner.type,
-                )
-            elif (part := render_part(inner, inner_path, ctx, "tool")) is not None:
+            part = result_part(inner, inner_path, ctx, render_part, _NO_REASONING)
+            if part is not None:
                 output.append(part)
     if block.is_error:
         output = mark_error(output, path, ctx, what="tool outputs", text_type="input_text")

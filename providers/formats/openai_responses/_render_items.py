@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._chat_completions.pairing import carried, loose_tool_message
 from providers.formats._kit.drift import (
     report_blocks_foreign_extra,
     report_foreign_extra,
@@ -37,7 +38,7 @@ from providers.umf import Block, Message, ThinkingBlock, ToolResultBlock, ToolUs
 
 from ._constants import FORMAT_ID, ITEM_TYPES, NS, OUTPUT_ITEMS, UNMAPPED_ITEMS
 from ._render_assistant import AssistantWriter
-from ._render_entries import carried, checked_id, drop_reasoning, result_entry
+from ._render_entries import checked_id, drop_reasoning, result_entry
 from ._render_parts import render_part
 from ._rules import Context, Entry
 
@@ -184,15 +185,10 @@ def _tool_entries(message: Message, index: int, path: str, ctx: Context) -> list
 
 
 def _loose_tool_message(message: Message, index: int, path: str, ctx: Context) -> list[Entry]:
-    # A tool message holding its result as plain blocks (UMF's InternalMessage shape).
-    if message.tool_call_id is not None:
-        block = ToolResultBlock(tool_use_id=message.tool_call_id, content=list(message.content))
-        return [result_entry(block, path, index, ctx, owner=message)]
-    ctx.drift.add(
-        "content-type-unsupported",
-        "tool message without a tool call id; sent as a user message",
-        field=path,
-        original="tool",
-        transformed="user",
+    return loose_tool_message(
+        message,
+        path,
+        ctx,
+        as_result=lambda block: [result_entry(block, path, index, ctx, owner=message)],
+        as_user=lambda user: _turn_entries(user, index, path, ctx),
     )
-    return _turn_entries(message.model_copy(update={"role": "user"}), index, path, ctx)

@@ -14,7 +14,11 @@ from typing import Any
 
 from providers.formats._chat_completions.parameters import default_model, write_parallel_calls
 from providers.formats._chat_completions.shape import choice_without_tools, unnamed_tool_choice
-from providers.formats._kit.drift import report_foreign_extra, report_unsupported_parameters
+from providers.formats._kit.drift import (
+    clamp_parameter,
+    report_foreign_extra,
+    report_unsupported_parameters,
+)
 from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
 from providers.umf import JSON, Conversation, Parameters, Tool, ToolChoice
@@ -70,15 +74,9 @@ def _clamp(key: str, value: float, bounds: tuple[float, float], ctx: Context) ->
     low, high = bounds
     if low <= value <= high:
         return value
-    clamped = min(max(value, low), high)
-    ctx.drift.add(
-        "parameter-clamped",
-        f"OpenAI takes {key} between {low} and {high}",
-        field=f"parameters.{key}",
-        original=value,
-        transformed=clamped,
+    return clamp_parameter(
+        value, low, high, ctx.drift, key, f"OpenAI takes {key} between {low} and {high}"
     )
-    return clamped
 
 
 def render_tools(conversation: Conversation, ctx: Context) -> list[dict[str, Any]]:

@@ -20,11 +20,17 @@ of their item's type (:func:`valid_item_id`).
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from providers.formats._chat_completions.pairing import (
+    Assembler,
+    flush_carry,
+    warn_orphan,
+    warn_placeholder,
+    warn_reordered,
+)
 from providers.formats._chat_completions.turns import MISSING_RESULT_TEXT
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.ids import ToolIdMap
@@ -92,7 +98,7 @@ def assemble(entries: list[Entry], ctx: Context) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         for start, end in _groups(entries):
             out.extend(entry.wire for entry in entries[start:end])
-            _flush_carry(entries[start:end], out)
+            flush_carry(entries[start:end], out)
         return out
     return _Assembler(entries, ctx).run()
 
@@ -111,14 +117,11 @@ def _groups(entries: list[Entry]) -> list[tuple[int, int]]:
     return bounds
 
 
-class _Assembler:
-    """Walks the groups once, pulling each group's outputs up behind it."""
+_REORDERED = "tool output moved to right after its call, as the API requires"
 
-    def __init__(self, entries: list[Entry], ctx: Context) -> None:
-        self.entries, self.ctx = entries, ctx
-        self.out: list[dict[str, Any]] = []
-        self.used: set[int] = set()
-        self.call_ids: set[str] = set()
+
+class _Assembler(Assembler[Entry, Context]):
+    """Walks the groups once, pulling each group's outputs up behind it."""
 
     def run(self) -> list[dict[str, Any]]:
         """The item list, each group followed by the outputs of its calls."""
@@ -138,7 +141,7 @@ class _Assembler:
                 if self.entries[position].result is not None and position not in self.used:
                     self.used.add(position)
                     self.out.append(_orphan_output(self.entries[position], self.ctx))
-            _flush_carry([self.entries[p] for p in group] + answered, self.out)
+            flush_carry([self.entries[p] for p in group] + answered, self.out)
         return self.out
 
     def _claim(self, entry: Entry) -> None:
@@ -146,22 +149,8 @@ class _Assembler:
         if entry.call is None:
             return
         if entry.wire["call_id"] in self.call_ids:
-            entry.wire["call_id"] = self._fresh_id(entry)
+            entry.wire["call_id"] = self.fresh_id(entry.call, entry.path, make_call_id, "call")
         self.call_ids.add(entry.wire["call_id"])
-
-    def _fresh_id(self, entry: Entry) -> str:
-        salt = 1
-        while (fresh := make_call_id(_digest(f"{entry.call}#{salt}"))) in self.call_ids:
-            salt += 1
-        self.ctx.drift.add(
-            "id-rewritten",
-            "call id already used in this request; made unique",
-            field=f"{entry.path}.id",
-            original=entry.call,
-            transformed=fresh,
-            severity="info",
-        )
-        return fresh
 
     def _answer(self, start: int, end: int, group: list[int]) -> list[Entry]:
         taken: dict[int, Entry] = {}  # output position -> the call entry it answers
@@ -184,7 +173,9 @@ class _Assembler:
             if found == expected:
                 expected += 1
             elif found >= end:
-                _warn_reordered(result, len(self.out), self.ctx)
+                warn_reordered(
+                    self.ctx.drift, result.path, result.message_index, len(self.out), _REORDERED
+                )
             self.out.append(result.wire)
             answered.append(result)
         self.out.extend(_placeholder(call, self.ctx) for call in missing)
@@ -198,33 +189,13 @@ class _Assembler:
         return None
 
 
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
 def _output_type(call: Entry) -> str:
     custom = call.wire.get("type") == "custom_tool_call"
     return "custom_tool_call_output" if custom else "function_call_output"
 
 
-def _warn_reordered(result: Entry, new_index: int, ctx: Context) -> None:
-    ctx.drift.add(
-        "message-reordered",
-        "tool output moved to right after its call, as the API requires",
-        field=result.path,
-        original=result.message_index,
-        transformed=new_index,
-        severity="info",
-    )
-
-
 def _placeholder(call: Entry, ctx: Context) -> dict[str, Any]:
-    ctx.drift.add(
-        "id-synthesized",
-        "tool call has no recorded result; a placeholder error output was added",
-        field=call.path,
-        transformed=MISSING_RESULT_TEXT,
-    )
+    warn_placeholder(ctx.drift, call.path, "output")
     return {
         "type": _output_type(call),
         "call_id": call.wire["call_id"],
@@ -233,18 +204,6 @@ def _placeholder(call: Entry, ctx: Context) -> dict[str, Any]:
 
 
 def _orphan_output(entry: Entry, ctx: Context) -> dict[str, Any]:
-    ctx.drift.add(
-        "content-type-unsupported",
-        "tool result answers no tool call still open; sent as a user message",
-        field=entry.path,
-        original="tool",
-        transformed="user",
-    )
+    warn_orphan(ctx.drift, entry.path, "no tool call still open")
     output = entry.wire.get("output")
     return {"role": "user", "content": output if isinstance(output, str | list) and output else ""}
-
-
-def _flush_carry(group: list[Entry], out: list[dict[str, Any]]) -> None:
-    carried = [part for entry in group for part in entry.carry]
-    if carried:
-        out.append({"role": "user", "content": carried})

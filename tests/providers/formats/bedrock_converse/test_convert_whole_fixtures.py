@@ -150,7 +150,7 @@ def test_openai_chat_multimodal_request_converts_with_exact_payload_and_warnings
             "content-dropped",
             "warning",
             "messages[1].content[5]",
-            {"source": "file", "file_id": parts[5]["file"]["file_id"]},
+            {"type": "document", "source": "file", "file_id": parts[5]["file"]["file_id"]},
             None,
         ),
         ("field-unknown", "info", "extra.openai-chat", {"modalities": ["text"]}, None),

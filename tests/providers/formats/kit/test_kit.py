@@ -1,5 +1,6 @@
 """The formats kit (``providers.formats._kit``) on its own: the field reader, the tool-name
-rewriter, the net for values UMF refuses, and the render context's numbering."""
+rewriter, the two ways a taken id is made unique, the parameter clamp, the net for values
+UMF refuses, and the render context's numbering."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import re
 import pytest
 
 from providers.formats._kit.context import RenderContext
+from providers.formats._kit.drift import clamp_parameter
 from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import Fields, umf_checked, union_member
-from providers.formats._kit.ids import ToolNames
+from providers.formats._kit.ids import ToolNames, salted_id, suffixed
 from providers.formats.base import Drift, FormatError
 from providers.umf import Message
 
@@ -83,3 +85,35 @@ def test_umf_checked_turns_a_refused_value_into_a_format_error_naming_the_field(
 def test_a_render_context_numbers_defaults_per_kind() -> None:
     ctx = RenderContext.create(Namespace("test"), "Test", faithful=False)
     assert [ctx.number("document"), ctx.number("document"), ctx.number("image")] == [1, 2, 1]
+
+
+def test_a_salted_id_is_the_first_fresh_one_and_the_same_every_time() -> None:
+    def make(digest: str) -> str:
+        return f"call_{digest[:4]}"
+
+    first = salted_id("call_1", make, set())
+    assert first == salted_id("call_1", make, set())  # deterministic
+    second = salted_id("call_1", make, {first})
+    assert second not in {first, "call_1"} and second.startswith("call_")
+
+
+def test_suffixed_takes_the_first_free_suffix_and_records_it() -> None:
+    used = {"f_0", "f_0_1"}
+    assert suffixed("f_0", used) == "f_0_2"
+    assert suffixed("g", used) == "g"
+    assert used == {"f_0", "f_0_1", "f_0_2", "g"}
+
+
+def test_clamp_parameter_warns_only_when_the_value_moves() -> None:
+    drift = Drift("gemini")
+    assert clamp_parameter(0.5, 0, 2, drift, "temperature", "why") == 0.5
+    assert drift.warnings == []
+    assert clamp_parameter(3, 0, 2, drift, "temperature", "Gemini takes temperature") == 2
+    (warning,) = drift.warnings
+    assert (warning.category, warning.field, warning.original_value, warning.transformed_value) == (
+        "parameter-clamped",
+        "parameters.temperature",
+        3,
+        2,
+    )
+    assert warning.message == "Gemini takes temperature"

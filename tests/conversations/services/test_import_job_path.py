@@ -90,7 +90,7 @@ def test_an_entry_that_raises_while_imported_is_a_failed_item_the_others_import(
 ) -> None:
     check_conversation = import_jobs.check_conversation  # type: ignore[attr-defined]
 
-    def check_or_crash(conversation: Any, **caps: int) -> None:
+    def check_or_crash(conversation: Any, **caps: Any) -> None:
         check_conversation(conversation, **caps)
         if "question 1" in conversation.model_dump_json():
             raise RuntimeError("a bug in a reader")

@@ -9,12 +9,15 @@ a directory; a job, into one zip)."""
 from __future__ import annotations
 
 import zipfile
+from collections import Counter
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import IO, Any, Protocol, cast
 
 import orjson
 
 from providers import formats
+from providers.umf import DriftWarning
 
 
 class Writable(Protocol):
@@ -27,6 +30,34 @@ class Writable(Protocol):
 
 # Conversations rendered together when writing a file of many.
 CHUNK = 200
+# Warnings an export keeps word for word, to show what kind of thing it lost; the rest
+# are only counted, by category, so that memory stays that of a chunk.
+EXAMPLES = 20
+
+
+@dataclass
+class Tally:
+    """What an export could not carry: its warnings counted by category, and the first
+    ``EXAMPLES`` of them as they were said."""
+
+    count: int = 0
+    categories: Counter[str] = field(default_factory=Counter)
+    examples: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, warnings: Iterable[DriftWarning], where: str = "") -> None:
+        """Count ``warnings`` (of the conversation named ``where``, if any)."""
+        for warning in warnings:
+            self.count += 1
+            self.categories[warning.category] += 1
+            if len(self.examples) < EXAMPLES:
+                said: dict[str, Any] = {"category": warning.category}
+                said.update(severity=warning.severity, message=warning.message)
+                said.update(field=warning.field, conversation=where)
+                self.examples.append(said)
+
+    def summary(self) -> dict[str, Any]:
+        """The tally as JSON: categories, most frequent first, and the examples."""
+        return {"categories": dict(self.categories.most_common()), "examples": self.examples}
 
 
 def chunks(conversations: Iterable[Any]) -> Iterator[list[Any]]:
@@ -45,16 +76,16 @@ def chunks(conversations: Iterable[Any]) -> Iterator[list[Any]]:
 
 def write_many(
     file: Writable, target: formats.Format, conversations: Iterable[Any]
-) -> tuple[int, int]:
+) -> tuple[int, Tally]:
     """Write the file of many (UMF conversations), chunk by chunk; returns
-    (conversations, warnings)."""
-    count = warnings = 0
+    (conversations, what they could not carry)."""
+    count, warnings = 0, Tally()
     written_entries = False
     open_line = False  # the text written so far ends inside a line
     for number, chunk in enumerate(chunks(conversations)):
         rendered = target.render_all(chunk)
         count += len(chunk)
-        warnings += len(rendered.warnings)
+        warnings.add(rendered.warnings)
         payload = rendered.payload
         if number == 0 and len(chunk) == 1:  # the whole archive is one conversation
             file.write(encode(payload))
@@ -81,16 +112,17 @@ def write_many(
 
 def write_zip(
     file: Writable, target: formats.Format, rendered: Iterable[tuple[str, formats.Rendered]]
-) -> tuple[int, int]:
+) -> tuple[int, Tally]:
     """Write a zip of one file per conversation (its name, and the file of one the format
-    rendered); returns (conversations, warnings). ``file`` need not seek."""
-    count = warnings = 0
+    rendered); returns (conversations, what they could not carry). ``file`` need not
+    seek."""
+    count, warnings = 0, Tally()
     # zipfile writes to a stream it cannot seek in (it keeps the offsets itself).
     with zipfile.ZipFile(cast(IO[bytes], file), "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name, one in rendered:
             archive.writestr(f"{name}{extension(target)}", encode(one.payload))
             count += 1
-            warnings += len(one.warnings)
+            warnings.add(one.warnings, where=name)
     return count, warnings
 
 

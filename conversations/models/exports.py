@@ -30,6 +30,9 @@ class ExportJob(models.Model):
     total = models.PositiveIntegerField(default=0)
     processed = models.PositiveIntegerField(default=0)
     warning_count = models.PositiveIntegerField(default=0)
+    # What the format could not hold: counts by category and the first few warnings
+    # (export_files.Tally), for the job page and the API.
+    warnings = models.JSONField(default=dict, blank=True)
     filename = models.CharField(max_length=255, blank=True)
     file = models.OneToOneField(
         Upload, null=True, blank=True, on_delete=models.SET_NULL, related_name="export_job"

@@ -108,7 +108,10 @@ def _write(job: models.ExportJob) -> str:
         count, warnings = export_files.write_zip(writer, target, rendered)
     file = writer.close()
     models.ExportJob.objects.filter(pk=job.pk).update(
-        processed=count, warning_count=warnings, filename=export_files.filename(target)
+        processed=count,
+        warning_count=warnings.count,
+        warnings=warnings.summary(),
+        filename=export_files.filename(target),
     )
     return _finish(job, Status.SUCCEEDED, "", summary=f"{count} conversation(s), {file.size} bytes")
 

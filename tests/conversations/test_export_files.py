@@ -49,7 +49,30 @@ def test_a_zip_holds_one_file_per_conversation_as_the_format_writes_it() -> None
     archive = zipfile.ZipFile(io.BytesIO(sink.buffer.getvalue()))
     assert archive.namelist() == ["c0.json", "c1.json"]
     assert orjson.loads(archive.read("c1.json")) == rendered[1][1].payload
-    assert (count, warnings) == (2, sum(len(r.warnings) for _, r in rendered))
+    said = [w for _, r in rendered for w in r.warnings]
+    assert (count, warnings.count) == (2, len(said))
+    assert [example["message"] for example in warnings.examples] == [w.message for w in said]
+    assert warnings.examples[-1]["conversation"] == "c1"  # its file in the zip
+
+
+def test_the_tally_counts_every_warning_and_keeps_only_the_first_few_as_said() -> None:
+    tally = export_files.Tally()
+    dropped = umf.DriftWarning(category="content-dropped", message="an image", field="m[0]")
+    merged = umf.DriftWarning(category="role-merged", message="two turns", severity="info")
+    tally.add([dropped] * (export_files.EXAMPLES + 5))
+    tally.add([merged], where="c7")
+    assert tally.count == export_files.EXAMPLES + 6
+    summary = tally.summary()
+    assert summary["categories"] == {"content-dropped": export_files.EXAMPLES + 5, "role-merged": 1}
+    assert list(summary["categories"]) == ["content-dropped", "role-merged"]  # most first
+    assert len(summary["examples"]) == export_files.EXAMPLES
+    assert summary["examples"][0] == {
+        "category": "content-dropped",
+        "severity": "warning",
+        "message": "an image",
+        "field": "m[0]",
+        "conversation": "",
+    }
 
 
 def test_a_job_names_its_file_by_what_the_format_holds() -> None:

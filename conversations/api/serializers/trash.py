@@ -129,6 +129,14 @@ class ExportJobInput(SelectionInput):
 
 
 class ExportJobOutput(serializers.ModelSerializer[models.ExportJob]):
+    warnings = serializers.JSONField(
+        read_only=True,
+        help_text=(
+            "What the format could not hold: `categories` (a count per warning category,"
+            " most frequent first) and `examples` (the first 20 warnings: category,"
+            " severity, message, field, and the conversation's file in a zip)"
+        ),
+    )
     download = serializers.SerializerMethodField(
         help_text="Where to download the file, once the job has succeeded"
     )
@@ -142,6 +150,7 @@ class ExportJobOutput(serializers.ModelSerializer[models.ExportJob]):
             "total",
             "processed",
             "warning_count",
+            "warnings",
             "filename",
             "error",
             "created_at",

@@ -34,7 +34,7 @@ class Command(BaseCommand):
             if owner is None:
                 raise CommandError(f"no user named {user!r}")
         out.mkdir(parents=True, exist_ok=True)
-        warnings = 0
+        warnings = export_files.Tally()
         if target.render_many is not None:
             loaded = selectors.conversations_umf(owner=owner, chunk_size=export_files.CHUNK)
             with (out / export_files.filename(target)).open("wb") as file:
@@ -44,10 +44,10 @@ class Command(BaseCommand):
             for conversation in selectors.conversations_to_export(owner=owner):
                 rendered = selectors.conversation_export(conversation=conversation, target=target)
                 _write(out / f"{conversation.pk}{export_files.extension(target)}", rendered.payload)
-                warnings += len(rendered.warnings)
+                warnings.add(rendered.warnings, where=str(conversation.pk))
                 count += 1
         self.stdout.write(
-            f"wrote {count} conversation(s) as {target.id} to {out} ({warnings} warnings)"
+            f"wrote {count} conversation(s) as {target.id} to {out} ({warnings.count} warnings)"
         )
 
 

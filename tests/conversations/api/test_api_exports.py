@@ -37,7 +37,7 @@ def download(api: APIClient, job: dict[str, Any]) -> bytes:
 
 
 def test_export_these_results_writes_the_matching_ones_as_one_file(
-    api: APIClient, archive: dict[str, str], django_capture_on_commit_callbacks: Any
+    api: APIClient, alice: Any, archive: dict[str, str], django_capture_on_commit_callbacks: Any
 ) -> None:
     job = run_export(
         api, django_capture_on_commit_callbacks, {"format": "sharegpt", "filter": {"q": "umbrella"}}
@@ -48,6 +48,16 @@ def test_export_these_results_writes_the_matching_ones_as_one_file(
     umf = selectors.conversation_umf(conversation=found).umf
     expected = formats.get("sharegpt").render_all([umf])
     assert download(api, job) == export_files.encode(expected.payload)
+    # What sharegpt could not hold is said, not only counted.
+    assert job["warning_count"] == len(expected.warnings) > 0
+    categories = {w.category for w in expected.warnings}
+    assert set(job["warnings"]["categories"]) == categories
+    assert sum(job["warnings"]["categories"].values()) == job["warning_count"]
+    first = expected.warnings[0]
+    assert job["warnings"]["examples"][0]["message"] == first.message
+    api.force_login(alice)  # the job's page, as its owner sees it
+    page = api.get(f"/exports/{job['id']}/").content.decode()
+    assert "What sharegpt could not hold" in page and first.category in page
 
 
 def test_export_all_in_a_format_of_one_is_a_zip_of_every_conversation(

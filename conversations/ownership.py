@@ -73,9 +73,3 @@ def owned_export_job(request: HttpRequest | Request, pk: Any) -> models.ExportJo
     """The requester's export job, or 404."""
     owner, job_id = current_user(request), object_id(pk)
     return owned(lambda: selectors.export_job_get(owner=owner, job_id=job_id))
-
-
-def owned_trashed_conversation(request: HttpRequest | Request, pk: Any) -> models.Conversation:
-    """The requester's conversation in the trash, or 404 (also for one out of it)."""
-    owner, conversation_id = current_user(request), object_id(pk)
-    return owned(lambda: selectors.trash_selection(owner=owner, ids=[conversation_id]).get())

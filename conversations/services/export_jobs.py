@@ -94,16 +94,15 @@ def _write(job: models.ExportJob) -> str:
     _progress(job, total=selection.count())
     writer = uploads.UploadWriter(owner=job.owner, quota=False)
     models.ExportJob.objects.filter(pk=job.pk).update(file=writer.upload)
-    conversations = _counted(
-        job, selectors.conversations_to_export(selection=selection, chunk_size=export_files.CHUNK)
-    )
+    chunk = export_files.CHUNK
     if target.render_many is not None:
-        umf = (selectors.conversation_umf(conversation=c).umf for c in conversations)
-        count, warnings = export_files.write_many(writer, target, umf)
+        umf = selectors.conversations_umf(selection=selection, chunk_size=chunk)
+        count, warnings = export_files.write_many(writer, target, _counted(job, umf))
     else:
+        conversations = selectors.conversations_to_export(selection=selection, chunk_size=chunk)
         rendered = (
             (str(c.pk), selectors.conversation_export(conversation=c, target=target))
-            for c in conversations
+            for c in _counted(job, conversations)
         )
         count, warnings = export_files.write_zip(writer, target, rendered)
     file = writer.close()

@@ -15,7 +15,7 @@ and whether that side said so (our drift warnings; LiteLLM has no such channel).
 (LiteLLM's time per message / 3): a bare openai-chat -> gemini conversion on plain dicts
 (no UMF, no validation, no warnings, no unknown field kept: not a converter anyone should
 use), what any Python converter costs; and building the validated UMF model of the
-conversation from a ready-made dict in one pydantic-core call (nothing parsed, checked
+conversation from a ready-made dict in one msgspec call (nothing parsed, checked
 or rendered), what any converter through the typed, validated UMF of DESIGN.md section 2
 costs before it does any work.
 

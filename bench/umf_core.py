@@ -6,18 +6,18 @@ turn with a text block and a tool call, the block and message ``extra`` filled i
 each way of holding it:
 
 * ``umf keyword init``: ``umf.Message(role=..., content=[...])`` as the format modules
-  build UMF values (whatever ``providers.umf`` makes of that);
-* ``pydantic model_validate``: the same message validated from a dict, every value
-  checked by pydantic-core (what an edge does with untrusted UMF);
-* ``pydantic model_construct``: the same classes, nothing checked;
-* ``msgspec Struct`` and ``slotted dataclass``: the same fields in the other two libraries;
+  build UMF values (msgspec Structs since stop 25), written with ``model_dump_json``;
+* ``umf model_validate``: the same message read from a dict, every value checked (what
+  an edge does with untrusted UMF);
+* ``msgspec Struct``: bare Structs of the same fields, the floor of that library;
+* ``pydantic ...``: the same fields as pydantic models (what UMF values were before),
+  built by keyword, validated, and with ``model_construct`` (nothing checked);
+* ``slotted dataclass``: the same fields as a standard-library dataclass;
 * ``dict``: plain dicts, the floor of any Python value.
 
 Serialisation is to the UMF JSON (defaults left out), in each library's fastest way.
 
     .venv/bin/python bench/umf_core.py [--number 20000] [--repeats 5]
-
-msgspec is optional (``pip install msgspec``): without it, its row is left out.
 """
 
 from __future__ import annotations
@@ -30,9 +30,11 @@ import time
 import timeit
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
+import msgspec
 import orjson
+import pydantic
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -92,40 +94,66 @@ def dataclass_json(value: Any) -> Any:
     return out
 
 
-def msgspec_types() -> dict[str, Any] | None:
-    try:
-        import msgspec
-    except ImportError:
-        return None
+class MText(msgspec.Struct, tag="text", kw_only=True, omit_defaults=True, tag_field="type"):
+    type: ClassVar[str] = "text"  # the tag is written by msgspec, read as a class attribute
+    text: str
+    citations: list[dict[str, Any]] | None = None
+    extra: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)
 
-    options = {"kw_only": True, "omit_defaults": True, "tag_field": "type"}
 
-    # The tag is written by msgspec, not held: a class attribute answers ``block.type``.
-    class MText(msgspec.Struct, tag="text", **options):  # type: ignore[call-arg]
-        type: ClassVar[str] = "text"
-        text: str
-        citations: list[dict[str, Any]] | None = None
-        extra: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)
+class MToolUse(msgspec.Struct, tag="tool_use", kw_only=True, omit_defaults=True, tag_field="type"):
+    type: ClassVar[str] = "tool_use"
+    id: str
+    name: str
+    input: Any = msgspec.field(default_factory=dict)
+    raw_arguments: str | None = None
+    extra: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)
 
-    class MToolUse(msgspec.Struct, tag="tool_use", **options):  # type: ignore[call-arg]
-        type: ClassVar[str] = "tool_use"
-        id: str
-        name: str
-        input: Any = msgspec.field(default_factory=dict)
-        raw_arguments: str | None = None
-        extra: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)
 
-    class MMessage(msgspec.Struct, kw_only=True, omit_defaults=True):
-        role: str
-        content: list[MText | MToolUse] = msgspec.field(default_factory=list)
-        name: str | None = None
-        tool_call_id: str | None = None
-        id: str | None = None
-        model: str | None = None
-        metadata: dict[str, Any] = msgspec.field(default_factory=dict)
-        extra: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)
+class MMessage(msgspec.Struct, kw_only=True, omit_defaults=True):
+    role: str
+    content: list[MText | MToolUse] = msgspec.field(default_factory=list)
+    name: str | None = None
+    tool_call_id: str | None = None
+    id: str | None = None
+    model: str | None = None
+    metadata: dict[str, Any] = msgspec.field(default_factory=dict)
+    extra: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)
 
-    return {"text": MText, "tool": MToolUse, "message": MMessage, "encode": msgspec.json.encode}
+
+# What UMF values were until stop 25: pydantic models with ``extra="forbid"``, the block
+# tag always written.
+class PModel(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid")
+
+
+class PText(PModel):
+    type: Literal["text"] = "text"
+    text: str
+    citations: list[dict[str, Any]] | None = None
+    extra: dict[str, dict[str, Any]] = pydantic.Field(default_factory=dict)
+
+
+class PToolUse(PModel):
+    type: Literal["tool_use"] = "tool_use"
+    id: str
+    name: str
+    input: Any = pydantic.Field(default_factory=dict)
+    raw_arguments: str | None = None
+    extra: dict[str, dict[str, Any]] = pydantic.Field(default_factory=dict)
+
+
+class PMessage(PModel):
+    role: str
+    content: list[Annotated[PText | PToolUse, pydantic.Field(discriminator="type")]] = (
+        pydantic.Field(default_factory=list)
+    )
+    name: str | None = None
+    tool_call_id: str | None = None
+    id: str | None = None
+    model: str | None = None
+    metadata: dict[str, Any] = pydantic.Field(default_factory=dict)
+    extra: dict[str, dict[str, Any]] = pydantic.Field(default_factory=dict)
 
 
 # --- one message, built, read and written each way ---------------------------------------
@@ -152,13 +180,13 @@ def build_with(text: Any, tool: Any, message: Any) -> Callable[[], Any]:
 
 
 def construct_build() -> Any:
-    return umf.Message.model_construct(
+    return PMessage.model_construct(
         role="assistant",
         content=[
-            umf.TextBlock.model_construct(
+            PText.model_construct(
                 text="Let me look that up.", extra={"openai-chat": {"$content": "string"}}
             ),
-            umf.ToolUseBlock.model_construct(
+            PToolUse.model_construct(
                 id="call_1",
                 name="get_weather",
                 input={"city": "Paris", "unit": "celsius"},
@@ -170,8 +198,8 @@ def construct_build() -> Any:
     )
 
 
-def validated_build() -> Any:
-    return umf.Message.model_validate(
+def validated_with(message: Any) -> Callable[[], Any]:
+    return lambda: message.model_validate(
         {
             "role": "assistant",
             "content": [
@@ -233,6 +261,10 @@ def pydantic_json(message: Any) -> bytes:
     return message.model_dump_json(exclude_defaults=True)  # type: ignore[no-any-return]
 
 
+def umf_json(message: Any) -> str:
+    return message.model_dump_json(exclude_defaults=True)  # type: ignore[no-any-return]
+
+
 def ways() -> list[tuple[str, Callable[[], Any], Callable[[Any], Any], Callable[[Any], Any]]]:
     """(name, build, read, write) for each way of holding a UMF message."""
     found: list[tuple[str, Callable[[], Any], Callable[[Any], Any], Callable[[Any], Any]]] = [
@@ -240,15 +272,24 @@ def ways() -> list[tuple[str, Callable[[], Any], Callable[[Any], Any], Callable[
             "umf keyword init",
             build_with(umf.TextBlock, umf.ToolUseBlock, umf.Message),
             read_attributes,
+            umf_json,
+        ),
+        ("umf model_validate", validated_with(umf.Message), read_attributes, umf_json),
+        (
+            "msgspec Struct",
+            build_with(MText, MToolUse, MMessage),
+            read_attributes,
+            msgspec.json.encode,
+        ),
+        (
+            "pydantic keyword init",
+            build_with(PText, PToolUse, PMessage),
+            read_attributes,
             pydantic_json,
         ),
-        ("pydantic model_validate", validated_build, read_attributes, pydantic_json),
+        ("pydantic model_validate", validated_with(PMessage), read_attributes, pydantic_json),
         ("pydantic model_construct", construct_build, read_attributes, pydantic_json),
     ]
-    spec = msgspec_types()
-    if spec is not None:
-        build = build_with(spec["text"], spec["tool"], spec["message"])
-        found.append(("msgspec Struct", build, read_attributes, spec["encode"]))
     found.append(
         (
             "slotted dataclass",

@@ -3,7 +3,7 @@
 orjson already refuses invalid UTF-8, lone surrogates, NaN and Infinity. On top of it:
 
 - a UTF-8 byte order mark is accepted (Windows editors write one);
-- nesting deeper than :data:`MAX_DEPTH` is refused (formats and pydantic recurse, and a
+- nesting deeper than :data:`MAX_DEPTH` is refused (formats and UMF dumps recurse, and a
   10,000-deep document must be a clear 400, not a RecursionError);
 - more than ``max_objects`` objects and arrays are refused (reading a small JSON object
   into UMF costs some 50 times its bytes: the count, not the size, bounds the memory);

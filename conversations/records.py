@@ -438,7 +438,7 @@ def conversation_from_rows(
     imported: ``messages`` as (id, then ``MESSAGE_COLUMNS``) in order, ``blocks`` as
     (message id, type, text, payload, attachment key) in order within each message,
     ``tools`` as dicts of their columns, ``warnings`` in order, and the bytes of the
-    attachments the blocks name. Validated in one pydantic call: a model instance per row
+    attachments the blocks name. Validated in one msgspec call: a model instance per row
     would cost more than the queries."""
     recorded = [w for w in warnings if w.stage == models.DriftWarning.Stage.RECORD]
     document = {

@@ -19,11 +19,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Annotated, Any, Literal, TypeAlias
+from typing import Any, ClassVar, Literal, TypeAlias
 
-from pydantic import Field
-
-from providers._umf_base import Typed, UMFModel, extra_field
+from providers._umf_base import (
+    Typed,
+    UMFModel,
+    extra_field,
+    factory,
+)
+from providers._umf_base import (
+    UMFValidationError as UMFValidationError,  # what model_validate raises, named here
+)
 
 JSON: TypeAlias = Any
 Extra: TypeAlias = dict[str, dict[str, Any]]
@@ -76,7 +82,7 @@ class MediaSource(UMFModel):
 
 
 class TextBlock(Typed):
-    type: Literal["text"] = "text"
+    type: ClassVar[Literal["text"]] = "text"
     text: str
     citations: list[dict[str, Any]] | None = None
     extra: Extra = extra_field()
@@ -85,20 +91,20 @@ class TextBlock(Typed):
 class RefusalBlock(Typed):
     """A model's refusal, kept apart from text where the provider does (OpenAI)."""
 
-    type: Literal["refusal"] = "refusal"
+    type: ClassVar[Literal["refusal"]] = "refusal"
     text: str
     extra: Extra = extra_field()
 
 
 class ImageBlock(Typed):
-    type: Literal["image"] = "image"
+    type: ClassVar[Literal["image"]] = "image"
     source: MediaSource
     detail: str | None = None
     extra: Extra = extra_field()
 
 
 class DocumentBlock(Typed):
-    type: Literal["document"] = "document"
+    type: ClassVar[Literal["document"]] = "document"
     source: MediaSource
     title: str | None = None
     filename: str | None = None
@@ -106,7 +112,7 @@ class DocumentBlock(Typed):
 
 
 class AudioBlock(Typed):
-    type: Literal["audio"] = "audio"
+    type: ClassVar[Literal["audio"]] = "audio"
     source: MediaSource
     extra: Extra = extra_field()
 
@@ -115,10 +121,10 @@ class ToolUseBlock(Typed):
     """A call the assistant makes. ``raw_arguments`` is the provider's argument string when
     it sent one (it may be invalid JSON, in which case ``input`` is ``{}``)."""
 
-    type: Literal["tool_use"] = "tool_use"
+    type: ClassVar[Literal["tool_use"]] = "tool_use"
     id: str
     name: str
-    input: JSON = Field(default_factory=dict)
+    input: JSON = factory(dict)
     raw_arguments: str | None = None
     extra: Extra = extra_field()
 
@@ -127,7 +133,7 @@ class ThinkingBlock(Typed):
     """Reasoning. ``signature`` / ``data`` are opaque continuity blobs that only the provider
     named in ``provider`` may receive back; ``redacted`` marks reasoning with no readable text."""
 
-    type: Literal["thinking"] = "thinking"
+    type: ClassVar[Literal["thinking"]] = "thinking"
     text: str = ""
     signature: str | None = None
     redacted: bool = False
@@ -137,7 +143,7 @@ class ThinkingBlock(Typed):
 
 
 class ToolResultBlock(Typed):
-    type: Literal["tool_result"] = "tool_result"
+    type: ClassVar[Literal["tool_result"]] = "tool_result"
     tool_use_id: str
     content: str | list[Block] = ""
     is_error: bool | None = None
@@ -145,7 +151,7 @@ class ToolResultBlock(Typed):
     extra: Extra = extra_field()
 
 
-Block = Annotated[
+Block: TypeAlias = (
     TextBlock
     | RefusalBlock
     | ImageBlock
@@ -153,10 +159,8 @@ Block = Annotated[
     | AudioBlock
     | ToolUseBlock
     | ToolResultBlock
-    | ThinkingBlock,
-    Field(discriminator="type"),
-]
-ToolResultBlock.model_rebuild()
+    | ThinkingBlock
+)
 
 BLOCK_TYPES: tuple[str, ...] = (
     "text",
@@ -188,7 +192,7 @@ class Usage(UMFModel):
 
 class Message(UMFModel):
     role: Role
-    content: list[Block] = Field(default_factory=list)
+    content: list[Block] = factory(list)
     name: str | None = None
     tool_call_id: str | None = None
     id: str | None = None
@@ -204,7 +208,7 @@ class Message(UMFModel):
     # instructions and memories): kept for the exact round trip, but left out of pages,
     # search, other formats and replays (see :func:`without_hidden`).
     hidden: bool = False
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    metadata: dict[str, Any] = factory(dict)
     extra: Extra = extra_field()
 
 
@@ -234,18 +238,18 @@ class Parameters(UMFModel):
     user: str | None = None
     parallel_tool_calls: bool | None = None
     stream: bool | None = None
-    custom: dict[str, Any] = Field(default_factory=dict)
+    custom: dict[str, Any] = factory(dict)
 
 
 class Provenance(UMFModel):
     frontend: str | None = None
     backend: str | None = None
-    middleware: list[str] = Field(default_factory=list)
+    middleware: list[str] = factory(list)
     router: str | None = None
     model: str | None = None
 
 
-class DriftWarning(UMFModel):
+class DriftWarning(UMFModel, kw_only=True):  # kw_only said for mypy too
     """One thing a conversion could not carry as it was (dropped, clamped, re-mapped...)."""
 
     category: WarningCategory
@@ -257,6 +261,12 @@ class DriftWarning(UMFModel):
     source: str | None = None
     details: dict[str, Any] | None = None
 
+    def __post_init__(self) -> None:
+        # msgspec leaves a default out of the UMF JSON only when it is the default object
+        # itself: a severity read from JSON is an equal string, made that object here.
+        if self.severity == "warning":
+            self.severity = "warning"
+
 
 class Metadata(UMFModel):
     request_id: str | None = None
@@ -264,8 +274,8 @@ class Metadata(UMFModel):
     timestamp: datetime | None = None
     title: str | None = None
     provenance: Provenance | None = None
-    warnings: list[DriftWarning] = Field(default_factory=list)
-    custom: dict[str, Any] = Field(default_factory=dict)
+    warnings: list[DriftWarning] = factory(list)
+    custom: dict[str, Any] = factory(dict)
 
 
 class Conversation(UMFModel):
@@ -276,11 +286,11 @@ class Conversation(UMFModel):
     children. A message without ``parent_id`` follows the one before it.
     """
 
-    messages: list[Message] = Field(default_factory=list)
-    tools: list[Tool] = Field(default_factory=list)
+    messages: list[Message] = factory(list)
+    tools: list[Tool] = factory(list)
     tool_choice: ToolChoice | None = None
-    parameters: Parameters = Field(default_factory=Parameters)
-    metadata: Metadata = Field(default_factory=Metadata)
+    parameters: Parameters = factory(Parameters)
+    metadata: Metadata = factory(Metadata)
     extra: Extra = extra_field()
 
 
@@ -291,20 +301,20 @@ class Response(UMFModel):
     finish_reason: FinishReason | None = None
     provider_finish_reason: str | None = None
     usage: Usage | None = None
-    metadata: Metadata = Field(default_factory=Metadata)
+    metadata: Metadata = factory(Metadata)
 
 
 # --------------------------------------------------------------------------- stream chunks
 
 
 class StreamStart(Typed):
-    type: Literal["start"] = "start"
+    type: ClassVar[Literal["start"]] = "start"
     sequence: int
-    metadata: Metadata = Field(default_factory=Metadata)
+    metadata: Metadata = factory(Metadata)
 
 
 class StreamContent(Typed):
-    type: Literal["content"] = "content"
+    type: ClassVar[Literal["content"]] = "content"
     sequence: int
     delta: str
     accumulated: str | None = None
@@ -312,7 +322,7 @@ class StreamContent(Typed):
 
 
 class StreamToolUse(Typed):
-    type: Literal["tool_use"] = "tool_use"
+    type: ClassVar[Literal["tool_use"]] = "tool_use"
     sequence: int
     id: str
     name: str
@@ -320,14 +330,14 @@ class StreamToolUse(Typed):
 
 
 class StreamMetadata(Typed):
-    type: Literal["metadata"] = "metadata"
+    type: ClassVar[Literal["metadata"]] = "metadata"
     sequence: int
     usage: Usage | None = None
     metadata: Metadata | None = None
 
 
 class StreamDone(Typed):
-    type: Literal["done"] = "done"
+    type: ClassVar[Literal["done"]] = "done"
     sequence: int
     finish_reason: FinishReason
     usage: Usage | None = None
@@ -335,17 +345,16 @@ class StreamDone(Typed):
 
 
 class StreamError(Typed):
-    type: Literal["error"] = "error"
+    type: ClassVar[Literal["error"]] = "error"
     sequence: int
     code: str
     message: str
     details: dict[str, Any] | None = None
 
 
-StreamChunk = Annotated[
-    StreamStart | StreamContent | StreamToolUse | StreamMetadata | StreamDone | StreamError,
-    Field(discriminator="type"),
-]
+StreamChunk: TypeAlias = (
+    StreamStart | StreamContent | StreamToolUse | StreamMetadata | StreamDone | StreamError
+)
 
 
 # --------------------------------------------------------------------------- helpers

@@ -7,11 +7,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import orjson
-from pydantic import ValidationError
 
-from providers._umf_base import UMFModel
+from providers._umf_base import UMFModel, UMFValidationError
 from providers.formats.base import FormatError
-from providers.umf import BLOCK_TYPES, Conversation, Message, ToolResultBlock, ToolUseBlock
+from providers.umf import Conversation, Message, ToolResultBlock, ToolUseBlock
 
 
 def check_conversation(
@@ -83,41 +82,21 @@ def check_values(conversation: Conversation) -> None:
     # it three times over at once (the models, the dump, the copy), 40x a body of short
     # messages (issue 21). The first error is the same, in the same order.
     for position, message in enumerate(conversation.messages):
-        _check_model(Message, message.model_dump(warnings=False), ("messages", position))
-    rest = conversation.model_dump(warnings=False, exclude={"messages"})
-    _check_model(Conversation, rest, ())
+        _check_model(Message, message.model_dump(exclude_defaults=True), f"messages[{position}]")
+    rest = conversation.model_dump(exclude_defaults=True, exclude={"messages"})
+    _check_model(Conversation, rest, "")
 
 
-def _check_model(model: type[UMFModel], dump: dict[str, Any], at: tuple[int | str, ...]) -> None:
+def _check_model(model: type[UMFModel], dump: dict[str, Any], at: str) -> None:
     try:
         model.model_validate(dump)
-    except ValidationError as error:
-        first = error.errors()[0]
-        field = error_path((*at, *first["loc"])) or None
-        raise FormatError(first["msg"], field=field) from None
-
-
-def error_path(location: tuple[int | str, ...]) -> str:
-    """A pydantic error location as the path the archive names fields with
-    (``messages[1].content[0].text``): without the tags of the block unions and the names
-    pydantic gives the members of other unions (``str``, ``list[...]``)."""
-    path = ""
-    previous: int | str | None = None
-    for part in location:
-        if isinstance(part, int):
-            path += f"[{part}]"
-        elif not (isinstance(previous, int) and part in BLOCK_TYPES) and not _union_member(part):
-            path = f"{path}.{part}" if path else part
-        previous = part
-    return path
-
-
-def _union_member(part: str) -> bool:
-    return "[" in part or part in ("str", "int", "float", "bool", "none")
+    except UMFValidationError as error:
+        field = ".".join(part for part in (at, error.field) if part).replace(".[", "[")
+        raise FormatError(error.message, field=field or None) from None
 
 
 def _check_nul_characters(conversation: Conversation) -> None:
-    # The JSON serialiser (pydantic's, in Rust) writes NUL as the escape \u0000: without
+    # The JSON serialiser (msgspec's, in C) writes NUL as the escape \u0000: without
     # it in the text, no string or key holds one, and no walk is needed.
     if "\\u0000" not in conversation.model_dump_json():
         return

@@ -11,7 +11,6 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef
-from pydantic import TypeAdapter
 
 from conversations import models, pgsql
 from conversations.records import MESSAGE_COLUMNS, conversation_from_rows, messages_data
@@ -171,7 +170,7 @@ def messages_umf(*, message_ids: list[Any]) -> list[Message]:
     )
     attachments = _attachment_bytes({row[4] for row in blocks if row[4]})
     ordered = [by_id[message_id] for message_id in message_ids if message_id in by_id]
-    return _MESSAGES.validate_python(messages_data(ordered, blocks, attachments))
+    return _validated_messages(messages_data(ordered, blocks, attachments))
 
 
 def conversation_messages(
@@ -198,11 +197,12 @@ def conversation_messages(
                 chunk_blocks.append(pending)
                 pending = next(blocks, None)
         attachments = _attachment_bytes({row[4] for row in chunk_blocks if row[4]})
-        read = _MESSAGES.validate_python(messages_data(chunk, chunk_blocks, attachments))
+        read = _validated_messages(messages_data(chunk, chunk_blocks, attachments))
         yield from zip((row[0] for row in chunk), read, strict=True)
 
 
-_MESSAGES = TypeAdapter(list[Message])
+def _validated_messages(data: list[dict[str, Any]]) -> list[Message]:
+    return Conversation.model_validate({"messages": data}).messages
 
 
 def _attachment_bytes(keys: set[str]) -> dict[str, bytes]:

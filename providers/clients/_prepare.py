@@ -6,15 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
-
+from providers._umf_base import UMFValidationError, field_names
 from providers.clients.base import PermanentProviderError
 from providers.umf import Conversation, Extra, Parameters
 
 # Hints that choose a payload shape rather than describe a value: a client always sends a
 # request, whatever shape the conversation was read from.
 _SHAPE_HINTS = frozenset({"$shape", "$exchange"})
-_OVERRIDABLE = frozenset(Parameters.model_fields) - {"model", "stream", "custom"}
+_OVERRIDABLE = frozenset(field_names(Parameters)) - {"model", "stream", "custom"}
 
 
 def request_conversation(
@@ -46,7 +45,7 @@ def request_conversation(
     elif native:
         extra[provider_format] = {**extra.get(provider_format, {}), **native}
     fields = {
-        **conversation.parameters.model_dump(exclude_unset=True),
+        **conversation.parameters.model_dump(exclude_defaults=True),
         **known,
         "model": model,
         "stream": None,
@@ -54,10 +53,8 @@ def request_conversation(
     }
     try:
         merged = Parameters.model_validate(fields)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise PermanentProviderError(f"invalid parameter {where}: {first['msg']}") from None
+    except UMFValidationError as error:
+        raise PermanentProviderError(f"invalid parameter {error.field}: {error.message}") from None
     return conversation.model_copy(update={"parameters": merged, "extra": extra})
 
 

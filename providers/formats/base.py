@@ -47,7 +47,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal
 
-from providers._umf_base import from_values
 from providers.formats._gc import collector_paused
 from providers.umf import JSON, Conversation, DriftWarning, Message, Severity, WarningCategory
 
@@ -94,21 +93,16 @@ class Drift:
         details: dict[str, Any] | None = None,
     ) -> None:
         """Record one lossy step."""
-        # Every field given, in DriftWarning's order: built without the keyword __init__,
-        # as a render may record one or two warnings per message.
         self.warnings.append(
-            from_values(
-                DriftWarning,
-                {
-                    "category": category,
-                    "severity": severity,
-                    "message": message,
-                    "field": field,
-                    "original_value": original,
-                    "transformed_value": transformed,
-                    "source": self.source,
-                    "details": details,
-                },
+            DriftWarning(
+                category=category,
+                severity=severity,
+                message=message,
+                field=field,
+                original_value=original,
+                transformed_value=transformed,
+                source=self.source,
+                details=details,
             )
         )
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import msgspec
+import orjson
 import pytest
-from pydantic import ValidationError
 
 from providers import umf
+from providers._umf_base import Typed, UMFModel, field_defaults
 from providers.formats.base import Drift
 
 
@@ -55,8 +57,29 @@ def test_blocks_are_a_discriminated_union_with_type_always_dumped() -> None:
     ],
 )
 def test_invalid_messages_are_rejected(bad: dict[str, object]) -> None:
-    with pytest.raises(ValidationError):
+    with pytest.raises(umf.UMFValidationError):
         umf.Message.model_validate(bad)
+
+
+@pytest.mark.parametrize(
+    ("bad", "field", "message"),
+    [
+        ({"role": "robot"}, "role", "'robot' is not an allowed value"),
+        ({"role": "user", "content": [{"type": "video"}]}, "content[0].type", "'video' is not"),
+        ({"role": "user", "content": [{"type": "text"}]}, "content[0].text", "required field"),
+        ({"role": "user", "unknown_key": 1}, "unknown_key", "not a UMF field"),
+        ({"role": "user", "timestamp": 0}, "timestamp", "expected a timestamp or null, got an"),
+        ({"role": "user", "timestamp": "soon"}, "timestamp", "expected an RFC 3339 timestamp"),
+        ({"role": "user", "usage": {"prompt_tokens": "3"}}, "usage.prompt_tokens", "a string"),
+    ],
+)
+def test_a_refusal_names_the_field_in_words(
+    bad: dict[str, object], field: str, message: str
+) -> None:
+    with pytest.raises(umf.UMFValidationError) as caught:
+        umf.Message.model_validate(bad)
+    assert caught.value.field == field
+    assert message in caught.value.message
 
 
 def test_main_path_follows_parents_to_the_chosen_leaf() -> None:
@@ -105,16 +128,16 @@ def test_warning_categories_are_the_contract() -> None:
         "id-rewritten",
         "parameter-defaulted",
     }
-    with pytest.raises(ValidationError):
+    with pytest.raises(umf.UMFValidationError):
         umf.DriftWarning.model_validate({"category": "made-up", "message": "x"})
 
 
 def test_keyword_construction_checks_the_field_names_only() -> None:
     # Formats build UMF by keyword while converting; values are validated once, at the
     # edges (model_validate), so a keyword value is kept as given.
-    with pytest.raises(TypeError, match="TextBlock has no field txt"):
+    with pytest.raises(TypeError, match="Unexpected keyword argument 'txt'"):
         umf.TextBlock(txt="hi")  # type: ignore[call-arg]
-    with pytest.raises(TypeError, match="ToolUseBlock needs id, name"):
+    with pytest.raises(TypeError, match="Missing required argument 'id'"):
         umf.ToolUseBlock()  # type: ignore[call-arg]
     kept: object = umf.TextBlock(text=42).text  # type: ignore[arg-type]
     assert kept == 42
@@ -126,13 +149,13 @@ def test_keyword_construction_builds_the_same_value_as_validation() -> None:
     validated = umf.Message.model_validate(data)
     assert built == validated
     assert built.model_dump_json() == validated.model_dump_json()  # same keys, same order
-    assert built.model_fields_set == validated.model_fields_set == {"role", "content", "name"}
-    assert built.model_dump(exclude_unset=True) == validated.model_dump(exclude_unset=True)
+    assert built.model_dump(exclude_defaults=True) == validated.model_dump(exclude_defaults=True)
+    assert list(built.model_dump(exclude_defaults=True)) == ["role", "content", "name"]
 
 
 def test_a_drift_warning_recorded_is_the_value_built_by_keyword() -> None:
-    # Drift.add builds its warnings from their values directly (providers._umf_base
-    # from_values): the same value, its JSON in the same order, every field given.
+    # Drift.add builds its warnings with every field given: the same value, its JSON in
+    # the same order.
     drift = Drift("gemini")
     drift.add("role-merged", "merged", field="messages[1]", original="tool", details={"a": 1})
     built = umf.DriftWarning(
@@ -148,7 +171,6 @@ def test_a_drift_warning_recorded_is_the_value_built_by_keyword() -> None:
     [recorded] = drift.warnings
     assert recorded == built
     assert recorded.model_dump_json() == built.model_dump_json()
-    assert recorded.model_fields_set == built.model_fields_set == set(umf.DriftWarning.model_fields)
 
 
 def test_mutable_defaults_are_fresh_for_every_value() -> None:
@@ -160,10 +182,92 @@ def test_mutable_defaults_are_fresh_for_every_value() -> None:
 
 
 def test_validation_still_checks_nested_values() -> None:
-    # The keyword __init__ must not become the constructor pydantic validates nested
-    # data with (that would skip the checks of every block).
-    with pytest.raises(ValidationError) as caught:
+    # Building by keyword checks nothing; validating checks every block, at any depth.
+    with pytest.raises(umf.UMFValidationError) as caught:
         umf.Conversation.model_validate(
             {"messages": [{"role": "user", "content": [{"type": "text", "text": 1}]}]}
         )
-    assert caught.value.errors()[0]["loc"] == ("messages", 0, "content", 0, "text", "text")
+    assert caught.value.field == "messages[0].content[0].text"
+
+
+def _umf_classes() -> list[type[UMFModel]]:
+    found: list[type[UMFModel]] = []
+    stack = list(UMFModel.__subclasses__())
+    while stack:
+        cls = stack.pop()
+        stack.extend(cls.__subclasses__())
+        if cls.__module__ == umf.__name__:
+            found.append(cls)
+    return sorted(found, key=lambda cls: cls.__name__)
+
+
+def _spelled_defaults(cls: type[UMFModel]) -> dict[str, object]:
+    """Each field of ``cls`` with a default, spelled as a document gives it."""
+    return {
+        name: default.model_dump(mode="json") if isinstance(default, UMFModel) else default
+        for name, default in field_defaults(cls).items()
+    }
+
+
+def _required(cls: type[UMFModel]) -> dict[str, object]:
+    samples: dict[type[UMFModel], dict[str, object]] = {
+        umf.MediaSource: {"type": "url"},
+        umf.TextBlock: {"text": "t"},
+        umf.RefusalBlock: {"text": "t"},
+        umf.ImageBlock: {"source": {"type": "url"}},
+        umf.DocumentBlock: {"source": {"type": "url"}},
+        umf.AudioBlock: {"source": {"type": "url"}},
+        umf.ToolUseBlock: {"id": "c", "name": "n"},
+        umf.ToolResultBlock: {"tool_use_id": "c"},
+        umf.Message: {"role": "user"},
+        umf.Tool: {"name": "n"},
+        umf.ToolChoice: {"type": "auto"},
+        umf.DriftWarning: {"category": "role-merged", "message": "m"},
+        umf.Response: {"message": {"role": "assistant"}},
+        umf.StreamStart: {"sequence": 0},
+        umf.StreamContent: {"sequence": 0, "delta": "d"},
+        umf.StreamToolUse: {"sequence": 0, "id": "c", "name": "n"},
+        umf.StreamMetadata: {"sequence": 0},
+        umf.StreamDone: {"sequence": 0, "finish_reason": "stop"},
+        umf.StreamError: {"sequence": 0, "code": "c", "message": "m"},
+    }
+    return samples.get(cls, {})
+
+
+@pytest.mark.parametrize("cls", _umf_classes(), ids=lambda cls: cls.__name__)
+def test_a_default_read_from_json_is_left_out_of_the_umf_json(cls: type[UMFModel]) -> None:
+    # The UMF JSON leaves out every field that holds its default, however the value came
+    # (msgspec compares a default by identity: an equal string read from a document must
+    # be left out too). JSON bytes, so that no value is the default object itself.
+    tag = {"type": cls.type} if issubclass(cls, Typed) else {}
+    required = {**tag, **_required(cls)}
+    document = orjson.dumps({**required, **_spelled_defaults(cls)})
+    read = cls.model_validate(orjson.loads(document))
+    # Built by keyword, a string default may be an equal string made by a reader.
+    built = msgspec.structs.replace(read, **_fresh_strings(field_defaults(cls)))
+    for value in (read, built):
+        assert value.model_dump(mode="json", exclude_defaults=True) == required
+        assert orjson.loads(value.model_dump_json(exclude_defaults=True)) == required
+
+
+def _fresh_strings(defaults: dict[str, object]) -> dict[str, str]:
+    return {
+        name: "".join([default[:1], default[1:]])  # equal, not the same object
+        for name, default in defaults.items()
+        if isinstance(default, str) and default
+    }
+
+
+def test_an_integer_in_a_float_field_is_written_as_a_float() -> None:
+    # Readers keep "temperature": 0 as they read it (their own round trip writes it back
+    # so); the UMF JSON writes a float field as a float, as it always has.
+    conversation = umf.Conversation(parameters=umf.Parameters(temperature=0, top_p=1, seed=3))
+    expected = {"parameters": {"temperature": 0.0, "top_p": 1.0, "seed": 3}}
+    assert conversation.model_dump(mode="json", exclude_defaults=True) == expected
+    assert conversation.model_dump_json(exclude_defaults=True) == (
+        '{"parameters":{"temperature":0.0,"top_p":1.0,"seed":3}}'
+    )
+    assert type(conversation.model_dump(mode="json")["parameters"]["temperature"]) is float
+    # The value keeps what was read, and so does a Python dump (as pydantic's did).
+    assert type(conversation.parameters.temperature) is int
+    assert type(conversation.model_dump(exclude_defaults=True)["parameters"]["top_p"]) is int

@@ -10,8 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Literal, TypeVar
 
-from pydantic import ValidationError
-
+from providers._umf_base import UMFValidationError
 from providers.formats._kit.extra import hint
 from providers.formats._kit.fields import require_list
 from providers.formats.base import Drift, FormatError, ParseResult, Rendered
@@ -223,8 +222,6 @@ def checked(read: Callable[[], T], path: str) -> T:
     through) reported as a :class:`FormatError` at ``path``, as any bad input is."""
     try:
         return read()
-    except ValidationError as error:
-        first = error.errors()[0]
-        location = ".".join(str(part) for part in first["loc"])
-        field = ".".join(part for part in (path, location) if part) or "payload"
-        raise FormatError(first["msg"], field=field) from None
+    except UMFValidationError as error:
+        field = ".".join(part for part in (path, error.field) if part) or "payload"
+        raise FormatError(error.message, field=field.replace(".[", "[")) from None

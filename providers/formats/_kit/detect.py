@@ -127,14 +127,14 @@ def break_tie(payload: JSON, candidates: Sequence[Format]) -> Format:
 
 def meaning(conversation: Conversation) -> JSON:
     """What a reading says, without the layout hints and fields each format keeps apart."""
-    return conversation.model_dump(
-        mode="json",
-        exclude={
-            "extra": True,
-            "messages": {"__all__": {"extra": True, "content": {"__all__": {"extra"}}}},
-            "tools": {"__all__": {"extra"}},
-        },
-    )
+    dumped = conversation.model_dump(mode="json", exclude={"extra"})
+    for message in dumped["messages"]:
+        del message["extra"]
+        for block in message["content"]:
+            del block["extra"]
+    for tool in dumped["tools"]:
+        del tool["extra"]
+    return dumped
 
 
 def payload_marks(payload: JSON, value_specs: Iterable[str] = ()) -> frozenset[str]:

@@ -8,8 +8,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, cast
 
-from pydantic import ValidationError
-
+from providers._umf_base import UMFValidationError
 from providers.formats._kit.paths import at
 from providers.formats.base import FormatError
 from providers.umf import JSON
@@ -227,6 +226,5 @@ def umf_checked() -> Iterator[None]:
     a rule UMF alone knows)."""
     try:
         yield
-    except ValidationError as error:
-        first = error.errors()[0]
-        raise FormatError(first["msg"], field=".".join(str(p) for p in first["loc"])) from None
+    except UMFValidationError as error:
+        raise FormatError(error.message, field=error.field) from None

@@ -116,7 +116,7 @@ def merge_metadata(base: Metadata, update: Metadata) -> Metadata:
     """``base`` with what a later metadata object adds: its response id, provenance and
     custom fields win, its warnings that ``base`` lacks are appended."""
     merged = base.model_copy(deep=True)
-    for key in update.model_fields_set - {"warnings", "custom"}:
+    for key in update.model_dump(exclude_defaults=True).keys() - {"warnings", "custom"}:
         if key not in ("request_id", "timestamp") or getattr(merged, key) is None:
             setattr(merged, key, getattr(update, key))
     merged.warnings += [w for w in update.warnings if w not in merged.warnings]

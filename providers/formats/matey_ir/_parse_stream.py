@@ -105,7 +105,7 @@ class _Accumulator:
             self.usage = (
                 update
                 if self.usage is None
-                else self.usage.model_copy(update=update.model_dump(exclude_unset=True))
+                else self.usage.model_copy(update=update.model_dump(exclude_defaults=True))
             )
         if chunk.get("metadata") is not None:
             self._merge(parse_metadata(chunk["metadata"], at(path, "metadata"), partial=True))

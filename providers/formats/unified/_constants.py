@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Final
 
+from providers._umf_base import field_names
 from providers.umf import Conversation, Message
 
 FORMAT_ID: Final = "umf"
-MESSAGE_KEYS: Final = frozenset(Message.model_fields)
-CONVERSATION_KEYS: Final = frozenset(Conversation.model_fields)
+MESSAGE_KEYS: Final = frozenset(field_names(Message))
+CONVERSATION_KEYS: Final = frozenset(field_names(Conversation))
 # The hints that say what a document spelled that the canonical dump does not write.
 SPELLED_HINTS: Final = ("$present", "$present_in", "$written")
 

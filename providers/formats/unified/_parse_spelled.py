@@ -9,24 +9,23 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, get_args
 
-from pydantic import BaseModel
-
+from providers._umf_base import UMFModel, field_names, field_types
+from providers._umf_base import field_defaults as defaults_of
 from providers.formats.base import FormatError
 from providers.formats.unified._constants import FORMAT_ID
 from providers.formats.unified._rules import written_as_read
 from providers.umf import JSON
 
 _MISSING = object()
+_REQUIRED = object()
 
 
 @cache
-def field_defaults(model: type[BaseModel]) -> dict[str, Any]:
-    # Computed once per class: pydantic's get_default inspects the factory each call.
-    return {
-        name: info.get_default(call_default_factory=True)
-        for name, info in model.model_fields.items()
-        if name != "type"
-    }
+def field_defaults(model: type[UMFModel]) -> dict[str, Any]:
+    # Computed once per class (the values are only compared, never handed out); a
+    # required field's stands for no value, equal to none.
+    defaults = defaults_of(model)
+    return {name: defaults.get(name, _REQUIRED) for name in field_names(model)}
 
 
 @dataclass
@@ -42,7 +41,7 @@ class Spelled:
     written: dict[str, JSON] = field(default_factory=dict)
 
 
-def mark(value: BaseModel, raw: dict[str, Any], where: str) -> Spelled:
+def mark(value: UMFModel, raw: dict[str, Any], where: str) -> Spelled:
     """What ``raw``, the document of ``value``, spelled that the canonical dump would not
     write back, at every level below ``value`` down to the next value with an ``extra`` of
     its own (a block, a tool choice), which keeps its own; the nested part is put in
@@ -66,21 +65,21 @@ def mark(value: BaseModel, raw: dict[str, Any], where: str) -> Spelled:
 
 
 @cache
-def _holding_values(model: type[BaseModel]) -> frozenset[str]:
+def _holding_values(model: type[UMFModel]) -> frozenset[str]:
     """The fields of ``model`` that can hold UMF values (the others hold plain JSON, which
     comes back as it was)."""
     return frozenset(
-        name for name, info in model.model_fields.items() if _holds_value(info.annotation)
+        name for name, annotation in field_types(model).items() if _holds_value(annotation)
     )
 
 
 def _holds_value(annotation: Any) -> bool:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+    if isinstance(annotation, type) and issubclass(annotation, UMFModel):
         return True
     return any(_holds_value(argument) for argument in get_args(annotation))
 
 
-def _spell(value: BaseModel, raw: dict[str, Any], path: str, where: str, spelled: Spelled) -> None:
+def _spell(value: UMFModel, raw: dict[str, Any], path: str, where: str, spelled: Spelled) -> None:
     defaults, holding = field_defaults(type(value)), _holding_values(type(value))
     for key, raw_child in raw.items():
         default = defaults.get(key, _MISSING)
@@ -97,7 +96,7 @@ def _spell(value: BaseModel, raw: dict[str, Any], path: str, where: str, spelled
 
 
 def _spell_below(child: Any, raw: Any, path: str, where: str, spelled: Spelled) -> None:
-    if isinstance(child, BaseModel) and isinstance(raw, dict):
+    if isinstance(child, UMFModel) and isinstance(raw, dict):
         if "extra" not in field_defaults(type(child)):
             _spell(child, raw, f"{path}.", where, spelled)
             return

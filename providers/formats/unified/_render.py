@@ -10,8 +10,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 import orjson
-from pydantic import BaseModel
 
+from providers._umf_base import UMFModel
 from providers.formats._kit.extra import hint
 from providers.formats.base import Rendered
 from providers.formats.unified._constants import FORMAT_ID, SPELLED_HINTS
@@ -101,7 +101,7 @@ def _render_tool(tool: Tool) -> dict[str, Any]:
     return body
 
 
-def _put_back(value: BaseModel, out: dict[str, Any], own: dict[str, Any]) -> None:
+def _put_back(value: UMFModel, out: dict[str, Any], own: dict[str, Any]) -> None:
     """Write into ``out``, ``value``'s canonical dump, what its document spelled otherwise
     (:class:`~._parse_spelled.Spelled`, kept as ``$present``, ``$present_in`` and ``$written``)."""
     for key in own.get("$present", ()):
@@ -110,7 +110,7 @@ def _put_back(value: BaseModel, out: dict[str, Any], own: dict[str, Any]) -> Non
     for path in own.get("$present_in", ()):
         parent, key = path.rsplit(".", 1)
         target, inner = _at(value, out, parent)
-        if isinstance(target, BaseModel) and isinstance(inner, dict):
+        if isinstance(target, UMFModel) and isinstance(inner, dict):
             inner.setdefault(key, _dump_default(target, key))
     for path, written in own.get("$written", {}).items():
         parent, _, key = path.rpartition(".")
@@ -135,7 +135,7 @@ def _at(value: Any, out: Any, path: str) -> tuple[Any, Any]:
     return value, out
 
 
-def _restore(value: BaseModel, out: dict[str, Any]) -> None:
+def _restore(value: UMFModel, out: dict[str, Any]) -> None:
     """``out``, the canonical dump of ``value`` (a block or a tool choice), as its document
     spelled it: without the format's hints in ``extra``, with the defaults it spelled out,
     for it and the blocks inside it."""
@@ -148,7 +148,7 @@ def _restore(value: BaseModel, out: dict[str, Any]) -> None:
     _restore_blocks(value, out)
 
 
-def _restore_blocks(value: BaseModel, out: dict[str, Any]) -> None:
+def _restore_blocks(value: UMFModel, out: dict[str, Any]) -> None:
     """:func:`_restore` the blocks of a message's or tool result's ``content``."""
     blocks_out = out.get("content")
     if not isinstance(blocks_out, list) or not isinstance(value, Message | ToolResultBlock):
@@ -158,10 +158,10 @@ def _restore_blocks(value: BaseModel, out: dict[str, Any]) -> None:
         _restore(block, block_out)
 
 
-def _dump_default(model: BaseModel, key: str) -> JSON:
+def _dump_default(model: UMFModel, key: str) -> JSON:
     value = getattr(model, key)
     if key == "extra":
         return {name: fields for name, fields in value.items() if name != FORMAT_ID}
-    if isinstance(value, BaseModel):
+    if isinstance(value, UMFModel):
         return value.model_dump(mode="json", exclude_defaults=True)
     return value

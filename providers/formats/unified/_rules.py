@@ -8,12 +8,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
-
+from providers._umf_base import UMFModel, UMFValidationError
 from providers.formats.base import FormatError
 from providers.umf import JSON
 
-ModelT = TypeVar("ModelT", bound=BaseModel)
+ModelT = TypeVar("ModelT", bound=UMFModel)
 
 
 def validate(model: type[ModelT], data: dict[str, Any], path: str) -> ModelT:
@@ -21,11 +20,9 @@ def validate(model: type[ModelT], data: dict[str, Any], path: str) -> ModelT:
     ``path``) for the first thing it refuses."""
     try:
         return model.model_validate(data)
-    except ValidationError as error:
-        first = error.errors()[0]
-        location = ".".join(str(part) for part in first["loc"])
-        field = f"{path}.{location}" if location else path
-        raise FormatError(first["msg"], field=field) from None
+    except UMFValidationError as error:
+        field = f"{path}.{error.field}".replace(".[", "[") if error.field else path
+        raise FormatError(error.message, field=field) from None
 
 
 def written_as_read(value: Any, raw: JSON, where: str) -> JSON:

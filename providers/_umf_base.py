@@ -169,9 +169,9 @@ def _fixes_for(cls: type[UMFModel]) -> _Fix | None:
     nested: list[tuple[str, _Fix]] = []
     for name, kind in field_types(cls).items():
         for member in _value_classes(kind):
-            fix = _dump_fixes(member)
-            if fix is not None:
-                nested.append((name, fix))
+            inner = _dump_fixes(member)
+            if inner is not None:
+                nested.append((name, inner))
     empty = tuple(
         info.name
         for info in msgspec.structs.fields(cls)

@@ -16,8 +16,9 @@ import copy
 import re
 from collections.abc import Callable, Collection
 from datetime import datetime
+from operator import attrgetter
 from types import UnionType
-from typing import Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin
+from typing import Any, ClassVar, Literal, NamedTuple, TypeVar, Union, get_args, get_origin
 
 import msgspec
 
@@ -119,8 +120,6 @@ class UMFModel(
                 fix(out, json)
         else:
             out = _full_dump(self, exclude_none, json)
-            if json:
-                out = msgspec.to_builtins(out, str_keys=True)
         if include is not None:
             out = {key: value for key, value in out.items() if key in include}
         if exclude:
@@ -239,30 +238,68 @@ def field_types(cls: type[UMFModel]) -> dict[str, Any]:
     return {info.name: info.type for info in msgspec.structs.fields(cls)}
 
 
+class _Plan(NamedTuple):
+    """How to write every field of one UMF class (:func:`_full_dump`)."""
+
+    tag: str | None
+    names: tuple[str, ...]
+    values: Callable[[Any], tuple[Any, ...]]  # every field's value, in one C call
+    holding: frozenset[str]  # the fields that may hold UMF values
+    floats: frozenset[str]
+
+
+_plans: dict[type, _Plan] = {}
+_SCALARS = frozenset({str, int, bool, float})
+
+
+def _plan(cls: type[UMFModel]) -> _Plan:
+    found = _plans.get(cls)
+    if found is None:
+        names = cls.__struct_fields__
+        getter = attrgetter(*names)
+        found = _plans[cls] = _Plan(
+            tag=cls.__struct_config__.tag,  # type: ignore[arg-type]
+            names=names,
+            values=getter if len(names) > 1 else lambda value: (getter(value),),
+            holding=frozenset(
+                name for name, kind in field_types(cls).items() if _value_classes(kind)
+            ),
+            floats=_float_fields(cls),
+        )
+    return found
+
+
 def _full_dump(value: UMFModel, exclude_none: bool, json: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    tag = value.__struct_config__.tag
-    if tag is not None:
-        out["type"] = tag
-    floats = _float_fields(type(value)) if json else frozenset()
-    for name in value.__struct_fields__:
-        child = getattr(value, name)
-        if child is None and exclude_none:
-            continue
-        if type(child) is int and name in floats:
-            child = float(child)
-        out[name] = _dump_child(child, exclude_none, json)
+    """Every field of ``value``: its own and its values' fields walked here, the plain
+    JSON they hold (``extra``, ``input``) copied by msgspec in one call each."""
+    plan = _plan(type(value))
+    out: dict[str, Any] = {} if plan.tag is None else {"type": plan.tag}
+    for name, child in zip(plan.names, plan.values(value), strict=True):
+        kind = type(child)
+        if child is None:
+            if not exclude_none:
+                out[name] = None
+        elif name in plan.holding:
+            out[name] = _dump_child(child, exclude_none, json)
+        elif kind in _SCALARS:
+            out[name] = float(child) if json and kind is int and name in plan.floats else child
+        elif not child and kind is dict:  # most ``extra``s: no call for an empty one
+            out[name] = {}
+        else:
+            out[name] = msgspec.to_builtins(
+                child, builtin_types=_NOTHING if json else _PYTHON, str_keys=json
+            )
     return out
 
 
 def _dump_child(value: Any, exclude_none: bool, json: bool) -> Any:
     if isinstance(value, UMFModel):
         return _full_dump(value, exclude_none, json)
-    if isinstance(value, list):
+    if type(value) is list:
         return [_dump_child(item, exclude_none, json) for item in value]
-    if isinstance(value, dict):
-        return {key: _dump_child(item, exclude_none, json) for key, item in value.items()}
-    return value
+    if type(value) in _SCALARS:
+        return value
+    return msgspec.to_builtins(value, builtin_types=_NOTHING if json else _PYTHON, str_keys=json)
 
 
 def validation_error(error: msgspec.ValidationError) -> UMFValidationError:

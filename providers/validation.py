@@ -97,10 +97,11 @@ def _check_model(model: type[UMFModel], dump: dict[str, Any], at: str) -> None:
 
 def _check_nul_characters(conversation: Conversation) -> None:
     # The JSON serialiser (msgspec's, in C) writes NUL as the escape \u0000: without
-    # it in the text, no string or key holds one, and no walk is needed.
-    if "\\u0000" not in conversation.model_dump_json():
+    # it in the text, no string or key holds one, and no walk is needed. Defaults hold
+    # none, so the UMF JSON (defaults left out) has every string that could.
+    if "\\u0000" not in conversation.model_dump_json(exclude_defaults=True):
         return
-    for path, text in json_strings(conversation.model_dump(mode="json")):
+    for path, text in json_strings(conversation.model_dump(mode="json", exclude_defaults=True)):
         if "\x00" in text:
             raise FormatError(
                 "a NUL character (\\u0000) in the text: the archive cannot store one",

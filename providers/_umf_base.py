@@ -321,10 +321,11 @@ def validation_error(error: msgspec.ValidationError) -> UMFValidationError:
     elif message.startswith("Invalid value ") and path.endswith(".type"):
         message = f"{message.removeprefix('Invalid value ')} is not a type UMF knows"
     elif message == "Invalid RFC3339 encoded datetime":
-        message = "expected an RFC 3339 timestamp"
+        message = NOT_RFC3339
     return UMFValidationError(message[:1].lower() + message[1:], path)
 
 
+NOT_RFC3339 = "expected an RFC 3339 timestamp"
 _NAMED_FIELD = {
     "Object missing required field `": "a required field is missing",
     "Object contains unknown field `": "not a UMF field",

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, TypeVar
 
-from providers._umf_base import UMFModel, UMFValidationError
+from providers._umf_base import NOT_RFC3339, UMFModel, UMFValidationError
 from providers.formats.base import FormatError
 from providers.umf import JSON
 
@@ -17,12 +17,43 @@ ModelT = TypeVar("ModelT", bound=UMFModel)
 
 def validate(model: type[ModelT], data: dict[str, Any], path: str) -> ModelT:
     """``data`` validated as ``model``; a :class:`FormatError` naming the field (below
-    ``path``) for the first thing it refuses."""
+    ``path``) for the first thing it refuses. A timestamp in an ISO 8601 form that is not
+    RFC 3339 (``2024-05-01``, ``2024-05-01T10:00Z``) is read too: people write UMF by
+    hand, and the document's own string is what is written back (``$written``)."""
+    for _ in range(_TIMESTAMP_FIELDS):
+        try:
+            return model.model_validate(data)
+        except UMFValidationError as error:
+            read = _iso_timestamp(data, error)
+            if read is None:
+                field = f"{path}.{error.field}".replace(".[", "[") if error.field else path
+                raise FormatError(error.message, field=field) from None
+            data = read
+    return model.model_validate(data)
+
+
+# The most timestamps one validated value holds (a message's, its metadata's): a bound
+# on the reads again of one value.
+_TIMESTAMP_FIELDS = 3
+
+
+def _iso_timestamp(data: dict[str, Any], error: UMFValidationError) -> dict[str, Any] | None:
+    """``data`` with the timestamp ``error`` refused read as ISO 8601, or None if it is not
+    a timestamp refused for its form, or ISO 8601 cannot read it either."""
+    if error.message != NOT_RFC3339:
+        return None
+    *parents, key = error.field.split(".")
+    copy = dict(data)
+    inner = copy
+    for name in parents:  # timestamps are fields of objects, not of list items
+        if not isinstance(inner.get(name), dict):
+            return None
+        inner[name] = inner = dict(inner[name])
     try:
-        return model.model_validate(data)
-    except UMFValidationError as error:
-        field = f"{path}.{error.field}".replace(".[", "[") if error.field else path
-        raise FormatError(error.message, field=field) from None
+        inner[key] = datetime.fromisoformat(inner[key])
+    except (TypeError, ValueError):
+        return None
+    return copy
 
 
 def written_as_read(value: Any, raw: JSON, where: str) -> JSON:

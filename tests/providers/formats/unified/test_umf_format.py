@@ -242,3 +242,37 @@ _SEEDS = [orjson.loads(path.read_bytes()) for path in FIXTURES]
 @given(data=st.data())
 def test_any_mutation_is_read_exactly_or_refused_with_a_format_error(data: st.DataObject) -> None:
     check_mutation(UMF, _SEEDS, data)
+
+
+@pytest.mark.parametrize(
+    ("written", "read"),
+    [
+        ("2024-05-01", "2024-05-01T00:00:00"),
+        ("2024-05-01T10:00Z", "2024-05-01T10:00:00+00:00"),
+        ("2024-05-01 10:00:00", "2024-05-01T10:00:00"),
+        ("2024-05-01T10:00:00.123456789Z", "2024-05-01T10:00:00.123457+00:00"),
+    ],
+)
+def test_an_iso_8601_timestamp_is_read_and_written_back_as_it_was(written: str, read: str) -> None:
+    # Hand-written UMF may use any ISO 8601 form; the value is the instant, the document
+    # gets its own string back (stored and read again, as the archive does).
+    payload = {
+        "messages": [{"role": "user", "content": "hi", "timestamp": written}],
+        "metadata": {"timestamp": written},
+    }
+    [item] = UMF.parse(payload)
+    conversation = item.conversation
+    assert conversation.messages[0].timestamp is not None
+    assert conversation.messages[0].timestamp.isoformat() == read
+    assert conversation.metadata.timestamp == conversation.messages[0].timestamp
+    stored = Conversation.model_validate_json(conversation.model_dump_json())
+    assert UMF.render(stored).payload == payload
+
+
+@pytest.mark.parametrize("written", ["soon", "2024-13-01", "1700000000"])
+def test_a_timestamp_no_iso_form_reads_is_refused_naming_it(written: str) -> None:
+    payload = {"messages": [{"role": "user", "content": "hi", "timestamp": written}]}
+    with pytest.raises(formats.FormatError) as caught:
+        UMF.parse(payload)
+    assert caught.value.field == "payload.messages[0].timestamp"
+    assert "RFC 3339" in caught.value.message

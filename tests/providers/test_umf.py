@@ -271,3 +271,36 @@ def test_an_integer_in_a_float_field_is_written_as_a_float() -> None:
     # The value keeps what was read, and so does a Python dump (as pydantic's did).
     assert type(conversation.parameters.temperature) is int
     assert type(conversation.model_dump(exclude_defaults=True)["parameters"]["top_p"]) is int
+
+
+def _nested() -> umf.Conversation:
+    return umf.Conversation(
+        messages=[
+            umf.Message(
+                role="tool",
+                content=[
+                    umf.ToolResultBlock(
+                        tool_use_id="c",
+                        content=[umf.TextBlock(text="t", extra={"x": {"deep": [1, {"k": 2}]}})],
+                    )
+                ],
+                metadata={"tags": ["a"]},
+            )
+        ],
+        parameters=umf.Parameters(stop=["END"], custom={"n": {"m": 1}}),
+        metadata=umf.Metadata(warnings=[umf.DriftWarning(category="role-merged", message="m")]),
+    )
+
+
+def test_a_deep_copy_shares_nothing_that_can_change() -> None:
+    original = _nested()
+    copied = original.model_copy(deep=True)
+    assert copied == original
+    result = copied.messages[0].content[0]
+    assert isinstance(result, umf.ToolResultBlock) and isinstance(result.content, list)
+    result.content[0].extra["x"]["deep"][1]["k"] = 3
+    copied.messages[0].metadata["tags"].append("b")
+    copied.parameters.stop.append("STOP")  # type: ignore[union-attr]
+    copied.parameters.custom["n"]["m"] = 2
+    copied.metadata.warnings[0].message = "changed"
+    assert original == _nested()

@@ -27,11 +27,11 @@ fool it), is parsed again, slowly, to find the duplicate's path.
 from __future__ import annotations
 
 import json
-from itertools import chain
 from typing import Any
 
 import orjson
 
+from providers.json_depth import nests_deeper_than
 from providers.json_integers import describe, integer_beyond_64_bits
 from providers.validation import json_strings
 
@@ -114,19 +114,8 @@ _CHUNK = 1 << 20  # bytes split at a time: the parts of a chunk stay a few MB at
 
 
 def _check_depth(value: Any) -> None:
-    # One level at a time, without recursion; comprehensions over exact types (orjson
-    # makes no subclasses) keep this under the cost of the parse itself.
-    dicts = [value] if type(value) is dict else []
-    lists = [value] if type(value) is list else []
-    depth = 0
-    while dicts or lists:
-        depth += 1
-        if depth > MAX_DEPTH:
-            raise _too_deep()
-        values = chain(chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(lists))
-        children = [child for child in values if type(child) is dict or type(child) is list]
-        dicts = [child for child in children if type(child) is dict]
-        lists = [child for child in children if type(child) is list]
+    if nests_deeper_than(value, MAX_DEPTH):
+        raise _too_deep()
 
 
 def _check_nul_characters(value: Any) -> None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from providers.formats.base import FormatError
+from providers.json_depth import nests_deeper_than
 from providers.json_integers import describe, integer_beyond_64_bits
 from providers.umf import JSON
 
@@ -65,14 +66,8 @@ class Entry:
 def check_depth(value: JSON, path: str, limit: int = LIMITS.max_depth) -> None:
     """:class:`FormatError` if ``value`` nests deeper than ``limit`` (checked iteratively,
     so hostile nesting cannot exhaust the stack)."""
-    stack: list[tuple[JSON, int]] = [(value, 1)]
-    while stack:
-        current, depth = stack.pop()
-        if isinstance(current, dict | list):
-            if depth > limit:
-                raise FormatError(f"JSON nested deeper than {limit} levels", field=path)
-            children = current.values() if isinstance(current, dict) else current
-            stack.extend((child, depth + 1) for child in children)
+    if nests_deeper_than(value, limit):
+        raise FormatError(f"JSON nested deeper than {limit} levels", field=path)
 
 
 def loads_entry(data: bytes | str, path: str, limits: Limits = LIMITS) -> JSON:

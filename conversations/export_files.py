@@ -134,12 +134,33 @@ def filename(target: formats.Format) -> str:
 
 
 def extension(target: formats.Format) -> str:
+    """The file name extension of a payload of ``target``."""
     if target.kind == "text":
         return ".jsonl" if target.id == "openai-finetune" else ".txt"
     return ".json"
 
 
 def encode(payload: object) -> bytes:
+    """The bytes of a payload's file: a text format's text, else indented JSON."""
     if isinstance(payload, str):
         return payload.encode()
     return orjson.dumps(payload, option=orjson.OPT_INDENT_2)
+
+
+# What a downloaded file is, by its extension, for the Content-Type of its download.
+MEDIA_TYPES = {
+    ".json": "application/json",
+    ".jsonl": "application/jsonl",  # one JSON document a line (OpenAI's fine-tuning files)
+    ".txt": "text/plain; charset=utf-8",
+    ".zip": "application/zip",
+}
+
+
+def media_type(name: str) -> str:
+    """The Content-Type of a file called ``name`` that this module wrote."""
+    return MEDIA_TYPES.get(name[name.rfind(".") :], "application/octet-stream")
+
+
+def payload_media_type(payload: object) -> str:
+    """The Content-Type of :func:`encode`'s bytes of ``payload``."""
+    return MEDIA_TYPES[".txt" if isinstance(payload, str) else ".json"]

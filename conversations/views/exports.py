@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from conversations import forms, models, selectors
+from conversations import export_files, forms, models, selectors
 from conversations.ownership import current_user, owned_export_job
 from conversations.services import export_jobs
 from conversations.services.enqueue import QueueUnavailable
@@ -24,10 +24,8 @@ def export_file_response(job: models.ExportJob) -> StreamingHttpResponse | None:
     has succeeded). Only ever called with the owner's job (``owned_export_job``)."""
     if job.status != models.ExportJob.Status.SUCCEEDED or job.file is None:
         return None
-    zipped = job.filename.endswith(".zip")
-    content_type = "application/zip" if zipped else "application/octet-stream"
     response = StreamingHttpResponse(
-        selectors.export_file_chunks(job=job), content_type=content_type
+        selectors.export_file_chunks(job=job), content_type=export_files.media_type(job.filename)
     )
     response["Content-Length"] = str(job.file.size)
     response["Content-Disposition"] = f'attachment; filename="{job.filename}"'

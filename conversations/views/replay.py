@@ -11,12 +11,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from conversations import forms, models, selectors
+from conversations import export_files, forms, models, selectors
 from conversations.ownership import current_user, owned_conversation, owned_replay_run
 from conversations.services import replays
 from conversations.services.enqueue import QueueUnavailable
 from conversations.views.compare import compare_turn
-from conversations.views.transfer import _file_body, _preview
+from conversations.views.transfer import _preview
 
 
 @login_required
@@ -105,9 +105,9 @@ def replay_turn_request(request: HttpRequest, pk: Any, run_id: Any, index: int) 
     sent = selectors.replay_turn_request(turn=turn)
     if sent is None:
         raise Http404("this turn sent no request that was stored")
-    body, content_type = _file_body(sent)
+    body = export_files.encode(sent)
     if request.headers.get("HX-Request") != "true":
-        response = HttpResponse(body, content_type=content_type)
+        response = HttpResponse(body, content_type=export_files.payload_media_type(sent))
         response["X-Content-Type-Options"] = "nosniff"
         return response
     context = {"preview": _preview(body, len(body)), "whole": request.path}

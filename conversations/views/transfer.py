@@ -6,21 +6,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import orjson
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
-from conversations import forms, models, selectors, services
+from conversations import export_files, forms, models, selectors, services
 from conversations.ownership import current_user, owned_conversation, owned_import_job
 from conversations.services import import_files, import_jobs
 from conversations.services.enqueue import QueueUnavailable
 from conversations.services.uploads import UploadQuotaExceeded
 from providers import formats
-
-TEXT_EXTENSIONS = {"chatml": ".txt", "openai-finetune": ".jsonl"}
 
 
 @login_required
@@ -150,28 +147,20 @@ def export_download(request: HttpRequest, pk: Any) -> HttpResponseBase:
     exported = selectors.conversation_export_or_stream(
         conversation=conversation, target=target, leaf=leaf
     )
+    extension = export_files.extension(target)
+    name = f"{slugify(conversation.title)[:60] or 'conversation'}.{target.id}{extension}"
     response: HttpResponseBase
     if isinstance(exported, formats.Rendered):
-        body, content_type = _file_body(exported.payload)
-        response = HttpResponse(body, content_type=content_type)
+        body = export_files.encode(exported.payload)
+        response = HttpResponse(body, content_type=export_files.media_type(name))
     else:
         response = StreamingHttpResponse(exported, content_type="application/json")
-    extension = TEXT_EXTENSIONS.get(target.id, ".json")
-    name = f"{slugify(conversation.title)[:60] or 'conversation'}.{target.id}{extension}"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     response["X-Content-Type-Options"] = "nosniff"
     return response
 
 
 PREVIEW_CHARS = 20_000
-
-
-def _file_body(payload: Any) -> tuple[bytes, str]:
-    """The bytes of the downloaded file and their type: text formats as text, the rest as
-    indented JSON."""
-    if isinstance(payload, str):
-        return payload.encode(), "text/plain; charset=utf-8"
-    return orjson.dumps(payload, option=orjson.OPT_INDENT_2), "application/json"
 
 
 def _preview(body: bytes, size: int | None) -> dict[str, Any]:
@@ -200,7 +189,7 @@ def export_warnings(request: HttpRequest, pk: Any) -> HttpResponse:
         conversation=conversation, target=target, leaf=leaf
     )
     if isinstance(exported, formats.Rendered):
-        body, _ = _file_body(exported.payload)
+        body = export_files.encode(exported.payload)
         found, preview = exported.warnings, _preview(body, len(body))
     else:  # a format that streams loses nothing
         found, preview = [], _preview(_stream_start(exported), None)

@@ -33,7 +33,18 @@ def run_export(api: APIClient, capture: Any, body: dict[str, Any]) -> dict[str, 
 def download(api: APIClient, job: dict[str, Any]) -> bytes:
     response = api.get(job["download"])
     assert response.status_code == 200
+    # Named as what it is, so that a browser or a client opens it right.
+    suffix = job["filename"].rsplit(".", 1)[1]
+    assert response["Content-Type"] == DOWNLOAD_TYPES[suffix]
+    assert response["Content-Disposition"] == f'attachment; filename="{job["filename"]}"'
     return b"".join(response.streaming_content)  # type: ignore[attr-defined]
+
+
+DOWNLOAD_TYPES = {
+    "json": "application/json",
+    "jsonl": "application/jsonl",
+    "zip": "application/zip",
+}
 
 
 def test_export_these_results_writes_the_matching_ones_as_one_file(

@@ -7,7 +7,8 @@ import base64
 import binascii
 
 from drf_spectacular.utils import extend_schema
-from rest_framework.exceptions import ValidationError
+from rest_framework import status
+from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
@@ -39,8 +40,18 @@ def decode_cursor(cursor: str) -> dict[str, int]:
     return {direction: position}
 
 
+class UnknownLeaf(APIException):
+    """A well-formed ``leaf`` that names no message of the conversation: the request is
+    valid, what it names is not there (a malformed one is a 400)."""
+
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    default_code = "unknown_leaf"
+    default_detail = "no message of this conversation has this id"
+    field = "leaf"
+
+
 class MessageListView(APIView):
-    more_error_statuses = ("422",)  # an unknown cursor
+    more_error_statuses = ("422",)  # an unknown cursor or leaf
 
     @extend_schema(
         parameters=[MessagesQuery],
@@ -62,9 +73,7 @@ class MessageListView(APIView):
                 conversation=conversation, limit=params["limit"], leaf=params.get("leaf"), **where
             )
         except selectors.UnknownLeaf:
-            raise ValidationError(
-                {"leaf": ["no message of this conversation has this id"]}
-            ) from None
+            raise UnknownLeaf() from None
         results = [
             {
                 "id": key,

@@ -113,18 +113,20 @@ class ExportJobListView(APIView):
             owner=owner, format_id=body.validated_data["format"], **body.selection()
         )
         job = selectors.export_job_get(owner=owner, job_id=job.pk)  # as the worker left it
-        return Response(ExportJobOutput(job).data, status=status.HTTP_202_ACCEPTED)
+        out = ExportJobOutput(job, context={"request": request})
+        return Response(out.data, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(responses=ExportJobOutput(many=True), summary="Your export jobs, newest first")
     def get(self, request: Request) -> Response:
         jobs = selectors.export_job_list(owner=current_user(request), limit=MAX_LISTED_JOBS)
-        return Response(ExportJobOutput(jobs, many=True).data)
+        return Response(ExportJobOutput(jobs, many=True, context={"request": request}).data)
 
 
 class ExportJobDetailView(APIView):
     @extend_schema(responses=ExportJobOutput, summary="An export job: its progress, then its file")
     def get(self, request: Request, pk: str) -> Response:
-        return Response(ExportJobOutput(owned_export_job(request, pk)).data)
+        job = owned_export_job(request, pk)
+        return Response(ExportJobOutput(job, context={"request": request}).data)
 
 
 class ExportJobDownloadView(APIView):

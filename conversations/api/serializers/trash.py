@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException
@@ -138,7 +139,7 @@ class ExportJobOutput(serializers.ModelSerializer[models.ExportJob]):
         ),
     )
     download = serializers.SerializerMethodField(
-        help_text="Where to download the file, once the job has succeeded"
+        help_text="The absolute URL of the file, once the job has succeeded (else null)"
     )
 
     class Meta:
@@ -162,4 +163,5 @@ class ExportJobOutput(serializers.ModelSerializer[models.ExportJob]):
     def get_download(self, job: models.ExportJob) -> str | None:
         if job.status != models.ExportJob.Status.SUCCEEDED:
             return None
-        return f"/api/v1/exports/{job.pk}/download"
+        path = reverse("api-export-job-download", kwargs={"pk": job.pk})
+        return str(self.context["request"].build_absolute_uri(path))

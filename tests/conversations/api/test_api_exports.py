@@ -31,6 +31,7 @@ def run_export(api: APIClient, capture: Any, body: dict[str, Any]) -> dict[str, 
 
 
 def download(api: APIClient, job: dict[str, Any]) -> bytes:
+    assert job["download"] == f"http://testserver/api/v1/exports/{job['id']}/download"
     response = api.get(job["download"])
     assert response.status_code == 200
     # Named as what it is, so that a browser or a client opens it right.

@@ -89,7 +89,7 @@ def test_leaf_pages_through_the_branch(api: APIClient) -> None:
         ("limit=0", 400, "min_value", "limit"),
         ("limit=201", 400, "max_value", "limit"),
         ("leaf=nope", 400, "invalid", "leaf"),
-        ("leaf=01a224dd-c90d-712d-88e7-adcbb030e2f2", 400, "invalid", "leaf"),
+        ("leaf=01a224dd-c90d-712d-88e7-adcbb030e2f2", 422, "unknown_leaf", "leaf"),
     ],
 )
 def test_bad_parameters_are_named(

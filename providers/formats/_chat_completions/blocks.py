@@ -61,6 +61,18 @@ def source_from_url(url: str) -> tuple[MediaSource, str | None]:
     return source, None if data_uri(*parsed) == url else url
 
 
+def read_image_url(
+    inner: dict[str, Any], path: str
+) -> tuple[MediaSource, str | None, str | None, dict[str, Any]]:
+    """An ``image_url`` object (``{"url", "detail"}``, at ``path``) as read: its source,
+    its detail, its ``$uri`` hint (see :func:`source_from_url`) and its other fields."""
+    url = require_str(inner.get("url"), at(path, "url"))
+    fields, rest = split(inner, ("detail",), handled=("url",), path=path)
+    detail = require_str(fields["detail"], at(path, "detail")) if fields else None
+    source, uri = source_from_url(url)
+    return source, detail, uri, rest
+
+
 def media_uri(source: MediaSource, extra: Extra, ns: Namespace) -> str | None:
     """The URL or data URI that carries ``source``, spelled as it was read when it was."""
     if source.type == "url":

@@ -8,6 +8,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from providers.formats._chat_completions.files import base64_source
 from providers.formats._chat_completions.turns import Turn
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import (
@@ -54,11 +55,7 @@ class ParseState:
 def source_from_url(url: str) -> tuple[MediaSource, str | None]:
     """A URL or data URI as a source, and the URI itself when the source would not spell
     it the same way again (extra parameters, no media type): the ``$uri`` hint."""
-    parsed = parse_data_uri(url)
-    if parsed is None:
-        return MediaSource(type="url", url=url), None
-    source = MediaSource(type="base64", media_type=parsed[0], data=parsed[1])
-    return source, None if data_uri(*parsed) == url else url
+    return base64_source(url) or (MediaSource(type="url", url=url), None)
 
 
 def read_image_url(

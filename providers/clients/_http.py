@@ -78,6 +78,15 @@ def decode_json(data: str | bytes, context: str) -> Any:
         raise malformed(context, f"invalid JSON ({error})", text) from None
 
 
+def decode_object(data: str, context: str, what: str) -> dict[str, Any]:
+    """The JSON object of one streamed event; :func:`malformed` (permanent) when it is not
+    JSON or not an object, ``what`` naming the event in the error ("a stream chunk")."""
+    value = decode_json(data, context)
+    if not isinstance(value, dict):
+        raise malformed(context, f"{what} is not an object", data)
+    return value
+
+
 def normalize_base_url(base_url: str) -> str:
     """``base_url`` without a trailing slash, ``http://`` assumed when it has no scheme
     (``OLLAMA_HOST=127.0.0.1:11434``)."""

@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 
 from providers.clients._errors import error_from_event, malformed
-from providers.clients._http import HttpClient, StreamReader, StreamState, decode_json
+from providers.clients._http import HttpClient, StreamReader, StreamState, decode_object
 from providers.clients._stream import ChunkEmitter
 from providers.umf import JSON
 
@@ -60,9 +60,7 @@ class MessageStream(StreamState):
         """One named event; its ``data.type`` repeats the name."""
         if event == "ping":
             return
-        body = decode_json(data, _LABEL)
-        if not isinstance(body, dict):
-            raise malformed(_LABEL, f"the {event!r} event is not an object", data)
+        body = decode_object(data, _LABEL, f"the {event!r} event")
         kind = body.get("type", event)
         self.last_event = str(kind)
         if kind == "error":

@@ -15,8 +15,8 @@ from urllib.parse import quote
 
 import orjson
 
-from providers.clients._errors import error_from_event, malformed
-from providers.clients._http import HttpClient, StreamReader, StreamState, decode_json
+from providers.clients._errors import error_from_event
+from providers.clients._http import HttpClient, StreamReader, StreamState, decode_object
 from providers.clients._stream import ChunkEmitter
 from providers.umf import JSON
 
@@ -62,9 +62,7 @@ class GenerateContentStream(StreamState):
 
     def feed(self, event: str, data: str) -> None:
         """One chunk (or an ``error`` object)."""
-        chunk = decode_json(data, _LABEL)
-        if not isinstance(chunk, dict):
-            raise malformed(_LABEL, "a stream chunk is not an object", data)
+        chunk = decode_object(data, _LABEL, "a stream chunk")
         self.last_event = "chunk"
         if "error" in chunk:
             error = chunk["error"]

@@ -15,8 +15,8 @@ from typing import Any
 import httpx
 import orjson
 
-from providers.clients._errors import error_from_event, malformed
-from providers.clients._http import HttpClient, StreamReader, StreamState, decode_json
+from providers.clients._errors import error_from_event
+from providers.clients._http import HttpClient, StreamReader, StreamState, decode_object
 from providers.clients._stream import ChunkEmitter
 from providers.umf import JSON
 
@@ -65,9 +65,7 @@ class ChatLineStream(StreamState):
 
     def feed(self, event: str, data: str) -> None:
         """One line: a partial response, the final ``done`` one, or an ``error``."""
-        line = decode_json(data, _LABEL)
-        if not isinstance(line, dict):
-            raise malformed(_LABEL, "a stream line is not an object", data)
+        line = decode_object(data, _LABEL, "a stream line")
         self.last_event = "done" if line.get("done") else "line"
         if "error" in line:
             self.emitter.error("error", str(line["error"]))

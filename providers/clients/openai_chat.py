@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.clients._errors import error_from_event, malformed
-from providers.clients._http import HttpClient, StreamReader, StreamState, decode_json
+from providers.clients._errors import error_from_event
+from providers.clients._http import HttpClient, StreamReader, StreamState, decode_object
 from providers.clients._stream import ChunkEmitter
 from providers.umf import JSON
 
@@ -77,9 +77,7 @@ class ChatCompletionStream(StreamState):
             self.finished = True
             self.last_event = "[DONE]"
             return
-        chunk = decode_json(data, _LABEL)
-        if not isinstance(chunk, dict):
-            raise malformed(_LABEL, "a stream chunk is not an object", data)
+        chunk = decode_object(data, _LABEL, "a stream chunk")
         self.last_event = "chunk"
         if "error" in chunk:
             error = chunk["error"]

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.clients._errors import error_from_event, malformed
-from providers.clients._http import HttpClient, StreamReader, StreamState, decode_json
+from providers.clients._errors import error_from_event
+from providers.clients._http import HttpClient, StreamReader, StreamState, decode_object
 from providers.clients._stream import ChunkEmitter
 from providers.umf import JSON
 
@@ -53,9 +53,7 @@ class ResponseEventStream(StreamState):
 
     def feed(self, event: str, data: str) -> None:
         """One typed event; unknown types (hosted-tool progress...) are ignored."""
-        body = decode_json(data, _LABEL)
-        if not isinstance(body, dict):
-            raise malformed(_LABEL, f"the {event!r} event is not an object", data)
+        body = decode_object(data, _LABEL, f"the {event!r} event")
         kind = str(body.get("type", event))
         self.last_event = kind
         if kind == "error":

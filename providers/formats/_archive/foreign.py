@@ -19,6 +19,7 @@ from providers.formats._kit.drift import (
     report_message_name,
 )
 from providers.formats._kit.ids import report_rewritten
+from providers.formats._kit.wire import report_signature_stripped
 from providers.formats.base import Drift
 from providers.umf import (
     Block,
@@ -108,7 +109,7 @@ def thinking_text(block: ThinkingBlock, path: str, drift: Drift, unsigned: str) 
         )
         return None
     if block.signature or block.data:
-        drift.add("signature-stripped", unsigned, field=path, original=block.provider)
+        report_signature_stripped(block, path, drift, unsigned)
     return block.text
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from providers.formats._chat_completions.files import base64_source
 from providers.formats._chat_completions.turns import Turn
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import (
@@ -54,11 +55,19 @@ class ParseState:
 def source_from_url(url: str) -> tuple[MediaSource, str | None]:
     """A URL or data URI as a source, and the URI itself when the source would not spell
     it the same way again (extra parameters, no media type): the ``$uri`` hint."""
-    parsed = parse_data_uri(url)
-    if parsed is None:
-        return MediaSource(type="url", url=url), None
-    source = MediaSource(type="base64", media_type=parsed[0], data=parsed[1])
-    return source, None if data_uri(*parsed) == url else url
+    return base64_source(url) or (MediaSource(type="url", url=url), None)
+
+
+def read_image_url(
+    inner: dict[str, Any], path: str
+) -> tuple[MediaSource, str | None, str | None, dict[str, Any]]:
+    """An ``image_url`` object (``{"url", "detail"}``, at ``path``) as read: its source,
+    its detail, its ``$uri`` hint (see :func:`source_from_url`) and its other fields."""
+    url = require_str(inner.get("url"), at(path, "url"))
+    fields, rest = split(inner, ("detail",), handled=("url",), path=path)
+    detail = require_str(fields["detail"], at(path, "detail")) if fields else None
+    source, uri = source_from_url(url)
+    return source, detail, uri, rest
 
 
 def media_uri(source: MediaSource, extra: Extra, ns: Namespace) -> str | None:

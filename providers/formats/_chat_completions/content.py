@@ -96,13 +96,16 @@ def write_result_content(wire: dict[str, Any], content: Any, hint: Any) -> None:
         wire["content"] = content
 
 
-def write_text(block: TextBlock, path: str, ctx: RenderContext) -> dict[str, Any]:
+def write_text(
+    block: TextBlock, path: str, ctx: RenderContext, why: str | None = None
+) -> dict[str, Any]:
     """A ``text`` part with the block's verbatim fields; citations this format did not read
-    (it marks its own with ``$citations``) are ``content-dropped``."""
+    (it marks its own with ``$citations``) are ``content-dropped``, ``why`` saying so in
+    the format's own words when it has them."""
     if block.citations and ctx.ns.hint(block.extra, "citations") is None:
         ctx.drift.add(
             "content-dropped",
-            f"citations of another format cannot be sent to {ctx.label}",
+            why or f"citations of another format cannot be sent to {ctx.label}",
             field=at(path, "citations"),
             original=block.citations,
         )

@@ -161,16 +161,22 @@ def _write_stop(
 
 
 def default_model(
-    parameters: Parameters, default: str, ctx: Context, provider: str | None = None
+    parameters: Parameters,
+    default: str,
+    ctx: Context,
+    provider: str | None = None,
+    *,
+    why: str | None = None,
 ) -> str | None:
     """The model to send: the conversation's, else (none or an empty name) ``default``
     (``parameter-defaulted``) when converting; as read when rendering faithfully.
-    ``provider`` names who requires one (the format's label unless given)."""
+    ``provider`` names who requires one (the format's label unless given); ``why`` is
+    the warning in a format's own words, when it has them."""
     if parameters.model or ctx.faithful:
         return parameters.model
     ctx.drift.add(
         "parameter-defaulted",
-        f"{provider or ctx.label} requires a model; the default one was filled in",
+        why or f"{provider or ctx.label} requires a model; the default one was filled in",
         field="parameters.model",
         original=parameters.model,
         transformed=default,

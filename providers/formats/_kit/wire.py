@@ -83,6 +83,13 @@ def signature_portable(block: ThinkingBlock, target: str) -> bool:
     return block.provider is not None and block.provider == target
 
 
+def report_signature_stripped(block: ThinkingBlock, path: str, drift: Drift, why: str) -> None:
+    """The ``signature-stripped`` warning for a thinking block sent without its signature
+    or encrypted data, ``why`` in the target's words; it names the block's provider, never
+    the signature."""
+    drift.add("signature-stripped", why, field=path, original=block.provider)
+
+
 def wire_finish_reason(
     message: Message, wire: Mapping[str, str], *, keep_unknown: bool = False
 ) -> str | None:

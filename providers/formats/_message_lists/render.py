@@ -27,6 +27,7 @@ from providers.umf import (
     Conversation,
     DocumentBlock,
     Extra,
+    MediaSource,
     Message,
     RefusalBlock,
     TextBlock,
@@ -121,6 +122,23 @@ def whole_result(message: Message) -> ToolResultBlock | None:
     return ToolResultBlock(
         tool_use_id=message.tool_call_id, content=list(message.content), name=message.name
     )
+
+
+def media_type_or_default(
+    source: MediaSource, default: str, path: str, ctx: RenderContext, why: str
+) -> str:
+    """The media type of the source of the block at ``path``, else ``default`` with a
+    ``parameter-defaulted`` note, ``why`` in the format's words ("Appam needs a media type")."""
+    if source.media_type is not None:
+        return source.media_type
+    ctx.drift.add(
+        "parameter-defaulted",
+        why,
+        field=at(path, "source.media_type"),
+        transformed=default,
+        severity="info",
+    )
+    return default
 
 
 def report_tool_as_user(path: str, ctx: RenderContext) -> str:

@@ -35,6 +35,7 @@ from providers.umf import (
     JSON,
     Block,
     DocumentBlock,
+    Extra,
     ImageBlock,
     MediaSource,
     TextBlock,
@@ -62,21 +63,27 @@ def _text(block: dict[str, Any], path: str) -> Block:
 
 
 def _image(block: dict[str, Any], path: str) -> Block:
-    fields, rest = split(block, ("detail",), handled=("type", "source"), path=path)
-    source, source_rest = _source(block.get("source"), at(path, "source"), IMAGE_SOURCES)
-    detail = require_str(fields["detail"], at(path, "detail")) if "detail" in fields else None
-    return ImageBlock(
-        source=source, detail=detail, extra=NS.extra(rest, source=source_rest or None)
-    )
+    source, detail, extra = _media(block, path, "detail", IMAGE_SOURCES)
+    return ImageBlock(source=source, detail=detail, extra=extra)
 
 
 def _document(block: dict[str, Any], path: str) -> Block:
-    fields, rest = split(block, ("title",), handled=("type", "source"), path=path)
-    source, source_rest = _source(block.get("source"), at(path, "source"), DOCUMENT_SOURCES)
-    title = require_str(fields["title"], at(path, "title")) if "title" in fields else None
-    return DocumentBlock(
-        source=source, title=title, extra=NS.extra(rest, source=source_rest or None)
-    )
+    source, title, extra = _media(block, path, "title", DOCUMENT_SOURCES)
+    return DocumentBlock(source=source, title=title, extra=extra)
+
+
+def _media(
+    block: dict[str, Any],
+    path: str,
+    name: str,
+    kinds: dict[str, tuple[SourceKind, tuple[str, ...]]],
+) -> tuple[MediaSource, str | None, Extra]:
+    """A media block's source (one of ``kinds``), its optional string field ``name``
+    (``detail``, ``title``) and its extra."""
+    fields, rest = split(block, (name,), handled=("type", "source"), path=path)
+    source, source_rest = _source(block.get("source"), at(path, "source"), kinds)
+    value = require_str(fields[name], at(path, name)) if name in fields else None
+    return source, value, NS.extra(rest, source=source_rest or None)
 
 
 def _source(

@@ -8,7 +8,7 @@ from typing import Any
 
 from providers.formats._kit.drift import report_block_dropped, report_thinking_dropped
 from providers.formats._kit.paths import at, item
-from providers.formats._kit.wire import signature_portable
+from providers.formats._kit.wire import report_signature_stripped, signature_portable
 from providers.formats._message_lists.render import (
     ListContext,
     report_as_text,
@@ -169,12 +169,8 @@ def _thinking(block: Block, path: str, ctx: ListContext) -> Body | None:
     if portable and block.signature is not None:
         body["signature"] = block.signature
     elif block.signature or block.data:
-        ctx.drift.add(
-            "signature-stripped",
-            "the reasoning's signature belongs to another provider; the text is kept",
-            field=path,
-            original=block.provider,
-        )
+        why = "the reasoning's signature belongs to another provider; the text is kept"
+        report_signature_stripped(block, path, ctx.drift, why)
     if block.redacted or NS.hint(block.extra, "redacted") != "absent":
         body["redacted"] = block.redacted
     return body

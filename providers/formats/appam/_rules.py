@@ -8,6 +8,7 @@ from providers.formats._kit.context import RenderContext
 from providers.formats._kit.paths import at, item
 from providers.formats._message_lists.render import (
     developer_as_system,
+    media_type_or_default,
     report_tool_as_user,
     whole_result,
 )
@@ -36,13 +37,6 @@ def role_and_blocks(
 def media_type(source: MediaSource, default: str, path: str, ctx: RenderContext) -> str:
     """The media type of the source of the block at ``path``, else ``default`` with a
     note: Appam needs one."""
-    if source.media_type is not None:
-        return source.media_type
-    ctx.drift.add(
-        "parameter-defaulted",
-        "Appam needs a media type; none was given",
-        field=at(path, "source.media_type"),
-        transformed=default,
-        severity="info",
+    return media_type_or_default(
+        source, default, path, ctx, "Appam needs a media type; none was given"
     )
-    return default

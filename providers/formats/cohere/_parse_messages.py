@@ -19,7 +19,7 @@ from typing import Any
 
 import orjson
 
-from providers.formats._chat_completions.blocks import ParseState, source_from_url
+from providers.formats._chat_completions.blocks import ParseState, read_image_url
 from providers.formats._chat_completions.calls import read_call
 from providers.formats._chat_completions.content import content_hint, read_content
 from providers.formats._kit.fields import require_list, require_mapping, require_str, split
@@ -143,10 +143,7 @@ def parse_part(raw: JSON, path: str, role: str) -> Block:
 def _parse_image(part: dict[str, Any], path: str) -> Block:
     inner_path = at(path, "image_url")
     inner = require_mapping(part.get("image_url"), inner_path)
-    url = require_str(inner.get("url"), at(inner_path, "url"))
-    fields, rest = split(inner, ("detail",), handled=("url",), path=inner_path)
-    detail = require_str(fields["detail"], at(inner_path, "detail")) if fields else None
-    source, uri = source_from_url(url)
+    source, detail, uri, rest = read_image_url(inner, inner_path)
     _, outer = split(part, (), handled=("type", "image_url"), path=path)
     return ImageBlock(
         source=source, detail=detail, extra=NS.extra(outer, inner=rest or None, uri=uri)

@@ -31,7 +31,7 @@ from providers.formats._chat_completions.content import (
 from providers.formats._chat_completions.turns import Located, Turn, locate, mark_error
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import describe, report_block_dropped
-from providers.formats._kit.wire import signature_portable
+from providers.formats._kit.wire import report_signature_stripped, signature_portable
 from providers.umf import (
     JSON,
     Block,
@@ -123,12 +123,8 @@ class TurnWriter:
             drop_reasoning(block, path, "Cohere takes only readable reasoning", self.ctx)
             return
         if (block.signature or block.data) and not signature_portable(block, NS.format_id):
-            self.ctx.drift.add(
-                "signature-stripped",
-                "Cohere reasoning carries no signature; the text is sent without it",
-                field=path,
-                original=block.provider,
-            )
+            why = "Cohere reasoning carries no signature; the text is sent without it"
+            report_signature_stripped(block, path, self.ctx.drift, why)
         pieces.parts.append(NS.put({"type": "thinking", "thinking": block.text}, block.extra))
 
     def part(self, block: Block, path: str, role: str) -> dict[str, Any] | None:

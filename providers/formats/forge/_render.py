@@ -15,6 +15,7 @@ import orjson
 
 from providers.formats._kit.drift import report_block_dropped, report_thinking_dropped
 from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import report_signature_stripped
 from providers.formats._message_lists.render import (
     ListContext,
     developer_as_system,
@@ -184,12 +185,8 @@ def _thinking(block: ThinkingBlock, path: str, ctx: ListContext) -> str | None:
         report_thinking_dropped(block, path, ctx.drift, why)
         return None
     if block.signature or block.data:
-        ctx.drift.add(
-            "signature-stripped",
-            "Forge thinking is plain text; its signature is left out",
-            field=path,
-            original=block.provider,
-        )
+        why = "Forge thinking is plain text; its signature is left out"
+        report_signature_stripped(block, path, ctx.drift, why)
     return write_thinking(block.text)
 
 

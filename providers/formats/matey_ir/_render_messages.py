@@ -14,6 +14,7 @@ from providers.formats._kit.paths import at, item
 from providers.formats._message_lists.render import (
     ListContext,
     developer_as_system,
+    media_type_or_default,
     plain_text,
     report_as_text,
     report_citations,
@@ -109,16 +110,8 @@ def _image(block: ImageBlock, path: str, ctx: ListContext) -> Wire | None:
     if source.type == "url" and source.url is not None:
         wire: Wire = {"type": "url", "url": source.url}
     elif source.type == "base64" and source.data is not None:
-        media_type = source.media_type
-        if media_type is None:
-            media_type = DEFAULT_MEDIA_TYPE
-            ctx.drift.add(
-                "parameter-defaulted",
-                "an IR base64 image needs a media type",
-                field=at(path, "source.media_type"),
-                transformed=media_type,
-                severity="info",
-            )
+        why = "an IR base64 image needs a media type"
+        media_type = media_type_or_default(source, DEFAULT_MEDIA_TYPE, path, ctx, why)
         wire = {"type": "base64", "mediaType": media_type, "data": source.data}
     else:
         report_block_dropped(block, path, ctx.drift, "IR images are a URL or base64 data")

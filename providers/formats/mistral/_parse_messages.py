@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from providers.formats._chat_completions.blocks import ParseState, source_from_url
+from providers.formats._chat_completions.blocks import ParseState, read_image_url, source_from_url
 from providers.formats._chat_completions.calls import read_call
 from providers.formats._chat_completions.content import content_hint, read_content
 from providers.formats._kit.fields import require_list, require_mapping, require_str, split
@@ -183,13 +183,10 @@ def _parse_image(chunk: dict[str, Any], path: str) -> Block:
     detail, form = None, None
     rest: dict[str, Any] = {}
     if isinstance(value, dict):
-        url = require_str(value.get("url"), at(value_path, "url"))
-        fields, rest = split(value, ("detail",), handled=("url",), path=value_path)
-        detail = require_str(fields["detail"], at(value_path, "detail")) if fields else None
+        source, detail, uri, rest = read_image_url(value, value_path)
         form = "object" if detail is None else None
     else:
-        url = require_str(value, value_path)
-    source, uri = source_from_url(url)
+        source, uri = source_from_url(require_str(value, value_path))
     _, outer = split(chunk, (), handled=("type", "image_url"), path=path)
     return ImageBlock(
         source=source,

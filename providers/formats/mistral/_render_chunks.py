@@ -17,7 +17,7 @@ from providers.formats._chat_completions.blocks import (
 from providers.formats._chat_completions.content import sent_as_text
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import describe, report_block_dropped
-from providers.formats._kit.wire import signature_portable
+from providers.formats._kit.wire import report_signature_stripped, signature_portable
 from providers.umf import AudioBlock, DocumentBlock, ImageBlock, ThinkingBlock
 
 from ._constants import NS
@@ -87,12 +87,8 @@ def render_thinking(block: ThinkingBlock, path: str, ctx: Context) -> dict[str, 
     if block.signature is not None and portable:
         chunk["signature"] = block.signature
     elif block.signature is not None or block.data is not None:
-        ctx.drift.add(
-            "signature-stripped",
-            "the signature belongs to another provider; the text is sent without it",
-            field=path,
-            original=block.provider,
-        )
+        why = "the signature belongs to another provider; the text is sent without it"
+        report_signature_stripped(block, path, ctx.drift, why)
     return NS.put(chunk, block.extra)
 
 

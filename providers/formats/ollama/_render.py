@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._chat_completions.blocks import take_answer, thread
+from providers.formats._chat_completions.parameters import default_model
 from providers.formats._chat_completions.shape import SHAPES, enveloped, one_answer
 from providers.formats._kit.drift import (
     no_place_for_message_facts,
@@ -77,16 +78,8 @@ def _request(
 ) -> dict[str, Any]:
     parameters = conversation.parameters
     body: dict[str, Any] = {}
-    model = parameters.model
-    if not model and not ctx.faithful:
-        model = DEFAULT_MODEL
-        ctx.drift.add(
-            "parameter-defaulted",
-            "Ollama requires a model; the default was used",
-            field="parameters.model",
-            original=parameters.model,
-            transformed=DEFAULT_MODEL,
-        )
+    why = "Ollama requires a model; the default was used"
+    model = default_model(parameters, DEFAULT_MODEL, ctx, why=why)
     if model is not None:
         body["model"] = model
     body["messages"] = messages

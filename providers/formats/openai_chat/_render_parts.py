@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._chat_completions.blocks import media_uri
+from providers.formats._chat_completions.content import write_text
 from providers.formats._chat_completions.files import filename_for
 from providers.formats._kit.context import RenderContext as KitContext
 from providers.formats._kit.drift import describe, report_block_dropped, report_foreign_fields
 from providers.formats._kit.ids import ToolIdMap
-from providers.formats._kit.paths import at
 from providers.formats.base import Drift
 from providers.umf import (
     AudioBlock,
@@ -68,7 +68,7 @@ def render_part(block: Block, path: str, ctx: RenderContext, role: str) -> dict[
     Refusals outside assistant messages become text unless the conversation is rendered
     as the openai-chat document it was read from."""
     if isinstance(block, TextBlock):
-        return _render_text(block, path, ctx)
+        return write_text(block, path, ctx, "OpenAI Chat requests carry no citations")
     if isinstance(block, RefusalBlock):
         return _render_refusal(block, path, ctx, role)
     if isinstance(block, ImageBlock):
@@ -78,17 +78,6 @@ def render_part(block: Block, path: str, ctx: RenderContext, role: str) -> dict[
     if isinstance(block, DocumentBlock):
         return _render_document(block, path, ctx)
     raise TypeError(f"{block.type} blocks are not content parts")  # callers sort these out
-
-
-def _render_text(block: TextBlock, path: str, ctx: RenderContext) -> dict[str, Any]:
-    if block.citations and NAMESPACE.hint(block.extra, "citations") is None:
-        ctx.drift.add(
-            "content-dropped",
-            "OpenAI Chat requests carry no citations",
-            field=at(path, "citations"),
-            original=block.citations,
-        )
-    return NAMESPACE.put({"type": "text", "text": block.text}, block.extra)
 
 
 def _render_refusal(

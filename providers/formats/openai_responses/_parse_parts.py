@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._chat_completions.blocks import source_from_url
 from providers.formats._chat_completions.content import PartParser, typed_part_reader
-from providers.formats._chat_completions.files import base64_source, file_data_source
+from providers.formats._chat_completions.files import file_data_source
 from providers.formats._kit.fields import (
     refuse_kept_name,
     refuse_reserved_names,
@@ -92,10 +93,7 @@ def _parse_image(part: dict[str, Any], path: str) -> Block:
         require_str(value, at(path, key))
     uri = None
     if "image_url" in fields:
-        source, uri = base64_source(fields["image_url"]) or (
-            MediaSource(type="url", url=fields["image_url"]),
-            None,
-        )
+        source, uri = source_from_url(fields["image_url"])
         source.file_id = fields.get("file_id")
     elif "file_id" in fields:
         source = MediaSource(type="file", file_id=fields["file_id"])

@@ -65,9 +65,7 @@ def _image(block: Block, path: str, ctx: ListContext) -> Body | None:
     if source.type == "url" and source.url is not None:
         wire: Body = {"type": "url", "url": source.url}
     elif source.type == "base64" and source.data is not None:
-        media_type = media_type_of(
-            source, DEFAULT_IMAGE_MEDIA_TYPE, at(path, "source.media_type"), ctx
-        )
+        media_type = media_type_of(source, DEFAULT_IMAGE_MEDIA_TYPE, path, ctx)
         wire = {"type": "base64", "media_type": media_type, "data": source.data}
     else:
         report_block_dropped(block, path, ctx.drift, "Appam images are base64 data or a URL")

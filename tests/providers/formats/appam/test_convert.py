@@ -9,6 +9,7 @@ from typing import Any
 from providers.umf import (
     Conversation,
     DocumentBlock,
+    ImageBlock,
     MediaSource,
     Message,
     TextBlock,
@@ -214,6 +215,17 @@ def test_documents_fill_what_appam_requires() -> None:
             {"type": "document", "source": "file", "file_id": "file-1"},
             None,
         ),
+    ]
+
+
+def test_an_image_without_a_media_type_gets_the_default_with_a_note_at_its_field() -> None:
+    image = ImageBlock(source=MediaSource(type="base64", data=PNG))
+    rendered = assert_renders(
+        "appam", Conversation(messages=[Message(role="user", content=[image])])
+    )
+    assert rendered.payload[0]["content"][0]["source"]["media_type"] == "image/png"
+    assert summary(rendered.warnings) == [
+        ("parameter-defaulted", "messages[0].content[0].source.media_type", None, "image/png")
     ]
 
 

@@ -11,6 +11,7 @@ from providers.formats._kit.drift import (
     no_place_for_message_facts,
     report_foreign_extra,
     report_message_metadata,
+    report_unplaced,
     report_unsupported_parameters,
 )
 from providers.formats._kit.paths import item
@@ -42,13 +43,13 @@ def render(conversation: Conversation) -> Rendered:
     messages = thread(conversation, ctx, original=lambda entry: extract_text(entry) or entry.role)
     answer, shape = take_answer(messages, shape, _is_answer)
     if shape == "response":
-        _report_unplaced(conversation, messages, ctx)
+        report_unplaced(conversation, messages, ctx.drift)
         messages = []
     if not ctx.faithful:
         report_message_metadata(messages, ctx.drift, _NO_MESSAGE_METADATA)
     wire = [out for index, message in messages for out in render_message(message, index, ctx)]
     if shape == "messages":
-        _report_unplaced(conversation, [], ctx)
+        report_unplaced(conversation, [], ctx.drift)
     payload = wire if shape in ("messages", "response") else _request(conversation, wire, ctx)
     response = None
     if answer is not None:
@@ -149,25 +150,6 @@ def _tool(tool: Tool, path: str, ctx: Context) -> dict[str, Any]:
     body["function"] = NS.put(function, tool.extra)
     report_foreign_extra(tool.extra, path, ctx)
     return body
-
-
-def _report_unplaced(
-    conversation: Conversation, earlier: list[tuple[int, Message]], ctx: Context
-) -> None:
-    # A bare message list or response has no room for tools, parameters or earlier turns.
-    for index, _ in earlier:
-        ctx.drift.add(
-            "content-dropped", "a response holds only the answer", field=item("messages", index)
-        )
-    if conversation.tools:
-        ctx.drift.add("tool-unsupported", "this payload shape has no tools", field="tools")
-    for key, value in conversation.parameters.model_dump(exclude_defaults=True).items():
-        ctx.drift.add(
-            "parameter-unsupported",
-            "this payload shape has no parameters",
-            field=f"parameters.{key}",
-            original=value,
-        )
 
 
 # --------------------------------------------------------------------------- options

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from providers import formats
 from providers.umf import (
     AudioBlock,
     Block,
@@ -202,3 +203,27 @@ def test_tool_errors_and_media_in_results() -> None:
         ),
         ("id-rewritten", "info", "messages[2].content[1].tool_use_id", "c", None),
     ]
+
+
+@pytest.mark.parametrize(
+    ("payload", "shape"),
+    [
+        ([{"role": "user", "content": "hi"}], "messages"),
+        ({"model": "llama3.2", "message": {"role": "assistant", "content": "hi"}}, "response"),
+    ],
+)
+def test_a_bare_shape_says_it_has_no_room_for_tools_or_a_tool_choice(
+    payload: Any, shape: str
+) -> None:
+    # A message list or a response carries no tools and no tool choice: both are dropped
+    # with a warning (the tool choice was dropped silently).
+    [item] = formats.get("ollama").parse(payload)
+    conversation = item.conversation
+    assert conversation.extra["ollama"]["$shape"] == shape
+    conversation.tools = [Tool(name="f")]
+    conversation.tool_choice = ToolChoice(type="required")
+    rendered = formats.get("ollama").render(conversation)
+    assert rendered.payload == payload
+    dropped = [(w.category, w.field) for w in rendered.warnings]
+    assert ("tool-unsupported", "tools") in dropped
+    assert ("parameter-unsupported", "tool_choice") in dropped

@@ -17,17 +17,20 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable, Collection
-from datetime import datetime
-from operator import attrgetter
-from types import UnionType
-from typing import Any, ClassVar, Literal, NamedTuple, TypeVar, Union, get_args, get_origin
+from typing import Any, ClassVar, Literal, TypeVar
 
 import msgspec
 
+from providers._umf_walk import (
+    JSON_TYPES,
+    PYTHON_TYPES,
+    deep_copy,
+    dump_fixes,
+    full_dump,
+)
+
 ModelT = TypeVar("ModelT", bound="UMFModel")
 Mode = Literal["python", "json"]
-_NOTHING = ()  # builtin_types for a JSON dump: a timestamp becomes its RFC 3339 string
-_PYTHON = (datetime,)  # and for a Python dump: it stays a datetime
 
 
 class UMFValidationError(ValueError):
@@ -115,13 +118,13 @@ class UMFModel(
         json = mode == "json"
         if exclude_defaults and not exclude_none:
             out: dict[str, Any] = msgspec.to_builtins(
-                self, builtin_types=_NOTHING if json else _PYTHON, str_keys=json
+                self, builtin_types=JSON_TYPES if json else PYTHON_TYPES, str_keys=json
             )
-            fix = _dump_fixes(type(self))
+            fix = dump_fixes(type(self))
             if fix is not None:
                 fix(out, json)
         else:
-            out = _full_dump(self, exclude_none, json)
+            out = full_dump(self, exclude_none, json)
         if include is not None:
             out = {key: value for key, value in out.items() if key in include}
         if exclude:
@@ -130,7 +133,7 @@ class UMFModel(
 
     def model_dump_json(self, *, exclude_defaults: bool = False) -> str:
         """:meth:`model_dump` in JSON mode, as compact JSON text."""
-        if exclude_defaults and _dump_fixes(type(self)) is None:
+        if exclude_defaults and dump_fixes(type(self)) is None:
             return msgspec.json.encode(self).decode()
         dumped = self.model_dump(mode="json", exclude_defaults=exclude_defaults)
         return msgspec.json.encode(dumped).decode()
@@ -142,186 +145,10 @@ class UMFModel(
     ) -> ModelT:
         """A copy holding the same values (``deep``: copies of them too), with the fields
         of ``update`` replaced."""
-        base = _deep_copy(self) if deep else self
+        base = deep_copy(self) if deep else self
         if update:
             return msgspec.structs.replace(base, **update)
         return base if deep else copy.copy(self)
-
-
-# Where msgspec's own dump of a class differs from the UMF JSON, the fix of its dump, made
-# once per class from the field types (None where there is nothing to fix):
-# - a field whose default is a fresh UMF value (``Conversation.parameters``) is left out
-#   when empty: msgspec leaves out only defaults it can compare by identity;
-# - in JSON, a float field holding an integer (a reader keeps ``"temperature": 0`` as it
-#   was read, for its own round trip) is written as a float, as the UMF JSON always was.
-_Fix = Callable[[dict[str, Any], bool], None]
-_fixes_of: dict[type, _Fix | None] = {}
-
-
-def _dump_fixes(cls: type[UMFModel]) -> _Fix | None:
-    if cls not in _fixes_of:
-        _fixes_of[cls] = None  # a class that holds itself (a tool result's blocks)
-        _fixes_of[cls] = _fixes_for(cls)
-    return _fixes_of[cls]
-
-
-def _fixes_for(cls: type[UMFModel]) -> _Fix | None:
-    floats = tuple(name for name, kind in field_types(cls).items() if _is_float(kind))
-    nested: list[tuple[str, _Fix]] = []
-    for name, kind in field_types(cls).items():
-        for member in _value_classes(kind):
-            inner = _dump_fixes(member)
-            if inner is not None:
-                nested.append((name, inner))
-    empty = tuple(
-        info.name
-        for info in msgspec.structs.fields(cls)
-        if isinstance(info.default_factory, type) and issubclass(info.default_factory, UMFModel)
-    )
-    if not (floats or nested or empty):
-        return None
-    if any(get_origin(field_types(cls)[name]) is list for name, _ in nested):
-        raise TypeError(f"{cls.__name__}: a list of values whose dump needs fixing")
-
-    def fix(out: dict[str, Any], json: bool) -> None:
-        for name in floats if json else ():
-            if type(out.get(name)) is int:
-                out[name] = float(out[name])
-        for name, inner in nested:
-            if isinstance(out.get(name), dict):
-                inner(out[name], json)
-        for name in empty:
-            if out.get(name) == {}:
-                del out[name]
-
-    return fix
-
-
-def _is_float(kind: Any) -> bool:
-    return kind is float or (get_origin(kind) in (Union, UnionType) and float in get_args(kind))
-
-
-def _value_classes(kind: Any) -> list[type[UMFModel]]:
-    if isinstance(kind, type) and issubclass(kind, UMFModel):
-        return [kind]
-    return [found for argument in get_args(kind) for found in _value_classes(argument)]
-
-
-def _float_fields(cls: type[UMFModel]) -> frozenset[str]:
-    found = _floats_of.get(cls)
-    if found is None:
-        found = _floats_of[cls] = frozenset(
-            name for name, kind in field_types(cls).items() if _is_float(kind)
-        )
-    return found
-
-
-_floats_of: dict[type, frozenset[str]] = {}
-
-
-def field_names(cls: type[UMFModel]) -> tuple[str, ...]:
-    """The fields of a UMF class, in the order its JSON is written in (no type tag)."""
-    return cls.__struct_fields__
-
-
-def field_defaults(cls: type[UMFModel]) -> dict[str, Any]:
-    """The default of each field of ``cls`` that has one (a fresh one for a factory)."""
-    defaults: dict[str, Any] = {}
-    for info in msgspec.structs.fields(cls):
-        if info.default is not msgspec.NODEFAULT:
-            defaults[info.name] = info.default
-        elif info.default_factory is not msgspec.NODEFAULT:
-            defaults[info.name] = info.default_factory()
-    return defaults
-
-
-def field_types(cls: type[UMFModel]) -> dict[str, Any]:
-    """The type of each field of ``cls``, resolved."""
-    return {info.name: info.type for info in msgspec.structs.fields(cls)}
-
-
-class _Plan(NamedTuple):
-    """How to write every field of one UMF class (:func:`_full_dump`)."""
-
-    tag: str | None
-    names: tuple[str, ...]
-    values: Callable[[Any], tuple[Any, ...]]  # every field's value, in one C call
-    holding: frozenset[str]  # the fields that may hold UMF values
-    floats: frozenset[str]
-
-
-_plans: dict[type, _Plan] = {}
-_SCALARS = frozenset({str, int, bool, float})
-
-
-def _plan(cls: type[UMFModel]) -> _Plan:
-    found = _plans.get(cls)
-    if found is None:
-        names = cls.__struct_fields__
-        getter = attrgetter(*names)
-        found = _plans[cls] = _Plan(
-            tag=cls.__struct_config__.tag,  # type: ignore[arg-type]
-            names=names,
-            values=getter if len(names) > 1 else lambda value: (getter(value),),
-            holding=frozenset(
-                name for name, kind in field_types(cls).items() if _value_classes(kind)
-            ),
-            floats=_float_fields(cls),
-        )
-    return found
-
-
-def _full_dump(value: UMFModel, exclude_none: bool, json: bool) -> dict[str, Any]:
-    """Every field of ``value``: its own and its values' fields walked here, the plain
-    JSON they hold (``extra``, ``input``) copied by msgspec in one call each."""
-    plan = _plan(type(value))
-    out: dict[str, Any] = {} if plan.tag is None else {"type": plan.tag}
-    for name, child in zip(plan.names, plan.values(value), strict=True):
-        kind = type(child)
-        if child is None:
-            if not exclude_none:
-                out[name] = None
-        elif name in plan.holding:
-            out[name] = _dump_child(child, exclude_none, json)
-        elif kind in _SCALARS:
-            out[name] = float(child) if json and kind is int and name in plan.floats else child
-        elif not child and kind is dict:  # most ``extra``s: no call for an empty one
-            out[name] = {}
-        else:
-            out[name] = msgspec.to_builtins(
-                child, builtin_types=_NOTHING if json else _PYTHON, str_keys=json
-            )
-    return out
-
-
-def _dump_child(value: Any, exclude_none: bool, json: bool) -> Any:
-    if isinstance(value, UMFModel):
-        return _full_dump(value, exclude_none, json)
-    if type(value) is list:
-        return [_dump_child(item, exclude_none, json) for item in value]
-    if type(value) in _SCALARS:
-        return value
-    return msgspec.to_builtins(value, builtin_types=_NOTHING if json else _PYTHON, str_keys=json)
-
-
-def _deep_copy(value: Any) -> Any:
-    """A copy of a UMF value and of everything it holds (``copy.deepcopy`` took 0.2 ms per
-    message: a Struct is pickled and rebuilt, and every leaf goes through its memo). UMF
-    is a tree of values, lists and JSON, so nothing is reached twice and no memo is kept."""
-    kind = type(value)
-    if kind in _SCALARS or value is None:
-        return value
-    if isinstance(value, UMFModel):
-        copied = copy.copy(value)
-        for name, child in zip(_plan(kind).names, _plan(kind).values(value), strict=True):
-            if type(child) not in _SCALARS and child is not None:
-                setattr(copied, name, _deep_copy(child))
-        return copied
-    if kind is dict:
-        return {key: _deep_copy(child) for key, child in value.items()}
-    if kind is list:
-        return [_deep_copy(child) for child in value]
-    return copy.deepcopy(value)  # anything else a value may hold (a timestamp, a tuple)
 
 
 def validation_error(error: msgspec.ValidationError) -> UMFValidationError:

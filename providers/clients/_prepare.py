@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers._umf_base import UMFValidationError, field_names
+from providers._umf_base import UMFValidationError
+from providers._umf_walk import field_names
 from providers.clients.base import PermanentProviderError
 from providers.umf import Conversation, Extra, Parameters
 

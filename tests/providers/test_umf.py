@@ -7,7 +7,8 @@ import orjson
 import pytest
 
 from providers import umf
-from providers._umf_base import Typed, UMFModel, field_defaults
+from providers._umf_base import Typed, UMFModel
+from providers._umf_walk import field_defaults
 from providers.formats.base import Drift
 
 

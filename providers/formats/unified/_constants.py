@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from providers._umf_base import field_names
+from providers._umf_walk import field_names
 from providers.umf import Conversation, Message
 
 FORMAT_ID: Final = "umf"

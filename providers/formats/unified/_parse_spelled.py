@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, get_args
 
-from providers._umf_base import UMFModel, field_names, field_types
-from providers._umf_base import field_defaults as defaults_of
+from providers._umf_base import UMFModel
+from providers._umf_walk import field_defaults as defaults_of
+from providers._umf_walk import field_names, field_types
 from providers.formats.base import FormatError
 from providers.formats.unified._constants import FORMAT_ID
 from providers.formats.unified._rules import written_as_read

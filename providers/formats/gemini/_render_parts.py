@@ -65,8 +65,7 @@ def new_context(*, faithful: bool) -> Context:
 NAMESPACE = Namespace(FORMAT_ID)
 
 
-@dataclass(slots=True)  # one per part written, as the family's parts
-class Part(BlockPart):
+class Part(BlockPart):  # a msgspec Struct, as the family's parts (made for every part)
     """One rendered part and the UMF path it came from; ``call_id`` / ``answers`` are the
     UMF ids of the call it makes or answers (the payload may carry no id at all)."""
 

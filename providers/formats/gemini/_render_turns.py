@@ -6,8 +6,9 @@ Turns keep the UMF path of every part so that the structural rules applied after
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from providers.formats._content_blocks.drafts import (
     report_system_moved,
@@ -28,16 +29,15 @@ from providers.umf import Message
 _ROLES = {"user": "user", "tool": "user", "assistant": "model"}
 
 
-@dataclass(slots=True)  # one per message written: no ``__dict__`` of its own
-class Turn:
+class Turn(msgspec.Struct):  # one per message written: made in C, as the family's drafts
     """One Content in the making."""
 
     role: str
     parts: list[Part]
     path: str
     source_role: str
-    extra: dict[str, Any] = field(default_factory=dict)
-    hints: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = msgspec.field(default_factory=dict)
+    hints: dict[str, Any] = msgspec.field(default_factory=dict)
     # Made up by the renderer (a bridge turn, results for unanswered calls).
     synthetic: bool = False
 

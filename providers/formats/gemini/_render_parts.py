@@ -52,9 +52,12 @@ class Context(RenderContext):
             note="function name rewritten to fit Gemini's name rules",
         )
 
-    def function_name(self, original: str, field: str) -> str:
-        """``original`` as Gemini takes it (kept as read when rendering faithfully)."""
-        return original if self.faithful else self._names(original, field)
+    def function_name(self, original: str, path: str) -> str:
+        """``original`` as Gemini takes it (kept as read when rendering faithfully); a
+        rewrite is noted on ``<path>.name`` (``path``: the value that names it)."""
+        if self.faithful or original in self._names.unchanged:
+            return original
+        return self._names(original, f"{path}.name")
 
 
 def new_context(*, faithful: bool) -> Context:
@@ -142,7 +145,7 @@ def _thinking(block: Any, path: str, ctx: Context) -> dict[str, Any] | None:
 
 
 def _tool_use(block: Any, path: str, ctx: Context) -> dict[str, Any]:
-    call: dict[str, Any] = {"name": ctx.function_name(block.name, f"{path}.name")}
+    call: dict[str, Any] = {"name": ctx.function_name(block.name, path)}
     own = block.extra.get(FORMAT_ID)  # None for a call of another format: no hints
     if not own or own.get("$args") != "absent":
         call["args"] = (
@@ -176,8 +179,10 @@ def _keeps_id(block: Any, ctx: Context) -> bool:
 
 
 def _tool_result(block: Any, path: str, ctx: Context) -> dict[str, Any]:
-    text, media = _result_content(block, path, ctx)
-    response = hint(block.extra, FORMAT_ID, "response")
+    # Most results are one string and carry no extra: two calls saved for each.
+    content = block.content
+    text, media = (content, []) if type(content) is str else _result_content(block, path, ctx)
+    response = hint(block.extra, FORMAT_ID, "response") if block.extra else None
     if not isinstance(response, dict):
         response, wrapped = response_object(text, block.is_error)
         if wrapped and not ctx.faithful:
@@ -193,7 +198,7 @@ def _tool_result(block: Any, path: str, ctx: Context) -> dict[str, Any]:
     name = block.name
     if not (ctx.faithful and name is not None):
         name = ctx.call_names.get(block.tool_use_id) or block.name or block.tool_use_id
-        name = ctx.function_name(name, f"{path}.name")
+        name = ctx.function_name(name, path)
     body: dict[str, Any] = {"name": name, "response": response}
     if _keeps_id(block, ctx):
         body["id"] = block.tool_use_id

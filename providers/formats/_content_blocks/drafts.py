@@ -269,9 +269,12 @@ def _move_media(draft: Draft, ctx: Ctx, dialect: Dialect[Ctx]) -> Draft | None:
     """Media of an assistant turn, moved to a user turn right after it (these APIs take
     media from the user only)."""
     media_kinds = dialect.media_kinds
-    media = [part for part in draft.parts if part.kind in media_kinds]
-    if not media:
+    for part in draft.parts:  # the common turn has none: looked for without a list
+        if part.kind in media_kinds:
+            break
+    else:
         return None
+    media = [part for part in draft.parts if part.kind in media_kinds]
     moved = {id(part) for part in media}
     draft.parts = [part for part in draft.parts if id(part) not in moved]
     for part in media:

@@ -178,6 +178,11 @@ def _keeps_id(block: Any, ctx: Context) -> bool:
     return not own or own.get("$id") != "synthesized"
 
 
+# Said of most results converted: written once, not for each of them.
+_WRAPPED = "a Gemini function response is an object; the result was wrapped"
+_WRAPPED_ERROR = f"{_WRAPPED} as an error"
+
+
 def _tool_result(block: Any, path: str, ctx: Context) -> dict[str, Any]:
     # Most results are one string and carry no extra: two calls saved for each.
     content = block.content
@@ -188,8 +193,7 @@ def _tool_result(block: Any, path: str, ctx: Context) -> dict[str, Any]:
         if wrapped and not ctx.faithful:
             ctx.drift.add(
                 "content-type-unsupported",
-                "a Gemini function response is an object; the result was wrapped"
-                + (" as an error" if block.is_error else ""),
+                _WRAPPED_ERROR if block.is_error else _WRAPPED,
                 field=path,
                 original=text,
                 transformed=response,

@@ -172,6 +172,12 @@ def _answer_calls(
 ) -> None:
     """Results first, one per call of the previous turn; a result that answers nothing
     there becomes text, a call that nothing answers gets an error result."""
+    if not calls:
+        for part in draft.parts:
+            if part.kind == dialect.result_kind:
+                break
+        else:
+            return  # no call to answer and no result: the turn stays as it is
     results: list[Part] = []
     answered: list[str] = []
     others: list[Part] = []

@@ -35,8 +35,11 @@ def union_member(body: dict[str, Any]) -> str:
 
 # Parts and drafts are made for every block and message a render writes: msgspec Structs
 # (slotted, built in C) cost a third of a slotted dataclass to make, whose ``__init__`` is
-# Python code. Scratch values of one render, never encoded.
-class Part(msgspec.Struct):
+# Python code. Scratch values of one render, never encoded. Untracked by the cyclic
+# collector (``gc=False``): they hold JSON values, strings and lists of parts, so no
+# reference cycle can pass through them, and tracking each would cost a link when it is
+# made and an unlink (touching its neighbours in memory) when it is freed.
+class Part(msgspec.Struct, gc=False):
     """One rendered content block and the UMF path it came from. ``moved`` marks a block
     already reported as moved, so that later steps do not report it twice. ``kind`` is what
     the body says it is in the wire's words (:attr:`Dialect.kind` of the body, taken once
@@ -59,7 +62,7 @@ class Part(msgspec.Struct):
         return self.body.get(self.member)
 
 
-class Draft(msgspec.Struct):
+class Draft(msgspec.Struct, gc=False):
     """One message in the making. ``content_hint`` says how its content was written when
     read (``string`` or ``blocks``), for the APIs that take both."""
 

@@ -99,7 +99,7 @@ def find_misclaimed(conversation: Conversation) -> list[Misclaimed]:
             if kind in media:
                 if _misclaimed_why(block) is not None:
                     return _all_misclaimed(conversation)
-            elif kind is ToolResultBlock and type(block.content) is list:
+            elif type(block) is ToolResultBlock and type(block.content) is list:
                 for item in block.content:
                     if type(item) in media and _misclaimed_why(item) is not None:
                         return _all_misclaimed(conversation)

@@ -29,7 +29,8 @@ from providers.umf import Message
 _ROLES = {"user": "user", "tool": "user", "assistant": "model"}
 
 
-class Turn(msgspec.Struct):  # one per message written: made in C, as the family's drafts
+# One per message written: a msgspec Struct, as the family's drafts (see _content_blocks.drafts).
+class Turn(msgspec.Struct, gc=False):
     """One Content in the making."""
 
     role: str

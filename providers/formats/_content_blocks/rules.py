@@ -92,11 +92,12 @@ class _ToolIds:
     def fit(self, parts: list[Part]) -> None:
         """Rewrite the ids of the calls and results among ``parts`` in place."""
         dialect = self._dialect
-        call_kind, result_kind = dialect.call_kind, dialect.result_kind
+        call_kind, result_kind, nested = dialect.call_kind, dialect.result_kind, dialect.nested
         for part in parts:
             kind = part.kind
+            # ``dialect.inner(part)`` written out: this runs for every block rendered.
             if kind == call_kind:
-                call = dialect.inner(part)
+                call = part.body[kind] if nested else part.body
                 original = call[dialect.call_id]
                 new = self._ids(original, f"{part.path}.id")
                 if new in self._used:
@@ -104,7 +105,7 @@ class _ToolIds:
                 self._used.add(new)
                 self._latest[original] = call[dialect.call_id] = new
             elif kind == result_kind:
-                result = dialect.inner(part)
+                result = part.body[kind] if nested else part.body
                 original = result[dialect.result_id]
                 result[dialect.result_id] = self._latest.get(original) or self._ids(
                     original, f"{part.path}.tool_use_id"
@@ -158,11 +159,12 @@ def _pair_tool_results(
 
 def _calls(draft: Draft, dialect: Dialect[Any]) -> dict[str, str]:
     """The call ids of a turn, with their UMF paths, in order."""
-    return {
-        dialect.inner(p)[dialect.call_id]: p.path
-        for p in draft.parts
-        if p.kind == dialect.call_kind
-    }
+    calls: dict[str, str] = {}
+    call_kind = dialect.call_kind
+    for part in draft.parts:  # the common turn has no call: no dict comprehension for it
+        if part.kind == call_kind:
+            calls[dialect.inner(part)[dialect.call_id]] = part.path
+    return calls
 
 
 def _answer_calls(
@@ -170,6 +172,12 @@ def _answer_calls(
 ) -> None:
     """Results first, one per call of the previous turn; a result that answers nothing
     there becomes text, a call that nothing answers gets an error result."""
+    if not calls:
+        for part in draft.parts:
+            if part.kind == dialect.result_kind:
+                break
+        else:
+            return  # no call to answer and no result: the turn stays as it is
     results: list[Part] = []
     answered: list[str] = []
     others: list[Part] = []

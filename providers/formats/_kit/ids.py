@@ -129,6 +129,9 @@ class ToolNames:
         self._pattern, self._refused, self._start = pattern, refused, start
         self._note, self._limit, self._empty = note, limit, empty
         self._sent: dict[str, str] = {}
+        # The names sent as they are: a renderer that finds a name here needs no call, nor
+        # the path a note would name (most names, asked once per call and result).
+        self.unchanged: set[str] = set()
 
     def __call__(self, original: str, field: str) -> str:
         new = self._sent.get(original)
@@ -137,6 +140,8 @@ class ToolNames:
             fits = self._pattern.fullmatch(original) and not taken
             new = original if fits else self._fit(original)
             self._sent[original] = new
+            if new == original:
+                self.unchanged.add(original)
         if new != original:
             report_rewritten(self._drift, self._note, field, original, new)
         return new

@@ -63,7 +63,7 @@ def _extra_target(body: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _text(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]:
-    member = hint(block.extra, FORMAT_ID, "member")
+    member = hint(block.extra, FORMAT_ID, "member") if block.extra else None  # most: none
     if member == "json":
         decoded, ok = parse_arguments(block.text)
         return {"json": decoded} if ok else {"text": block.text}

@@ -44,7 +44,8 @@ def render_tool_config(
     calls = [part for draft in drafts for part in draft.parts if part.kind == "toolUse"]
     for part in calls:
         call = part.body["toolUse"]
-        call["name"] = names(call["name"], f"{part.path}.name")
+        if call["name"] not in names.unchanged:  # most: no call, no path written
+            call["name"] = names(call["name"], f"{part.path}.name")
     has_tool_blocks = any(
         part.kind in ("toolUse", "toolResult") for draft in drafts for part in draft.parts
     )

@@ -28,8 +28,12 @@ def apply_rules(drafts: list[Draft], ctx: RenderContext) -> list[Draft]:
 
 def _document_needs_text(draft: Draft, ctx: RenderContext) -> None:
     """Bedrock refuses a document block in a message without a text block."""
-    kinds = [part.kind for part in draft.parts]
-    if "document" not in kinds or "text" in kinds:
+    for part in draft.parts:  # the common turn has no document: looked for without a list
+        if part.kind == "document":
+            break
+    else:
+        return
+    if any(part.kind == "text" for part in draft.parts):
         return
     ctx.drift.add(
         "message-reordered",

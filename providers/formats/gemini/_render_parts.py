@@ -52,9 +52,12 @@ class Context(RenderContext):
             note="function name rewritten to fit Gemini's name rules",
         )
 
-    def function_name(self, original: str, field: str) -> str:
-        """``original`` as Gemini takes it (kept as read when rendering faithfully)."""
-        return original if self.faithful else self._names(original, field)
+    def function_name(self, original: str, path: str) -> str:
+        """``original`` as Gemini takes it (kept as read when rendering faithfully); a
+        rewrite is noted on ``<path>.name`` (``path``: the value that names it)."""
+        if self.faithful or original in self._names.unchanged:
+            return original
+        return self._names(original, f"{path}.name")
 
 
 def new_context(*, faithful: bool) -> Context:
@@ -65,8 +68,7 @@ def new_context(*, faithful: bool) -> Context:
 NAMESPACE = Namespace(FORMAT_ID)
 
 
-@dataclass(slots=True)  # one per part written, as the family's parts
-class Part(BlockPart):
+class Part(BlockPart):  # a msgspec Struct, as the family's parts (made for every part)
     """One rendered part and the UMF path it came from; ``call_id`` / ``answers`` are the
     UMF ids of the call it makes or answers (the payload may carry no id at all)."""
 
@@ -143,7 +145,7 @@ def _thinking(block: Any, path: str, ctx: Context) -> dict[str, Any] | None:
 
 
 def _tool_use(block: Any, path: str, ctx: Context) -> dict[str, Any]:
-    call: dict[str, Any] = {"name": ctx.function_name(block.name, f"{path}.name")}
+    call: dict[str, Any] = {"name": ctx.function_name(block.name, path)}
     own = block.extra.get(FORMAT_ID)  # None for a call of another format: no hints
     if not own or own.get("$args") != "absent":
         call["args"] = (
@@ -176,16 +178,22 @@ def _keeps_id(block: Any, ctx: Context) -> bool:
     return not own or own.get("$id") != "synthesized"
 
 
+# Said of most results converted: written once, not for each of them.
+_WRAPPED = "a Gemini function response is an object; the result was wrapped"
+_WRAPPED_ERROR = f"{_WRAPPED} as an error"
+
+
 def _tool_result(block: Any, path: str, ctx: Context) -> dict[str, Any]:
-    text, media = _result_content(block, path, ctx)
-    response = hint(block.extra, FORMAT_ID, "response")
+    # Most results are one string and carry no extra: two calls saved for each.
+    content = block.content
+    text, media = (content, []) if type(content) is str else _result_content(block, path, ctx)
+    response = hint(block.extra, FORMAT_ID, "response") if block.extra else None
     if not isinstance(response, dict):
         response, wrapped = response_object(text, block.is_error)
         if wrapped and not ctx.faithful:
             ctx.drift.add(
                 "content-type-unsupported",
-                "a Gemini function response is an object; the result was wrapped"
-                + (" as an error" if block.is_error else ""),
+                _WRAPPED_ERROR if block.is_error else _WRAPPED,
                 field=path,
                 original=text,
                 transformed=response,
@@ -194,7 +202,7 @@ def _tool_result(block: Any, path: str, ctx: Context) -> dict[str, Any]:
     name = block.name
     if not (ctx.faithful and name is not None):
         name = ctx.call_names.get(block.tool_use_id) or block.name or block.tool_use_id
-        name = ctx.function_name(name, f"{path}.name")
+        name = ctx.function_name(name, path)
     body: dict[str, Any] = {"name": name, "response": response}
     if _keeps_id(block, ctx):
         body["id"] = block.tool_use_id

@@ -37,7 +37,7 @@ def render_tools(conversation: Conversation, ctx: Context) -> list[dict[str, Any
 
 
 def _declaration(tool: Tool, path: str, ctx: Context) -> dict[str, Any]:
-    body: dict[str, Any] = {"name": ctx.function_name(tool.name, f"{path}.name")}
+    body: dict[str, Any] = {"name": ctx.function_name(tool.name, path)}
     if tool.description is not None:
         body["description"] = tool.description
     if tool.parameters is not None:
@@ -101,7 +101,7 @@ def _calling_config(
     if choice.type == "tool":
         names = {tool.name for tool in conversation.tools}
         if choice.name is not None and (ctx.faithful or choice.name in names):
-            body["allowedFunctionNames"] = [ctx.function_name(choice.name, "tool_choice.name")]
+            body["allowedFunctionNames"] = [ctx.function_name(choice.name, "tool_choice")]
         elif ctx.faithful:
             body["allowedFunctionNames"] = [choice.name]
         else:

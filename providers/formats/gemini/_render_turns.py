@@ -6,8 +6,9 @@ Turns keep the UMF path of every part so that the structural rules applied after
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from providers.formats._content_blocks.drafts import (
     report_system_moved,
@@ -28,16 +29,16 @@ from providers.umf import Message
 _ROLES = {"user": "user", "tool": "user", "assistant": "model"}
 
 
-@dataclass(slots=True)  # one per message written: no ``__dict__`` of its own
-class Turn:
+# One per message written: a msgspec Struct, as the family's drafts (see _content_blocks.drafts).
+class Turn(msgspec.Struct, gc=False):
     """One Content in the making."""
 
     role: str
     parts: list[Part]
     path: str
     source_role: str
-    extra: dict[str, Any] = field(default_factory=dict)
-    hints: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = msgspec.field(default_factory=dict)
+    hints: dict[str, Any] = msgspec.field(default_factory=dict)
     # Made up by the renderer (a bridge turn, results for unanswered calls).
     synthetic: bool = False
 
@@ -65,6 +66,7 @@ def build_turns(
     turns: list[Turn] = []
     system: list[Message] = []
     system_parts: list[Part] = []
+    converting = not ctx.faithful
     for index, message in messages:
         path = f"messages[{index}]"
         warn_message_fields(message, path, ctx, target="Gemini", turn="Gemini contents")
@@ -73,7 +75,7 @@ def build_turns(
             system_parts += _system_parts(message, path, leading=not turns, ctx=ctx)
             continue
         turn = _turn(message, path, ctx)
-        if not ctx.faithful:
+        if converting:
             _fix_misplaced(turn, ctx)
         turns.append(turn)
     return turns, system, system_parts
@@ -147,10 +149,19 @@ def system_instruction(messages: list[Message], parts: list[Part], ctx: Context)
 
 def _fix_misplaced(turn: Turn, ctx: Context) -> None:
     """Calls only in model turns, results only in user turns; the others become text."""
-    user, model = turn.role == "user", turn.role == "model"
-    for part in turn.parts:  # the common turn has none: left as it is
-        if (user and part.call_id is not None) or (model and part.answers is not None):
-            break
+    # The common turn has none: looked for with one test per part, and left as it is.
+    if turn.role == "user":
+        for part in turn.parts:
+            if part.call_id is not None:
+                break
+        else:
+            return
+    elif turn.role == "model":
+        for part in turn.parts:
+            if part.answers is not None:
+                break
+        else:
+            return
     else:
         return
     fixed: list[Part] = []

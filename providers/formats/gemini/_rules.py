@@ -42,14 +42,14 @@ def _drop_empty_and_merge(turns: list[Turn], ctx: Context) -> list[Turn]:
     drift = ctx.drift
     merges = Drift(drift.source)
     merged: list[Turn] = []
+    previous: Turn | None = None  # the last of ``merged``
     for turn in turns:
         parts = turn.parts
         for part in parts:
             body = part.body
             if body.get("text") == "" and body.keys() <= _TEXT_KEYS:  # Gemini refuses it
-                parts = _without_blank(parts, drift)
+                parts = turn.parts = _without_blank(parts, drift)
                 break
-        turn.parts = parts
         if not parts:
             drift.add(
                 "content-dropped",
@@ -59,9 +59,9 @@ def _drop_empty_and_merge(turns: list[Turn], ctx: Context) -> list[Turn]:
                 severity="info",
             )
             continue
-        previous = merged[-1] if merged else None
         if previous is None or previous.role != turn.role:
             merged.append(turn)
+            previous = turn
             continue
         merges.add(
             "role-merged",

@@ -72,7 +72,7 @@ def parse_messages(raw: JSON, path: str, state: ParseState) -> list[Message]:
 
 def parse_message(raw: JSON, path: str, state: ParseState) -> Message:
     """One message; :class:`FormatError` naming the field when it is not a valid one."""
-    source = require_mapping(raw, path)
+    source = raw if type(raw) is dict else require_mapping(raw, path)  # a call saved per message
     role = source.get("role")
     if isinstance(role, str):
         if role in _TURN_ROLES:
@@ -96,7 +96,11 @@ def content_shape(parts: list[Any], has_calls: bool) -> str:
 def _parse_turn(source: dict[str, Any], role: str, path: str, state: ParseState) -> Message:
     # The common message (a role, a string content, perhaps a name and tool calls) takes
     # the short way through here: each rarer field is looked at only when it is there.
-    fields, rest = split(source, _MAPPED_FIELDS[role], handled=_HANDLED, path=path)
+    if len(source) == 2 and "content" in source:  # role and content: nothing to split
+        fields: dict[str, Any] = {}
+        rest: dict[str, Any] = {}
+    else:
+        fields, rest = split(source, _MAPPED_FIELDS[role], handled=_HANDLED, path=path)
     raw_content = source.get("content")
     if isinstance(raw_content, str):
         blocks: list[Block] = [TextBlock(text=raw_content)]
@@ -189,15 +193,25 @@ def _parse_calls(fields: dict[str, Any], path: str, state: ParseState) -> list[B
 
 
 def _parse_call(raw: JSON, path: str, state: ParseState) -> Block:
-    call = require_mapping(raw, path)
-    call_id = require_str(call.get("id"), path, "id")
+    # Every call of a conversation passes here: each value's type is checked in line, and
+    # the kit's require_* (which words the error) is called only for a value that fails.
+    call = raw if type(raw) is dict else require_mapping(raw, path)
+    call_id = call.get("id")
+    if type(call_id) is not str:
+        call_id = require_str(call_id, path, "id")
     kind = call.get("type", "function")
     if kind != "function" and kind != "custom":
         raise FormatError("tool call type must be function or custom", field=at(path, "type"))
-    inner = require_mapping(call.get(kind), path, kind)
-    name = require_str(inner.get("name"), path, f"{kind}.name")
+    inner = call.get(kind)
+    if type(inner) is not dict:
+        inner = require_mapping(inner, path, kind)
+    name = inner.get("name")
+    if type(name) is not str:
+        name = require_str(name, path, f"{kind}.name")
     argument_key = "input" if kind == "custom" else "arguments"
-    raw_arguments = require_str(inner.get(argument_key), path, f"{kind}.{argument_key}")
+    raw_arguments = inner.get(argument_key)
+    if type(raw_arguments) is not str:
+        raw_arguments = require_str(raw_arguments, path, f"{kind}.{argument_key}")
     if kind == "custom":
         value: JSON = parse_custom_input(raw_arguments)
     else:
@@ -259,7 +273,9 @@ def _parse_result_message(
     if role == "tool":
         if "tool_call_id" not in fields:
             raise FormatError("a tool message needs tool_call_id", field=at(path, "tool_call_id"))
-        call_id = require_str(fields["tool_call_id"], path, "tool_call_id")
+        call_id = fields["tool_call_id"]
+        if type(call_id) is not str:
+            call_id = require_str(call_id, path, "tool_call_id")
     else:
         if name is None:
             raise FormatError("a function message needs name", field=at(path, "name"))

@@ -91,13 +91,12 @@ def warn_message_fields(
         if message.extra:
             report_foreign_extra(message.extra, path, ctx)
         return
-    if message.reasoning:
-        ctx.drift.add(
-            "reasoning-dropped",
-            f"reasoning text outside thinking blocks cannot be sent to {label}; left out",
-            field=at(path, "reasoning"),
-            original=message.reasoning,
-        )
+    report_reasoning_text(
+        message,
+        path,
+        ctx.drift,
+        f"reasoning text outside thinking blocks cannot be sent to {label}; left out",
+    )
     if message.reasoning_details:
         ctx.drift.add(
             "reasoning-dropped",
@@ -311,6 +310,13 @@ def report_no_room_for_request(conversation: Conversation, drift: Drift, *, hold
             field=f"parameters.{key}",
             original=value,
         )
+
+
+def report_reasoning_text(message: Message, path: str, drift: Drift, why: str) -> None:
+    """The ``reasoning-dropped`` warning for a message's ``reasoning`` (text given apart
+    from its thinking blocks) that the target has no place for, ``why`` saying so."""
+    if message.reasoning:
+        drift.add("reasoning-dropped", why, field=at(path, "reasoning"), original=message.reasoning)
 
 
 def report_reasoning_details(message: Message, path: str, drift: Drift, why: str) -> None:

@@ -16,6 +16,7 @@ from providers.formats._kit.drift import (
     report_message_name,
     report_no_room_for_request,
     report_reasoning_details,
+    report_reasoning_text,
 )
 from providers.formats._kit.extra import Namespace
 from providers.formats._kit.paths import at, item
@@ -158,13 +159,7 @@ def report_reasoning_fields(
 ) -> None:
     """Warnings for a message's ``reasoning`` and ``reasoning_details``, which ``holder``
     ("ART messages") carry no place for."""
-    if message.reasoning:
-        ctx.drift.add(
-            "reasoning-dropped",
-            f"{holder} carry no {reasoning}",
-            field=at(path, "reasoning"),
-            original=message.reasoning,
-        )
+    report_reasoning_text(message, path, ctx.drift, f"{holder} carry no {reasoning}")
     report_reasoning_details(message, path, ctx.drift, f"{holder} carry no reasoning details")
 
 

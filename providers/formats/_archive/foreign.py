@@ -17,6 +17,8 @@ from providers.formats._kit.drift import (
     report_block_dropped,
     report_foreign_fields,
     report_message_name,
+    report_parameters_dropped,
+    report_tool_choice_dropped,
 )
 from providers.formats._kit.ids import report_rewritten
 from providers.formats._kit.wire import report_signature_stripped
@@ -68,26 +70,15 @@ def report_request(
 ) -> None:
     """Warn for what a file of conversations has no place for: the conversation's other
     formats' fields, its ``parameters`` (by default every one set; each named in its
-    warning unless ``parameters_message``), its tool choice and (``tools``) its tools."""
+    warning unless ``parameters_message``, in which ``{key}`` stands for the name), its tool
+    choice and (``tools``) its tools."""
     words.foreign(conversation.extra, "", drift)
     if parameters is None:
         parameters = conversation.parameters.model_dump(exclude_defaults=True)
-    for key, value in parameters.items():
-        drift.add(
-            "parameter-unsupported",
-            parameters_message or f"{words.holder} no {key}",
-            field=f"parameters.{key}",
-            original=value,
-        )
+    report_parameters_dropped(parameters, drift, parameters_message or f"{words.holder} no {{key}}")
     if conversation.tool_choice is not None:
-        drift.add(
-            "parameter-unsupported",
-            f"{words.holder} no tool_choice",
-            field="tool_choice",
-            original=conversation.tool_choice.model_dump(
-                mode="json", exclude_defaults=True, exclude={"extra"}
-            ),
-        )
+        why = f"{words.holder} no tool_choice"
+        report_tool_choice_dropped(conversation.tool_choice, drift, why)
     for index, tool in enumerate(conversation.tools if tools else []):
         drift.add(
             "tool-unsupported",

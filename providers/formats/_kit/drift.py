@@ -180,13 +180,8 @@ def report_unplaced(
         drift.add(
             "parameter-unsupported", f"this payload shape has no {choice}", field="tool_choice"
         )
-    for key, value in conversation.parameters.model_dump(exclude_defaults=True).items():
-        drift.add(
-            "parameter-unsupported",
-            "this payload shape has no parameters",
-            field=f"parameters.{key}",
-            original=value,
-        )
+    parameters = conversation.parameters.model_dump(exclude_defaults=True)
+    report_parameters_dropped(parameters, drift, "this payload shape has no parameters")
 
 
 def describe(block: Block) -> dict[str, Any]:
@@ -294,19 +289,30 @@ def report_no_room_for_request(conversation: Conversation, drift: Drift, *, hold
             original=[tool.name for tool in conversation.tools],
         )
     if conversation.tool_choice is not None:
-        drift.add(
-            "parameter-unsupported",
-            f"{holder} no tool choice",
-            field="tool_choice",
-            original=conversation.tool_choice.model_dump(
-                mode="json", exclude_defaults=True, exclude={"extra"}
-            ),
-        )
+        report_tool_choice_dropped(conversation.tool_choice, drift, f"{holder} no tool choice")
     parameters = conversation.parameters.model_dump(mode="json", exclude_defaults=True)
-    for key, value in parameters.items():
+    report_parameters_dropped(parameters, drift, f"{holder} no generation parameters")
+
+
+def report_tool_choice_dropped(choice: ToolChoice, drift: Drift, why: str) -> None:
+    """The ``parameter-unsupported`` warning for a tool choice the target has no place for,
+    ``why`` saying so; it shows the choice without its ``extra``."""
+    drift.add(
+        "parameter-unsupported",
+        why,
+        field="tool_choice",
+        original=choice.model_dump(mode="json", exclude_defaults=True, exclude={"extra"}),
+    )
+
+
+def report_parameters_dropped(values: dict[str, Any], drift: Drift, why: str) -> None:
+    """A ``parameter-unsupported`` warning for each of ``values`` (the parameters set, as
+    the caller dumped them), which the target has no place for: ``why`` says so, ``{key}``
+    standing for the parameter's name ("ShareGPT entries have no {key}")."""
+    for key, value in values.items():
         drift.add(
             "parameter-unsupported",
-            f"{holder} no generation parameters",
+            why.format(key=key),
             field=f"parameters.{key}",
             original=value,
         )

@@ -15,6 +15,7 @@ from typing import Any, Protocol, TypeVar
 
 from providers.formats._kit.drift import (
     report_block_dropped,
+    report_citations_dropped,
     report_foreign_fields,
     report_message_name,
     report_parameters_dropped,
@@ -143,7 +144,7 @@ def result_text(
 def cited_text(block: TextBlock, path: str, drift: Drift, why: str) -> str:
     """A text block's text; its citations are dropped, said with ``why``."""
     if block.citations:
-        drift.add("content-dropped", why, field=f"{path}.citations", original=block.citations)
+        report_citations_dropped(block, path, drift, why)
     return block.text
 
 

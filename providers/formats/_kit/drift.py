@@ -19,6 +19,7 @@ from providers.umf import (
     MediaSource,
     Message,
     Parameters,
+    TextBlock,
     ThinkingBlock,
     Tool,
     ToolChoice,
@@ -386,6 +387,13 @@ def report_unsupported_parameters(
             field=f"parameters.custom.{key}",
             original=value,
         )
+
+
+def report_citations_dropped(block: TextBlock, path: str, drift: Drift, why: str) -> None:
+    """The ``content-dropped`` warning for the citations of the text block at ``path``,
+    which go without their text: ``why`` says why ("citations of another provider cannot be
+    sent to Bedrock")."""
+    drift.add("content-dropped", why, field=f"{path}.citations", original=block.citations)
 
 
 def report_block_dropped(block: Block, path: str, drift: Drift, why: str) -> None:

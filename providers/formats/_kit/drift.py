@@ -306,15 +306,18 @@ def report_tool_choice_dropped(choice: ToolChoice, drift: Drift, why: str) -> No
     )
 
 
-def report_parameters_dropped(values: dict[str, Any], drift: Drift, why: str) -> None:
+def report_parameters_dropped(
+    values: dict[str, Any], drift: Drift, why: str, *, under: str = "parameters"
+) -> None:
     """A ``parameter-unsupported`` warning for each of ``values`` (the parameters set, as
-    the caller dumped them), which the target has no place for: ``why`` says so, ``{key}``
-    standing for the parameter's name ("ShareGPT entries have no {key}")."""
+    the caller dumped them; ``under`` is where they are in UMF), which the target has no
+    place for: ``why`` says so, ``{key}`` standing for the parameter's name ("ShareGPT
+    entries have no {key}")."""
     for key, value in values.items():
         drift.add(
             "parameter-unsupported",
             why.format(key=key),
-            field=f"parameters.{key}",
+            field=f"{under}.{key}",
             original=value,
         )
 
@@ -371,22 +374,9 @@ def report_unsupported_parameters(
     and for each custom parameter: the target has no place for them. ``missing`` and
     ``custom`` are the messages, ``{key}`` standing for the parameter's name
     ("Ollama has no {key}; left out", "custom parameter {key!r} is not sent to OpenAI")."""
-    for key in keys:
-        value = getattr(parameters, key)
-        if value is not None:
-            drift.add(
-                "parameter-unsupported",
-                missing.format(key=key),
-                field=f"parameters.{key}",
-                original=value,
-            )
-    for key, value in parameters.custom.items():
-        drift.add(
-            "parameter-unsupported",
-            custom.format(key=key),
-            field=f"parameters.custom.{key}",
-            original=value,
-        )
+    named = {key: value for key in keys if (value := getattr(parameters, key)) is not None}
+    report_parameters_dropped(named, drift, missing)
+    report_parameters_dropped(parameters.custom, drift, custom, under="parameters.custom")
 
 
 def report_citations_dropped(block: TextBlock, path: str, drift: Drift, why: str) -> None:

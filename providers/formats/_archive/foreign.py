@@ -14,12 +14,16 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from providers.formats._kit.drift import (
+    report_block_as_text,
     report_block_dropped,
     report_citations_dropped,
     report_foreign_fields,
     report_message_name,
     report_parameters_dropped,
     report_tool_choice_dropped,
+)
+from providers.formats._kit.drift import (
+    report_developer as report_developer,  # chatgpt-export's import of it, until it takes the kit's
 )
 from providers.formats._kit.ids import report_rewritten
 from providers.formats._kit.wire import report_signature_stripped
@@ -30,7 +34,6 @@ from providers.umf import (
     DocumentBlock,
     Message,
     RefusalBlock,
-    Severity,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
@@ -167,24 +170,10 @@ class PlainText:
         if isinstance(block, RefusalBlock) or (
             self.documents and isinstance(block, DocumentBlock) and block.source.type == "text"
         ):
-            report_as_text(block, path, ctx.drift, self.as_text(block))
+            report_block_as_text(block, path, ctx.drift, self.as_text(block))
             return block.text if isinstance(block, RefusalBlock) else block.source.data or ""
         report_block_dropped(block, path, ctx.drift, self.dropped(block))
         return None
-
-
-def report_as_text(
-    block: Block, path: str, drift: Drift, why: str, severity: Severity = "warning"
-) -> None:
-    """The warning for a block (a refusal, a plain-text document) written as text."""
-    drift.add(
-        "content-type-unsupported",
-        why,
-        field=path,
-        original=block.type,
-        transformed="text",
-        severity=severity,
-    )
 
 
 def report_call_dropped(path: str, drift: Drift) -> None:
@@ -195,13 +184,6 @@ def report_call_dropped(path: str, drift: Drift) -> None:
 def report_call_id_dropped(block: ToolUseBlock, path: str, drift: Drift, why: str) -> None:
     """The note for a call written without its id (``why``: how results find it)."""
     report_rewritten(drift, why, f"{path}.id", block.id, None)
-
-
-def report_developer(path: str, drift: Drift, why: str) -> None:
-    """The warning for a developer message written as a system one."""
-    drift.add(
-        "system-message-transformed", why, field=path, original="developer", transformed="system"
-    )
 
 
 @dataclass(frozen=True)

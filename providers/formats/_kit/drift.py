@@ -379,6 +379,20 @@ def report_unsupported_parameters(
     report_parameters_dropped(parameters.custom, drift, custom, under="parameters.custom")
 
 
+def report_block_as_text(block: Block, path: str, drift: Drift, why: str) -> None:
+    """The warning for a block (a refusal, a plain-text document) written as text, ``why``
+    saying why."""
+    drift.add("content-type-unsupported", why, field=path, original=block.type, transformed="text")
+
+
+def report_developer(path: str, drift: Drift, why: str) -> None:
+    """The warning for a developer message written as a system one (``path`` is its role's,
+    or the message's), ``why`` in the target's words."""
+    drift.add(
+        "system-message-transformed", why, field=path, original="developer", transformed="system"
+    )
+
+
 def report_citations_dropped(block: TextBlock, path: str, drift: Drift, why: str) -> None:
     """The ``content-dropped`` warning for the citations of the text block at ``path``,
     which go without their text: ``why`` says why ("citations of another provider cannot be

@@ -53,7 +53,7 @@ def render(conversation: Conversation) -> Rendered:
         DIALECT,
         new_context,
         no_message_metadata=_NO_MESSAGE_METADATA,
-        drafts=lambda messages, ctx: _drafts(messages, ctx, system_in_place=True)[0],
+        drafts=_drafts,
         request=_request,
         response=response_payload,
     )

@@ -14,9 +14,16 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from providers.formats._kit.drift import (
+    report_block_as_text,
     report_block_dropped,
+    report_citations_dropped,
     report_foreign_fields,
     report_message_name,
+    report_parameters_dropped,
+    report_tool_choice_dropped,
+)
+from providers.formats._kit.drift import (
+    report_developer as report_developer,  # chatgpt-export's import of it, until it takes the kit's
 )
 from providers.formats._kit.ids import report_rewritten
 from providers.formats._kit.wire import report_signature_stripped
@@ -27,7 +34,6 @@ from providers.umf import (
     DocumentBlock,
     Message,
     RefusalBlock,
-    Severity,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
@@ -68,26 +74,15 @@ def report_request(
 ) -> None:
     """Warn for what a file of conversations has no place for: the conversation's other
     formats' fields, its ``parameters`` (by default every one set; each named in its
-    warning unless ``parameters_message``), its tool choice and (``tools``) its tools."""
+    warning unless ``parameters_message``, in which ``{key}`` stands for the name), its tool
+    choice and (``tools``) its tools."""
     words.foreign(conversation.extra, "", drift)
     if parameters is None:
         parameters = conversation.parameters.model_dump(exclude_defaults=True)
-    for key, value in parameters.items():
-        drift.add(
-            "parameter-unsupported",
-            parameters_message or f"{words.holder} no {key}",
-            field=f"parameters.{key}",
-            original=value,
-        )
+    report_parameters_dropped(parameters, drift, parameters_message or f"{words.holder} no {{key}}")
     if conversation.tool_choice is not None:
-        drift.add(
-            "parameter-unsupported",
-            f"{words.holder} no tool_choice",
-            field="tool_choice",
-            original=conversation.tool_choice.model_dump(
-                mode="json", exclude_defaults=True, exclude={"extra"}
-            ),
-        )
+        why = f"{words.holder} no tool_choice"
+        report_tool_choice_dropped(conversation.tool_choice, drift, why)
     for index, tool in enumerate(conversation.tools if tools else []):
         drift.add(
             "tool-unsupported",
@@ -152,7 +147,7 @@ def result_text(
 def cited_text(block: TextBlock, path: str, drift: Drift, why: str) -> str:
     """A text block's text; its citations are dropped, said with ``why``."""
     if block.citations:
-        drift.add("content-dropped", why, field=f"{path}.citations", original=block.citations)
+        report_citations_dropped(block, path, drift, why)
     return block.text
 
 
@@ -175,24 +170,10 @@ class PlainText:
         if isinstance(block, RefusalBlock) or (
             self.documents and isinstance(block, DocumentBlock) and block.source.type == "text"
         ):
-            report_as_text(block, path, ctx.drift, self.as_text(block))
+            report_block_as_text(block, path, ctx.drift, self.as_text(block))
             return block.text if isinstance(block, RefusalBlock) else block.source.data or ""
         report_block_dropped(block, path, ctx.drift, self.dropped(block))
         return None
-
-
-def report_as_text(
-    block: Block, path: str, drift: Drift, why: str, severity: Severity = "warning"
-) -> None:
-    """The warning for a block (a refusal, a plain-text document) written as text."""
-    drift.add(
-        "content-type-unsupported",
-        why,
-        field=path,
-        original=block.type,
-        transformed="text",
-        severity=severity,
-    )
 
 
 def report_call_dropped(path: str, drift: Drift) -> None:
@@ -203,13 +184,6 @@ def report_call_dropped(path: str, drift: Drift) -> None:
 def report_call_id_dropped(block: ToolUseBlock, path: str, drift: Drift, why: str) -> None:
     """The note for a call written without its id (``why``: how results find it)."""
     report_rewritten(drift, why, f"{path}.id", block.id, None)
-
-
-def report_developer(path: str, drift: Drift, why: str) -> None:
-    """The warning for a developer message written as a system one."""
-    drift.add(
-        "system-message-transformed", why, field=path, original="developer", transformed="system"
-    )
 
 
 @dataclass(frozen=True)

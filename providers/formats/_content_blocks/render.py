@@ -34,13 +34,14 @@ def render_in_shape(
     new_context: Callable[..., Ctx],
     *,
     no_message_metadata: str,
-    drafts: Callable[[Thread, Ctx], list[Draft]],
+    drafts: Callable[..., tuple[list[Draft], list[Any]]],
     request: Callable[[Conversation, Thread, Ctx], dict[str, Any]],
     response: Callable[[tuple[int, Message], Ctx], dict[str, Any]],
 ) -> Rendered:
     """The conversation as a payload in the shape ``format_id`` read it in (a request when
-    it came from another format), and the warnings for what it could not carry. ``drafts``
-    gives a bare message list's turns (its system messages in place)."""
+    it came from another format), and the warnings for what it could not carry. A bare
+    message list has no top-level system prompt: its turns are ``drafts`` (the format's
+    :func:`drafts_and_system`) with the system messages in place."""
     ctx = new_context(faithful=hint(conversation.extra, format_id, "shape") is not None)
     thread = main_thread(conversation, ctx.drift, dialect.name)
     if not ctx.faithful:  # from another format: always a request of the whole thread
@@ -51,7 +52,9 @@ def render_in_shape(
         thread,
         format_id,
         is_response=last is not None and hint(last.extra, format_id, "response") is True,
-        messages=lambda messages: [dialect.payload(draft) for draft in drafts(messages, ctx)],
+        messages=lambda messages: [
+            dialect.payload(draft) for draft in drafts(messages, ctx, system_in_place=True)[0]
+        ],
         request=lambda messages: request(conversation, messages, ctx),
         response=lambda entry: response(entry, ctx),
     )

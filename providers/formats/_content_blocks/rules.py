@@ -45,13 +45,7 @@ def _fit_drop_and_merge(
         draft.parts = drop_blank_text(draft.parts, dropped, dialect)
         if not draft.parts:
             if not draft.synthetic:
-                dropped.add(
-                    "content-dropped",
-                    f"a message with no content {dialect.name} can take was left out",
-                    field=draft.path,
-                    original=draft.source_role,
-                    severity="info",
-                )
+                report_empty_turn(draft.path, draft.source_role, dropped, dialect.name)
             continue
         previous = merged[-1] if merged else None
         if previous is None or previous.role != draft.role:
@@ -131,13 +125,32 @@ def _bridge(drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any]) -> D
     path = drafts[0].path if drafts else "messages"
     part = dialect.text_part(dialect.bridge_text, path)
     bridge = Draft("user", [part], path, "user", synthetic=True)
-    ctx.drift.add(
-        "message-reordered",
-        f"{dialect.name} conversations start with the user; a bridge user turn was inserted",
-        field=path,
-        transformed={"role": "user", "content": dialect.content(bridge.parts, None)},
-    )
+    turn = {"role": "user", "content": dialect.content(bridge.parts, None)}
+    report_bridge(path, ctx.drift, dialect.name, turn)
     return bridge
+
+
+def report_empty_turn(path: str, source_role: str, drift: Drift, target: str) -> None:
+    """The note for a message left out because nothing of it is left that ``target`` (the
+    API's name) can take."""
+    drift.add(
+        "content-dropped",
+        f"a message with no content {target} can take was left out",
+        field=path,
+        original=source_role,
+        severity="info",
+    )
+
+
+def report_bridge(path: str, drift: Drift, target: str, turn: dict[str, Any]) -> None:
+    """The warning for the user ``turn`` (as sent) put first because a conversation for
+    ``target`` (the API's name) would start with the assistant."""
+    drift.add(
+        "message-reordered",
+        f"{target} conversations start with the user; a bridge user turn was inserted",
+        field=path,
+        transformed=turn,
+    )
 
 
 def _pair_tool_results(

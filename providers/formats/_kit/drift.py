@@ -19,6 +19,7 @@ from providers.umf import (
     MediaSource,
     Message,
     Parameters,
+    TextBlock,
     ThinkingBlock,
     Tool,
     ToolChoice,
@@ -91,13 +92,12 @@ def warn_message_fields(
         if message.extra:
             report_foreign_extra(message.extra, path, ctx)
         return
-    if message.reasoning:
-        ctx.drift.add(
-            "reasoning-dropped",
-            f"reasoning text outside thinking blocks cannot be sent to {label}; left out",
-            field=at(path, "reasoning"),
-            original=message.reasoning,
-        )
+    report_reasoning_text(
+        message,
+        path,
+        ctx.drift,
+        f"reasoning text outside thinking blocks cannot be sent to {label}; left out",
+    )
     if message.reasoning_details:
         ctx.drift.add(
             "reasoning-dropped",
@@ -181,13 +181,8 @@ def report_unplaced(
         drift.add(
             "parameter-unsupported", f"this payload shape has no {choice}", field="tool_choice"
         )
-    for key, value in conversation.parameters.model_dump(exclude_defaults=True).items():
-        drift.add(
-            "parameter-unsupported",
-            "this payload shape has no parameters",
-            field=f"parameters.{key}",
-            original=value,
-        )
+    parameters = conversation.parameters.model_dump(exclude_defaults=True)
+    report_parameters_dropped(parameters, drift, "this payload shape has no parameters")
 
 
 def describe(block: Block) -> dict[str, Any]:
@@ -295,22 +290,43 @@ def report_no_room_for_request(conversation: Conversation, drift: Drift, *, hold
             original=[tool.name for tool in conversation.tools],
         )
     if conversation.tool_choice is not None:
-        drift.add(
-            "parameter-unsupported",
-            f"{holder} no tool choice",
-            field="tool_choice",
-            original=conversation.tool_choice.model_dump(
-                mode="json", exclude_defaults=True, exclude={"extra"}
-            ),
-        )
+        report_tool_choice_dropped(conversation.tool_choice, drift, f"{holder} no tool choice")
     parameters = conversation.parameters.model_dump(mode="json", exclude_defaults=True)
-    for key, value in parameters.items():
+    report_parameters_dropped(parameters, drift, f"{holder} no generation parameters")
+
+
+def report_tool_choice_dropped(choice: ToolChoice, drift: Drift, why: str) -> None:
+    """The ``parameter-unsupported`` warning for a tool choice the target has no place for,
+    ``why`` saying so; it shows the choice without its ``extra``."""
+    drift.add(
+        "parameter-unsupported",
+        why,
+        field="tool_choice",
+        original=choice.model_dump(mode="json", exclude_defaults=True, exclude={"extra"}),
+    )
+
+
+def report_parameters_dropped(
+    values: dict[str, Any], drift: Drift, why: str, *, under: str = "parameters"
+) -> None:
+    """A ``parameter-unsupported`` warning for each of ``values`` (the parameters set, as
+    the caller dumped them; ``under`` is where they are in UMF), which the target has no
+    place for: ``why`` says so, ``{key}`` standing for the parameter's name ("ShareGPT
+    entries have no {key}")."""
+    for key, value in values.items():
         drift.add(
             "parameter-unsupported",
-            f"{holder} no generation parameters",
-            field=f"parameters.{key}",
+            why.format(key=key),
+            field=f"{under}.{key}",
             original=value,
         )
+
+
+def report_reasoning_text(message: Message, path: str, drift: Drift, why: str) -> None:
+    """The ``reasoning-dropped`` warning for a message's ``reasoning`` (text given apart
+    from its thinking blocks) that the target has no place for, ``why`` saying so."""
+    if message.reasoning:
+        drift.add("reasoning-dropped", why, field=at(path, "reasoning"), original=message.reasoning)
 
 
 def report_reasoning_details(message: Message, path: str, drift: Drift, why: str) -> None:
@@ -358,22 +374,30 @@ def report_unsupported_parameters(
     and for each custom parameter: the target has no place for them. ``missing`` and
     ``custom`` are the messages, ``{key}`` standing for the parameter's name
     ("Ollama has no {key}; left out", "custom parameter {key!r} is not sent to OpenAI")."""
-    for key in keys:
-        value = getattr(parameters, key)
-        if value is not None:
-            drift.add(
-                "parameter-unsupported",
-                missing.format(key=key),
-                field=f"parameters.{key}",
-                original=value,
-            )
-    for key, value in parameters.custom.items():
-        drift.add(
-            "parameter-unsupported",
-            custom.format(key=key),
-            field=f"parameters.custom.{key}",
-            original=value,
-        )
+    named = {key: value for key in keys if (value := getattr(parameters, key)) is not None}
+    report_parameters_dropped(named, drift, missing)
+    report_parameters_dropped(parameters.custom, drift, custom, under="parameters.custom")
+
+
+def report_block_as_text(block: Block, path: str, drift: Drift, why: str) -> None:
+    """The warning for a block (a refusal, a plain-text document) written as text, ``why``
+    saying why."""
+    drift.add("content-type-unsupported", why, field=path, original=block.type, transformed="text")
+
+
+def report_developer(path: str, drift: Drift, why: str) -> None:
+    """The warning for a developer message written as a system one (``path`` is its role's,
+    or the message's), ``why`` in the target's words."""
+    drift.add(
+        "system-message-transformed", why, field=path, original="developer", transformed="system"
+    )
+
+
+def report_citations_dropped(block: TextBlock, path: str, drift: Drift, why: str) -> None:
+    """The ``content-dropped`` warning for the citations of the text block at ``path``,
+    which go without their text: ``why`` says why ("citations of another provider cannot be
+    sent to Bedrock")."""
+    drift.add("content-dropped", why, field=f"{path}.citations", original=block.citations)
 
 
 def report_block_dropped(block: Block, path: str, drift: Drift, why: str) -> None:

@@ -11,11 +11,15 @@ from typing import Any, TypeVar
 from providers.formats._kit import thread
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import (
+    report_block_as_text,
+    report_citations_dropped,
+    report_developer,
     report_foreign_fields,
     report_message_metadata,
     report_message_name,
     report_no_room_for_request,
     report_reasoning_details,
+    report_reasoning_text,
 )
 from providers.formats._kit.extra import Namespace
 from providers.formats._kit.paths import at, item
@@ -102,13 +106,8 @@ def render_list(
 def developer_as_system(path: str, ctx: RenderContext, who: str | None = None) -> str:
     """``system``, with the warning that ``who`` (the label by default) has no developer
     role."""
-    ctx.drift.add(
-        "system-message-transformed",
-        f"{who or ctx.label} has no developer role; sent as a system message",
-        field=at(path, "role"),
-        original="developer",
-        transformed="system",
-    )
+    why = f"{who or ctx.label} has no developer role; sent as a system message"
+    report_developer(at(path, "role"), ctx.drift, why)
     return "system"
 
 
@@ -158,13 +157,7 @@ def report_reasoning_fields(
 ) -> None:
     """Warnings for a message's ``reasoning`` and ``reasoning_details``, which ``holder``
     ("ART messages") carry no place for."""
-    if message.reasoning:
-        ctx.drift.add(
-            "reasoning-dropped",
-            f"{holder} carry no {reasoning}",
-            field=at(path, "reasoning"),
-            original=message.reasoning,
-        )
+    report_reasoning_text(message, path, ctx.drift, f"{holder} carry no {reasoning}")
     report_reasoning_details(message, path, ctx.drift, f"{holder} carry no reasoning details")
 
 
@@ -208,15 +201,13 @@ def plain_text(block: Block, *, empty_documents: bool = False) -> str | None:
 
 def report_as_text(block: Block, path: str, ctx: RenderContext, why: str) -> None:
     """The warning for a block sent as text (``why`` says so)."""
-    ctx.drift.add(
-        "content-type-unsupported", why, field=path, original=block.type, transformed="text"
-    )
+    report_block_as_text(block, path, ctx.drift, why)
 
 
 def report_citations(block: TextBlock, path: str, ctx: RenderContext, why: str) -> None:
     """The warning for the citations of a text block, which the list has no place for."""
     if block.citations:
-        ctx.drift.add("content-dropped", why, field=at(path, "citations"), original=block.citations)
+        report_citations_dropped(block, path, ctx.drift, why)
 
 
 def report_invalid_arguments(block: ToolUseBlock, path: str, ctx: RenderContext, who: str) -> None:

@@ -20,6 +20,7 @@ from providers.formats._kit.drift import (
     report_unsupported_parameters,
 )
 from providers.formats._kit.extra import hint, own_extra
+from providers.formats._kit.parameters import required_parameter
 from providers.formats.anthropic._constants import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
@@ -52,7 +53,7 @@ def render(conversation: Conversation) -> Rendered:
         DIALECT,
         new_context,
         no_message_metadata=_NO_MESSAGE_METADATA,
-        drafts=lambda messages, ctx: _drafts(messages, ctx, system_in_place=True)[0],
+        drafts=_drafts,
         request=_request,
         response=response_payload,
     )
@@ -118,17 +119,8 @@ def _parameters(conversation: Conversation, ctx: RenderContext) -> dict[str, Any
     params = conversation.parameters
     body: dict[str, Any] = {}
     for name, default in (("model", DEFAULT_MODEL), ("max_tokens", DEFAULT_MAX_TOKENS)):
-        value = getattr(params, name)
-        # An empty model name is no model either.
-        if value in (None, "") and not ctx.faithful:
-            ctx.drift.add(
-                "parameter-defaulted",
-                f"Anthropic requires {name}; the default was used",
-                field=f"parameters.{name}",
-                original=value,
-                transformed=default,
-            )
-            value = default
+        why = f"Anthropic requires {name}; the default was used"
+        value = required_parameter(getattr(params, name), default, name, ctx, why)
         if value is not None:
             body[name] = value
     for name in SAMPLING_PARAMETERS:

@@ -18,7 +18,7 @@ from providers.formats._content_blocks.blocks import (
 )
 from providers.formats._content_blocks.drafts import Dialect, Part, drop_blank_text
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_foreign_extra
+from providers.formats._kit.drift import report_citations_dropped, report_foreign_extra
 from providers.formats._kit.extra import Namespace, hint, own_extra
 from providers.formats._kit.wire import (
     arguments_object,
@@ -61,12 +61,8 @@ def _text(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]:
         if ctx.faithful:
             body["citations"] = block.citations
         else:
-            ctx.drift.add(
-                "content-dropped",
-                "citations of another provider cannot be sent to Anthropic",
-                field=f"{path}.citations",
-                original=block.citations,
-            )
+            why = "citations of another provider cannot be sent to Anthropic"
+            report_citations_dropped(block, path, ctx.drift, why)
     return body
 
 

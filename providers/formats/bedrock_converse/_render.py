@@ -20,6 +20,7 @@ from providers.formats._kit.drift import (
     report_unsupported_parameters,
 )
 from providers.formats._kit.extra import hint, own_extra
+from providers.formats._kit.parameters import required_parameter
 from providers.formats.base import Rendered
 from providers.formats.bedrock_converse._constants import (
     DEFAULT_MODEL,
@@ -55,7 +56,7 @@ def render(conversation: Conversation) -> Rendered:
         DIALECT,
         new_context,
         no_message_metadata=_NO_MESSAGE_METADATA,
-        drafts=lambda messages, ctx: _drafts(messages, ctx, system_in_place=True)[0],
+        drafts=_drafts,
         request=_request,
         response=response_payload,
     )
@@ -88,7 +89,8 @@ def _request(conversation: Conversation, thread: Thread, ctx: RenderContext) -> 
     if not ctx.faithful:
         drafts = apply_rules(drafts, ctx)
     body: dict[str, Any] = {}
-    model = _model(conversation.parameters, ctx)
+    why = "Bedrock needs a model id; the default was used"
+    model = required_parameter(conversation.parameters.model, DEFAULT_MODEL, "model", ctx, why)
     if model is not None:
         body["modelId"] = model
     body["messages"] = [DIALECT.payload(draft) for draft in drafts]
@@ -111,19 +113,6 @@ def _had_system(thread: list[tuple[int, Message]]) -> bool:
         message.role == "system" and not hint(message.extra, FORMAT_ID, "system")
         for _, message in thread
     )
-
-
-def _model(parameters: Parameters, ctx: RenderContext) -> str | None:
-    if parameters.model or ctx.faithful:
-        return parameters.model
-    ctx.drift.add(
-        "parameter-defaulted",
-        "Bedrock needs a model id; the default was used",
-        field="parameters.model",
-        original=parameters.model,
-        transformed=DEFAULT_MODEL,
-    )
-    return DEFAULT_MODEL
 
 
 def _inference_config(conversation: Conversation, ctx: RenderContext) -> dict[str, Any] | None:

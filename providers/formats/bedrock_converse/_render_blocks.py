@@ -17,7 +17,7 @@ from providers.formats._content_blocks.blocks import (
 )
 from providers.formats._content_blocks.drafts import Dialect, drop_blank_text, union_member
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_foreign_extra
+from providers.formats._kit.drift import report_citations_dropped, report_foreign_extra
 from providers.formats._kit.extra import Namespace, hint, own_extra
 from providers.formats._kit.wire import (
     arguments_object,
@@ -72,12 +72,8 @@ def _text(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]:
     if member == "citationsContent":
         return _citations_content(block)
     if block.citations is not None:
-        ctx.drift.add(
-            "content-dropped",
-            "citations of another provider cannot be sent to Bedrock",
-            field=f"{path}.citations",
-            original=block.citations,
-        )
+        why = "citations of another provider cannot be sent to Bedrock"
+        report_citations_dropped(block, path, ctx.drift, why)
     return {"text": block.text}
 
 

@@ -10,6 +10,7 @@ response answers a call of the turn before it; the first call of each step carri
 
 from __future__ import annotations
 
+from providers.formats._content_blocks.rules import report_bridge, report_empty_turn
 from providers.formats._kit.ids import report_rewritten
 from providers.formats.base import Drift
 from providers.formats.gemini._constants import (
@@ -51,13 +52,7 @@ def _drop_empty_and_merge(turns: list[Turn], ctx: Context) -> list[Turn]:
                 parts = turn.parts = _without_blank(parts, drift)
                 break
         if not parts:
-            drift.add(
-                "content-dropped",
-                "a message with no content Gemini can take was left out",
-                field=turn.path,
-                original=turn.source_role,
-                severity="info",
-            )
+            report_empty_turn(turn.path, turn.source_role, drift, "Gemini")
             continue
         if previous is None or previous.role != turn.role:
             merged.append(turn)
@@ -97,11 +92,8 @@ def _without_blank(parts: list[Part], drift: Drift) -> list[Part]:
 def _bridge(turns: list[Turn], ctx: Context) -> Turn:
     """The user turn put first when the conversation would start with the model."""
     path = turns[0].path if turns else "messages"
-    ctx.drift.add(
-        "message-reordered",
-        "Gemini conversations start with the user; a bridge user turn was inserted",
-        field=path,
-        transformed={"role": "user", "parts": [{"text": BRIDGE_USER_TEXT}]},
+    report_bridge(
+        path, ctx.drift, "Gemini", {"role": "user", "parts": [{"text": BRIDGE_USER_TEXT}]}
     )
     return Turn("user", [Part({"text": BRIDGE_USER_TEXT}, path)], path, "user", synthetic=True)
 

@@ -15,10 +15,10 @@ from typing import Any
 
 import orjson
 
-from providers.formats._archive.foreign import report_developer, report_request
+from providers.formats._archive.foreign import report_request
 from providers.formats._archive.values import tool_object
 from providers.formats._kit.context import RenderContext as Context
-from providers.formats._kit.drift import report_message_metadata
+from providers.formats._kit.drift import report_developer, report_message_metadata
 from providers.formats._kit.wire import wire_finish_reason
 from providers.formats.base import Rendered
 from providers.umf import Conversation, Message, Tool

@@ -22,9 +22,6 @@ from providers.formats._kit.drift import (
     report_parameters_dropped,
     report_tool_choice_dropped,
 )
-from providers.formats._kit.drift import (
-    report_developer as report_developer,  # chatgpt-export's import of it, until it takes the kit's
-)
 from providers.formats._kit.ids import report_rewritten
 from providers.formats._kit.wire import report_signature_stripped
 from providers.formats.base import Drift

@@ -19,6 +19,7 @@ from providers.umf import (
     MediaSource,
     Message,
     Parameters,
+    Severity,
     TextBlock,
     ThinkingBlock,
     Tool,
@@ -385,11 +386,17 @@ def report_block_as_text(block: Block, path: str, drift: Drift, why: str) -> Non
     drift.add("content-type-unsupported", why, field=path, original=block.type, transformed="text")
 
 
-def report_developer(path: str, drift: Drift, why: str) -> None:
+def report_developer(path: str, drift: Drift, why: str, *, severity: Severity = "warning") -> None:
     """The warning for a developer message written as a system one (``path`` is its role's,
-    or the message's), ``why`` in the target's words."""
+    or the message's), ``why`` in the target's words; ``severity`` "info" where the target
+    reads a system message as the developer's (ChatML, Ollama)."""
     drift.add(
-        "system-message-transformed", why, field=path, original="developer", transformed="system"
+        "system-message-transformed",
+        why,
+        field=path,
+        original="developer",
+        transformed="system",
+        severity=severity,
     )
 
 

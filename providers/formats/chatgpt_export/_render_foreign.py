@@ -21,12 +21,11 @@ from providers.formats._archive.foreign import (
     StableIds,
     report_call_dropped,
     report_call_id_dropped,
-    report_developer,
     report_request,
     result_text,
     thinking_text,
 )
-from providers.formats._kit.drift import report_message_metadata
+from providers.formats._kit.drift import report_developer, report_message_metadata
 from providers.formats._kit.wire import arguments_string
 from providers.formats.base import Drift, Rendered
 from providers.umf import (

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from providers.formats._kit.context import RenderContext
+from providers.formats._kit.drift import report_developer
 from providers.formats._message_lists.render import one_thread, render_context
 from providers.formats.base import Rendered
 from providers.formats.chatml._constants import FORMAT_ID, LABEL, NS, START
@@ -81,14 +82,8 @@ def _turn(message: Message, index: int, ctx: RenderContext) -> _Turn:
     _report_message_fields(message, path, ctx)
     role: str = message.role
     if role == "developer" and not ctx.faithful:
-        ctx.drift.add(
-            "system-message-transformed",
-            "ChatML templates have no developer role; written as a system turn",
-            field=path,
-            original="developer",
-            transformed="system",
-            severity="info",
-        )
+        why = "ChatML templates have no developer role; written as a system turn"
+        report_developer(path, ctx.drift, why, severity="info")
         role = "system"
     from_tool = role == "tool" and not ctx.faithful
     if from_tool:

@@ -13,7 +13,11 @@ images, audio and non-text documents (``content-dropped``), citations
 from __future__ import annotations
 
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import error_said_in_content, report_block_dropped
+from providers.formats._kit.drift import (
+    error_said_in_content,
+    report_block_dropped,
+    report_reasoning_details,
+)
 from providers.formats._kit.wire import decoded_text
 from providers.formats._message_lists.render import report_as_text, report_citations
 from providers.formats.chatml._constants import NS
@@ -39,13 +43,8 @@ def render_content(message: Message, role: str, path: str, ctx: RenderContext) -
         elements.append(("think", _tag("think", message.reasoning, None), None))
     elif message.reasoning:
         _drop_reasoning(path + ".reasoning", message.reasoning, ctx)
-    if message.reasoning_details:
-        ctx.drift.add(
-            "reasoning-dropped",
-            "ChatML has no structured reasoning details; left out",
-            field=f"{path}.reasoning_details",
-            details={"count": len(message.reasoning_details)},
-        )
+    why = "ChatML has no structured reasoning details; left out"
+    report_reasoning_details(message, path, ctx.drift, why)
     for position, block in enumerate(message.content):
         text = render_block(block, role, f"{path}.content[{position}]", ctx)
         if text is not None:

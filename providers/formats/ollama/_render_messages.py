@@ -16,8 +16,10 @@ from typing import Any
 from providers.formats._chat_completions.turns import mark_error
 from providers.formats._kit.drift import (
     report_block_dropped,
+    report_developer,
     report_foreign_extra,
     report_reasoning_details,
+    report_reasoning_text,
 )
 from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
@@ -83,14 +85,8 @@ def _role(message: Message, index: int, path: str, ctx: Context) -> str:
             original=message.name,
         )
     if message.role == "developer":
-        ctx.drift.add(
-            "system-message-transformed",
-            "Ollama has no developer role; sent as a system message",
-            field=path,
-            original="developer",
-            transformed="system",
-            severity="info",
-        )
+        why = "Ollama has no developer role; sent as a system message"
+        report_developer(path, ctx.drift, why, severity="info")
         return "system"
     if message.role == "system" and index > 0 and not ctx.faithful:
         ctx.drift.add(
@@ -112,12 +108,8 @@ def _reasoning_fields(message: Message, path: str, parts: Parts, ctx: Context) -
         if message.role == "assistant" and not parts.thinking:
             parts.thinking.append(message.reasoning)
         elif message.reasoning != blocks:
-            ctx.drift.add(
-                "reasoning-dropped",
-                "Ollama takes one thinking text per assistant message; left out",
-                field=at(path, "reasoning"),
-                original=message.reasoning,
-            )
+            why = "Ollama takes one thinking text per assistant message; left out"
+            report_reasoning_text(message, path, ctx.drift, why)
     if message.reasoning_details:
         why = "Ollama has no structured reasoning details; left out"
         report_reasoning_details(message, path, ctx.drift, why)

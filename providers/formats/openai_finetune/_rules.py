@@ -6,7 +6,11 @@ format is fitted to that before it is written, with a warning for each thing it 
 
 from __future__ import annotations
 
-from providers.formats._kit.drift import report_block_dropped
+from providers.formats._kit.drift import (
+    report_block_dropped,
+    report_parameters_dropped,
+    report_tool_choice_dropped,
+)
 from providers.formats.base import Drift
 from providers.umf import (
     AudioBlock,
@@ -25,23 +29,13 @@ def fit(conversation: Conversation, drift: Drift) -> Conversation:
     """A copy without the parameters, tool choice and media a line cannot hold."""
     fitted = conversation.model_copy(deep=True)
     parameters = fitted.parameters.model_dump(exclude_defaults=True)
-    for key, value in parameters.items():
-        if key != "parallel_tool_calls":
-            drift.add(
-                "parameter-unsupported",
-                "a fine-tuning line has no sampling or request parameters",
-                field=f"parameters.{key}",
-                original=value,
-            )
+    parameters.pop("parallel_tool_calls", None)  # a line keeps it
+    why = "a fine-tuning line has no sampling or request parameters"
+    report_parameters_dropped(parameters, drift, why)
     fitted.parameters = Parameters(parallel_tool_calls=fitted.parameters.parallel_tool_calls)
     if fitted.tool_choice is not None:
-        drift.add(
-            "parameter-unsupported",
-            "a fine-tuning line has no tool_choice",
-            field="tool_choice",
-            original=fitted.tool_choice.model_dump(
-                mode="json", exclude_defaults=True, exclude={"extra"}
-            ),
+        report_tool_choice_dropped(
+            fitted.tool_choice, drift, "a fine-tuning line has no tool_choice"
         )
         fitted.tool_choice = None
     kept = []

@@ -31,6 +31,7 @@ from providers.formats._kit.drift import (
     report_blocks_foreign_extra,
     report_foreign_extra,
     report_reasoning_details,
+    report_reasoning_text,
 )
 from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
@@ -96,13 +97,8 @@ def _report_message_fields(message: Message, path: str, ctx: Context) -> None:
             field=at(path, "name"),
             original=message.name,
         )
-    if message.reasoning:
-        ctx.drift.add(
-            "reasoning-dropped",
-            "reasoning text outside reasoning items cannot be sent to OpenAI Responses",
-            field=at(path, "reasoning"),
-            original=message.reasoning,
-        )
+    why = "reasoning text outside reasoning items cannot be sent to OpenAI Responses"
+    report_reasoning_text(message, path, ctx.drift, why)
     why = "reasoning details of another provider cannot be sent to OpenAI Responses"
     report_reasoning_details(message, path, ctx.drift, why)
 

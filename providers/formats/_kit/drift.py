@@ -414,13 +414,15 @@ def report_block_dropped(block: Block, path: str, drift: Drift, why: str) -> Non
 
 
 def clamp_parameter(
-    value: float, low: float, high: float, drift: Drift, name: str, why: str
+    value: float, low: float, high: float | None, drift: Drift, name: str, why: str
 ) -> float:
-    """``value`` within ``low`` and ``high`` (unchanged when it already is), with a
-    ``parameter-clamped`` warning on ``parameters.<name>``, ``why`` in the target's words,
-    when it had to move."""
-    clamped = min(max(value, low), high)
+    """``value`` within ``low`` and ``high`` (no upper bound when None; unchanged when it
+    already is), with a ``parameter-clamped`` warning on ``parameters.<name>``, ``why`` in
+    the target's words, when it had to move. A float stays a float: a temperature of -0.5
+    becomes 0.0, not the bound's 0 (an integer may become a float bound: 1 -> 0.99)."""
+    clamped = max(value, low) if high is None else min(max(value, low), high)
     if clamped != value:
+        clamped = float(clamped) if isinstance(value, float) else clamped
         drift.add(
             "parameter-clamped",
             why,

@@ -15,6 +15,7 @@ from providers.formats._content_blocks.render import (
 from providers.formats._content_blocks.shape import Thread
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import (
+    clamp_parameter,
     no_place_for_message_facts,
     report_foreign_extra,
     report_unsupported_parameters,
@@ -139,17 +140,8 @@ def _clamped(name: str, value: Any, low: float, high: float | None, ctx: RenderC
     """``value`` within Converse's range (temperature and topP 0..1, maxTokens >= 1)."""
     if ctx.faithful:
         return value
-    fitted = max(low, value) if high is None else min(max(low, value), high)
-    if fitted != value:
-        fitted = type(value)(fitted)
-        ctx.drift.add(
-            "parameter-clamped",
-            f"Bedrock takes {name} within its range; clamped",
-            field=f"parameters.{name}",
-            original=value,
-            transformed=fitted,
-        )
-    return fitted
+    why = f"Bedrock takes {name} within its range; clamped"
+    return clamp_parameter(value, low, high, ctx.drift, name, why)
 
 
 def _warn_unsupported(params: Parameters, ctx: RenderContext) -> None:

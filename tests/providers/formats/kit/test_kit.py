@@ -117,3 +117,20 @@ def test_clamp_parameter_warns_only_when_the_value_moves() -> None:
         2,
     )
     assert warning.message == "Gemini takes temperature"
+
+
+@pytest.mark.parametrize(
+    ("value", "low", "high", "expected"),
+    [
+        (0.0, 0, 1, 0.0),  # within range: the value itself, not the equal bound 0
+        (-0.5, 0, 1, 0.0),  # a float stays a float
+        (1, 0.01, 0.99, 0.99),  # an integer may become a float bound
+        (0, 1, None, 1),  # no upper bound (Bedrock's maxTokens)
+        (5000, 1, None, 5000),
+    ],
+)
+def test_a_clamped_number_keeps_its_kind(
+    value: float, low: float, high: float | None, expected: float
+) -> None:
+    clamped = clamp_parameter(value, low, high, Drift("bedrock-converse"), "temperature", "why")
+    assert (clamped, type(clamped)) == (expected, type(expected))

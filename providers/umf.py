@@ -67,7 +67,7 @@ WARNING_CATEGORIES: tuple[str, ...] = WarningCategory.__args__  # type: ignore[a
 # --------------------------------------------------------------------------- blocks
 
 
-class MediaSource(UMFModel):
+class MediaSource(UMFModel, kw_only=True):
     """Where the bytes of an image, document or audio clip are.
 
     ``base64``: ``data`` with ``media_type``; ``url``: ``url``; ``text``: ``data`` is plain
@@ -81,14 +81,14 @@ class MediaSource(UMFModel):
     file_id: str | None = None
 
 
-class TextBlock(Typed):
+class TextBlock(Typed, kw_only=True, tag="text"):
     type: ClassVar[Literal["text"]] = "text"
     text: str
     citations: list[dict[str, Any]] | None = None
     extra: Extra = extra_field()
 
 
-class RefusalBlock(Typed):
+class RefusalBlock(Typed, kw_only=True, tag="refusal"):
     """A model's refusal, kept apart from text where the provider does (OpenAI)."""
 
     type: ClassVar[Literal["refusal"]] = "refusal"
@@ -96,14 +96,14 @@ class RefusalBlock(Typed):
     extra: Extra = extra_field()
 
 
-class ImageBlock(Typed):
+class ImageBlock(Typed, kw_only=True, tag="image"):
     type: ClassVar[Literal["image"]] = "image"
     source: MediaSource
     detail: str | None = None
     extra: Extra = extra_field()
 
 
-class DocumentBlock(Typed):
+class DocumentBlock(Typed, kw_only=True, tag="document"):
     type: ClassVar[Literal["document"]] = "document"
     source: MediaSource
     title: str | None = None
@@ -111,13 +111,13 @@ class DocumentBlock(Typed):
     extra: Extra = extra_field()
 
 
-class AudioBlock(Typed):
+class AudioBlock(Typed, kw_only=True, tag="audio"):
     type: ClassVar[Literal["audio"]] = "audio"
     source: MediaSource
     extra: Extra = extra_field()
 
 
-class ToolUseBlock(Typed):
+class ToolUseBlock(Typed, kw_only=True, tag="tool_use"):
     """A call the assistant makes. ``raw_arguments`` is the provider's argument string when
     it sent one (it may be invalid JSON, in which case ``input`` is ``{}``)."""
 
@@ -129,7 +129,7 @@ class ToolUseBlock(Typed):
     extra: Extra = extra_field()
 
 
-class ThinkingBlock(Typed):
+class ThinkingBlock(Typed, kw_only=True, tag="thinking"):
     """Reasoning. ``signature`` / ``data`` are opaque continuity blobs that only the provider
     named in ``provider`` may receive back; ``redacted`` marks reasoning with no readable text."""
 
@@ -142,7 +142,7 @@ class ThinkingBlock(Typed):
     extra: Extra = extra_field()
 
 
-class ToolResultBlock(Typed):
+class ToolResultBlock(Typed, kw_only=True, tag="tool_result"):
     type: ClassVar[Literal["tool_result"]] = "tool_result"
     tool_use_id: str
     content: str | list[Block] = ""
@@ -177,7 +177,7 @@ BLOCK_TYPES: tuple[str, ...] = (
 # --------------------------------------------------------------------------- messages
 
 
-class Usage(UMFModel):
+class Usage(UMFModel, kw_only=True):
     """Token counts, normalised to OpenAI's meaning (prompt includes cached tokens,
     completion includes reasoning tokens); ``raw`` keeps the provider's own object."""
 
@@ -190,7 +190,7 @@ class Usage(UMFModel):
     raw: dict[str, Any] | None = None
 
 
-class Message(UMFModel):
+class Message(UMFModel, kw_only=True):
     role: Role
     content: list[Block] = factory(list)
     name: str | None = None
@@ -212,20 +212,20 @@ class Message(UMFModel):
     extra: Extra = extra_field()
 
 
-class Tool(UMFModel):
+class Tool(UMFModel, kw_only=True):
     name: str
     description: str | None = None
     parameters: dict[str, Any] | None = None
     extra: Extra = extra_field()
 
 
-class ToolChoice(UMFModel):
+class ToolChoice(UMFModel, kw_only=True):
     type: Literal["auto", "required", "none", "tool"]
     name: str | None = None
     extra: Extra = extra_field()
 
 
-class Parameters(UMFModel):
+class Parameters(UMFModel, kw_only=True):
     model: str | None = None
     temperature: float | None = None
     max_tokens: int | None = None
@@ -241,7 +241,7 @@ class Parameters(UMFModel):
     custom: dict[str, Any] = factory(dict)
 
 
-class Provenance(UMFModel):
+class Provenance(UMFModel, kw_only=True):
     frontend: str | None = None
     backend: str | None = None
     middleware: list[str] = factory(list)
@@ -249,7 +249,7 @@ class Provenance(UMFModel):
     model: str | None = None
 
 
-class DriftWarning(UMFModel, kw_only=True):  # kw_only said for mypy too
+class DriftWarning(UMFModel, kw_only=True):
     """One thing a conversion could not carry as it was (dropped, clamped, re-mapped...)."""
 
     category: WarningCategory
@@ -268,7 +268,7 @@ class DriftWarning(UMFModel, kw_only=True):  # kw_only said for mypy too
             self.severity = "warning"
 
 
-class Metadata(UMFModel):
+class Metadata(UMFModel, kw_only=True):
     request_id: str | None = None
     provider_response_id: str | None = None
     timestamp: datetime | None = None
@@ -278,7 +278,7 @@ class Metadata(UMFModel):
     custom: dict[str, Any] = factory(dict)
 
 
-class Conversation(UMFModel):
+class Conversation(UMFModel, kw_only=True):
     """A conversation (or request): messages in order plus what was offered to the model.
 
     Messages form a linear thread unless they carry ``parent_id``: then each names the
@@ -294,7 +294,7 @@ class Conversation(UMFModel):
     extra: Extra = extra_field()
 
 
-class Response(UMFModel):
+class Response(UMFModel, kw_only=True):
     """What a provider answered to one request."""
 
     message: Message
@@ -307,13 +307,13 @@ class Response(UMFModel):
 # --------------------------------------------------------------------------- stream chunks
 
 
-class StreamStart(Typed):
+class StreamStart(Typed, kw_only=True, tag="start"):
     type: ClassVar[Literal["start"]] = "start"
     sequence: int
     metadata: Metadata = factory(Metadata)
 
 
-class StreamContent(Typed):
+class StreamContent(Typed, kw_only=True, tag="content"):
     type: ClassVar[Literal["content"]] = "content"
     sequence: int
     delta: str
@@ -321,7 +321,7 @@ class StreamContent(Typed):
     role: Literal["assistant"] | None = None
 
 
-class StreamToolUse(Typed):
+class StreamToolUse(Typed, kw_only=True, tag="tool_use"):
     type: ClassVar[Literal["tool_use"]] = "tool_use"
     sequence: int
     id: str
@@ -329,14 +329,14 @@ class StreamToolUse(Typed):
     input_delta: str | None = None
 
 
-class StreamMetadata(Typed):
+class StreamMetadata(Typed, kw_only=True, tag="metadata"):
     type: ClassVar[Literal["metadata"]] = "metadata"
     sequence: int
     usage: Usage | None = None
     metadata: Metadata | None = None
 
 
-class StreamDone(Typed):
+class StreamDone(Typed, kw_only=True, tag="done"):
     type: ClassVar[Literal["done"]] = "done"
     sequence: int
     finish_reason: FinishReason
@@ -344,7 +344,7 @@ class StreamDone(Typed):
     message: Message | None = None
 
 
-class StreamError(Typed):
+class StreamError(Typed, kw_only=True, tag="error"):
     type: ClassVar[Literal["error"]] = "error"
     sequence: int
     code: str

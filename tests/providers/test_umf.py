@@ -202,6 +202,17 @@ def _umf_classes() -> list[type[UMFModel]]:
     return sorted(found, key=lambda cls: cls.__name__)
 
 
+@pytest.mark.parametrize("cls", _umf_classes(), ids=lambda cls: cls.__name__)
+def test_every_umf_class_takes_its_fields_by_keyword_and_a_tagged_one_its_type_as_tag(
+    cls: type[UMFModel],
+) -> None:
+    # Each class says kw_only and its tag itself (no metaclass says them for it).
+    with pytest.raises(TypeError):
+        cls("positional")
+    if issubclass(cls, Typed):
+        assert cls.__struct_config__.tag == cls.type
+
+
 def _spelled_defaults(cls: type[UMFModel]) -> dict[str, object]:
     """Each field of ``cls`` with a default, spelled as a document gives it."""
     return {

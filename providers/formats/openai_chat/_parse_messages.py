@@ -95,10 +95,14 @@ def content_shape(parts: list[Any], has_calls: bool) -> str:
 
 def _parse_turn(source: dict[str, Any], role: str, path: str, state: ParseState) -> Message:
     # The common message (a role, a string content, perhaps a name and tool calls) takes
-    # the short way through here: each rarer field is looked at only when it is there.
+    # the short way through here: each rarer field is looked at only when it is there (a
+    # mapped field given as null stays verbatim, as split keeps it).
+    raw_calls = source.get("tool_calls")
     if len(source) == 2 and "content" in source:  # role and content: nothing to split
         fields: dict[str, Any] = {}
         rest: dict[str, Any] = {}
+    elif len(source) == 3 and "content" in source and role == "assistant" and raw_calls is not None:
+        fields, rest = {"tool_calls": raw_calls}, {}  # tool calls beside the content
     else:
         fields, rest = split(source, _MAPPED_FIELDS[role], handled=_HANDLED, path=path)
     raw_content = source.get("content")
@@ -266,7 +270,13 @@ def _synthesize_id(state: ParseState, path: str, prefix: str, why: str) -> str:
 def _parse_result_message(
     source: dict[str, Any], role: str, path: str, state: ParseState
 ) -> Message:
-    fields, rest = split(source, _MAPPED_FIELDS[role], handled=_HANDLED, path=path)
+    raw_id = source.get("tool_call_id")
+    if role == "tool" and len(source) == 3 and "content" in source and type(raw_id) is str:
+        # The common result (role, content and the call's id): nothing to split.
+        fields: dict[str, Any] = {"tool_call_id": raw_id}
+        rest: dict[str, Any] = {}
+    else:
+        fields, rest = split(source, _MAPPED_FIELDS[role], handled=_HANDLED, path=path)
     name = fields.get("name")
     if name is not None:
         require_str(name, path, "name")

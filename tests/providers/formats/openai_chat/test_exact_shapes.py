@@ -231,3 +231,28 @@ def test_a_user_message_field_named_tool_calls_is_no_call_in_a_request(tool_call
     request = render_request(conversation).payload
     assert request["messages"] == payload
     check_openai_chat_tool_pairing(request)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"role": "assistant", "content": "a", "tool_calls": None},
+        {"role": "assistant", "content": "a", "tool_calls": []},
+        {"role": "user", "content": "a", "tool_calls": []},
+        {"role": "tool", "content": "a", "tool_call_id": "call_1"},
+    ],
+)
+def test_a_message_of_three_fields_comes_back_as_written(message: dict[str, Any]) -> None:
+    # A tool result, or an assistant's calls beside its content, is read without the
+    # split of its fields: a null or empty field still travels verbatim.
+    assert OPENAI_CHAT.render(parse_one([message])).payload == [message]
+
+
+@pytest.mark.parametrize(
+    ("call_id", "said"),
+    [(None, "a tool message needs tool_call_id"), (1, "expected a string, got a number")],
+)
+def test_a_tool_message_without_a_string_call_id_is_refused(call_id: Any, said: str) -> None:
+    with pytest.raises(FormatError) as caught:
+        parse_one([{"role": "tool", "content": "a", "tool_call_id": call_id}])
+    assert (caught.value.message, caught.value.field) == (said, "[0].tool_call_id")

@@ -77,6 +77,10 @@ def test_thirty_replays_under_faults_all_end_with_no_loss_and_no_early_retry(
             log=log,
         )
         try:
+            # The runs are timed from a worker that answers: under the full suite's load
+            # (Chromium, gunicorn) a worker once served nothing for 90 s, and a slow start
+            # must not read as lost runs (nor a dead worker as a slow one).
+            _wait_until_ready(worker, "soak", seconds=120)
             owner = django_user_model.objects.create_user("soak")
             started = start_runs(import_conversations(owner=owner, count=30))
             wait_until_ended(started.values(), seconds=90)
@@ -152,3 +156,14 @@ def test_the_audit_flags_any_call_after_a_fault_not_to_retry(fault: Fault) -> No
 def test_the_audit_flags_a_turn_called_again_after_its_answer() -> None:
     (violation,) = audit(request("turn", 0.0), request("turn", 1.0))
     assert "answered was called again" in violation
+
+
+def _wait_until_ready(worker: Any, name: str, *, seconds: float) -> None:
+    """Until the worker answers a ping on the broker; fails if it exits or stays silent."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        assert worker.poll() is None, f"the worker exited with {worker.returncode}"
+        answers = celery_app.control.ping(timeout=1.0)
+        if any(host.startswith(f"{name}@") for answer in answers for host in answer):
+            return
+    raise AssertionError(f"the worker did not answer a ping within {seconds:.0f} s")

@@ -11,9 +11,12 @@ from __future__ import annotations
 import importlib
 import logging
 import uuid
+from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import QuerySet
 from kombu.exceptions import OperationalError as BrokerError
 
 logger = logging.getLogger(__name__)
@@ -49,6 +52,20 @@ def send(task_name: str, object_id: uuid.UUID) -> None:
     except BrokerError as error:
         logger.warning("broker unreachable; %s %s waits: %s", task_name, object_id, error)
         raise QueueUnavailable(_KINDS[task_name], object_id) from None
+
+
+def send_again(
+    task_name: str, jobs: QuerySet[Any], object_id: uuid.UUID, *, lease_until: datetime
+) -> bool:
+    """For the reconciler: give the job ``object_id`` of ``jobs``, if still queued, until
+    ``lease_until`` for its task to start, and send the task again. False when the broker
+    refuses it (it is down: stop, the next round tries again)."""
+    jobs.filter(pk=object_id, status="queued").update(lease_expires_at=lease_until)
+    try:
+        send(task_name, object_id)
+    except QueueUnavailable:
+        return False
+    return True
 
 
 def send_on_commit(task_name: str, object_id: uuid.UUID) -> None:

@@ -187,14 +187,10 @@ def export_job_reconcile() -> int:
             _finish(
                 job, Status.FAILED, "the export's worker stopped before it finished; start it again"
             )
-        else:
-            models.ExportJob.objects.filter(pk=job.pk, status=Status.QUEUED).update(
-                lease_expires_at=now + LEASE
-            )
-            try:
-                enqueue_task.send(enqueue_task.EXPORT_JOB, job.pk)
-            except enqueue_task.QueueUnavailable:
-                break
+        elif not enqueue_task.send_again(
+            enqueue_task.EXPORT_JOB, models.ExportJob.objects.all(), job.pk, lease_until=now + LEASE
+        ):
+            break
         count += 1
     return count
 

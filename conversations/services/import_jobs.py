@@ -421,13 +421,9 @@ def import_job_reconcile() -> int:
         if job.status == Status.RUNNING and job.attempts >= settings.IMPORT_MAX_ATTEMPTS:
             _finish(job, Status.FAILED, _gave_up(job.attempts))
             continue
-        # A queued job's task gets another lease's time to start.
-        models.ImportJob.objects.filter(pk=job.pk, status=Status.QUEUED).update(
-            lease_expires_at=now + lease
-        )
-        try:
-            enqueue_task.send(enqueue_task.IMPORT_JOB, job.pk)
-        except enqueue_task.QueueUnavailable:
+        if not enqueue_task.send_again(
+            enqueue_task.IMPORT_JOB, models.ImportJob.objects.all(), job.pk, lease_until=now + lease
+        ):
             break
         count += 1
     return count

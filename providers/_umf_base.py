@@ -22,11 +22,10 @@ from typing import Any, ClassVar, Literal, TypeVar
 import msgspec
 
 from providers._umf_walk import (
-    JSON_TYPES,
-    PYTHON_TYPES,
     deep_copy,
     dump_fixes,
     full_dump,
+    to_plain,
 )
 
 ModelT = TypeVar("ModelT", bound="UMFModel")
@@ -112,9 +111,7 @@ class UMFModel(
         value only. Containers are copies: changing the dict does not change the value."""
         json = mode == "json"
         if exclude_defaults and not exclude_none:
-            out: dict[str, Any] = msgspec.to_builtins(
-                self, builtin_types=JSON_TYPES if json else PYTHON_TYPES, str_keys=json
-            )
+            out: dict[str, Any] = to_plain(self, json)
             fix = dump_fixes(type(self))
             if fix is not None:
                 fix(out, json)

@@ -14,8 +14,8 @@ from typing import Any, NamedTuple, Union, get_args, get_origin
 
 import msgspec
 
-JSON_TYPES = ()  # builtin_types for a JSON dump: a timestamp becomes its RFC 3339 string
-PYTHON_TYPES = (datetime,)  # and for a Python dump: it stays a datetime
+_JSON_TYPES = ()  # builtin_types for a JSON dump: a timestamp becomes its RFC 3339 string
+_PYTHON_TYPES = (datetime,)  # and for a Python dump: it stays a datetime
 
 
 # Where msgspec's own dump of a class differs from the UMF JSON, the fix of its dump, made
@@ -36,9 +36,10 @@ def dump_fixes(cls: type[msgspec.Struct]) -> Fix | None:
 
 
 def _fixes_for(cls: type[msgspec.Struct]) -> Fix | None:
-    floats = tuple(name for name, kind in field_types(cls).items() if _is_float(kind))
+    types = field_types(cls)
+    floats = _float_fields(types)
     nested: list[tuple[str, Fix]] = []
-    for name, kind in field_types(cls).items():
+    for name, kind in types.items():
         for member in _value_classes(kind):
             inner = dump_fixes(member)
             if inner is not None:
@@ -51,7 +52,7 @@ def _fixes_for(cls: type[msgspec.Struct]) -> Fix | None:
     )
     if not (floats or nested or empty):
         return None
-    if any(get_origin(field_types(cls)[name]) is list for name, _ in nested):
+    if any(get_origin(types[name]) is list for name, _ in nested):
         raise TypeError(f"{cls.__name__}: a list of values whose dump needs fixing")
 
     def fix(out: dict[str, Any], json: bool) -> None:
@@ -78,16 +79,9 @@ def _value_classes(kind: Any) -> list[type[msgspec.Struct]]:
     return [found for argument in get_args(kind) for found in _value_classes(argument)]
 
 
-def _float_fields(cls: type[msgspec.Struct]) -> frozenset[str]:
-    found = _floats_of.get(cls)
-    if found is None:
-        found = _floats_of[cls] = frozenset(
-            name for name, kind in field_types(cls).items() if _is_float(kind)
-        )
-    return found
-
-
-_floats_of: dict[type, frozenset[str]] = {}
+def _float_fields(types: dict[str, Any]) -> frozenset[str]:
+    """The float fields among ``types`` (:func:`field_types`)."""
+    return frozenset(name for name, kind in types.items() if _is_float(kind))
 
 
 def field_names(cls: type[msgspec.Struct]) -> tuple[str, ...]:
@@ -130,14 +124,13 @@ def _plan(cls: type[msgspec.Struct]) -> _Plan:
     if found is None:
         names = cls.__struct_fields__
         getter = attrgetter(*names)
+        types = field_types(cls)
         found = _plans[cls] = _Plan(
             tag=cls.__struct_config__.tag,  # type: ignore[arg-type]
             names=names,
             values=getter if len(names) > 1 else lambda value: (getter(value),),
-            holding=frozenset(
-                name for name, kind in field_types(cls).items() if _value_classes(kind)
-            ),
-            floats=_float_fields(cls),
+            holding=frozenset(name for name, kind in types.items() if _value_classes(kind)),
+            floats=_float_fields(types),
         )
     return found
 
@@ -159,9 +152,7 @@ def full_dump(value: msgspec.Struct, exclude_none: bool, json: bool) -> dict[str
         elif not child and kind is dict:  # most ``extra``s: no call for an empty one
             out[name] = {}
         else:
-            out[name] = msgspec.to_builtins(
-                child, builtin_types=JSON_TYPES if json else PYTHON_TYPES, str_keys=json
-            )
+            out[name] = to_plain(child, json)
     return out
 
 
@@ -172,8 +163,14 @@ def _dump_child(value: Any, exclude_none: bool, json: bool) -> Any:
         return [_dump_child(item, exclude_none, json) for item in value]
     if type(value) in _SCALARS:
         return value
+    return to_plain(value, json)
+
+
+def to_plain(value: Any, json: bool) -> Any:
+    """``value`` as plain JSON values, made by msgspec in one call (UMF values at their
+    defaults left out; timestamps as strings in JSON mode, and keys as strings)."""
     return msgspec.to_builtins(
-        value, builtin_types=JSON_TYPES if json else PYTHON_TYPES, str_keys=json
+        value, builtin_types=_JSON_TYPES if json else _PYTHON_TYPES, str_keys=json
     )
 
 
@@ -186,7 +183,8 @@ def deep_copy(value: Any) -> Any:
         return value
     if isinstance(value, msgspec.Struct):
         copied = copy.copy(value)
-        for name, child in zip(_plan(kind).names, _plan(kind).values(value), strict=True):
+        plan = _plan(kind)
+        for name, child in zip(plan.names, plan.values(value), strict=True):
             if type(child) not in _SCALARS and child is not None:
                 setattr(copied, name, deep_copy(child))
         return copied

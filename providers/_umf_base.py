@@ -41,6 +41,12 @@ class UMFValidationError(ValueError):
         self.message = message
         self.field = field
 
+    def under(self, base: str) -> str:
+        """The field's path inside the value at ``base`` (``messages[1]`` + ``role``)."""
+        if not base or not self.field:
+            return base or self.field
+        return f"{base}{self.field}" if self.field.startswith("[") else f"{base}.{self.field}"
+
 
 class UMFModel(
     msgspec.Struct,

@@ -91,8 +91,7 @@ def _check_model(model: type[UMFModel], dump: dict[str, Any], at: str) -> None:
     try:
         model.model_validate(dump)
     except UMFValidationError as error:
-        field = ".".join(part for part in (at, error.field) if part).replace(".[", "[")
-        raise FormatError(error.message, field=field or None) from None
+        raise FormatError(error.message, field=error.under(at) or None) from None
 
 
 def _check_nul_characters(conversation: Conversation) -> None:

@@ -223,5 +223,4 @@ def checked(read: Callable[[], T], path: str) -> T:
     try:
         return read()
     except UMFValidationError as error:
-        field = ".".join(part for part in (path, error.field) if part) or "payload"
-        raise FormatError(error.message, field=field.replace(".[", "[")) from None
+        raise FormatError(error.message, field=error.under(path) or "payload") from None

@@ -20,21 +20,14 @@ def validate(model: type[ModelT], data: dict[str, Any], path: str) -> ModelT:
     ``path``) for the first thing it refuses. A timestamp in an ISO 8601 form that is not
     RFC 3339 (``2024-05-01``, ``2024-05-01T10:00Z``) is read too: people write UMF by
     hand, and the document's own string is what is written back (``$written``)."""
-    for _ in range(_TIMESTAMP_FIELDS):
+    while True:  # each round reads one more timestamp string, of the few a value holds
         try:
             return model.model_validate(data)
         except UMFValidationError as error:
             read = _iso_timestamp(data, error)
             if read is None:
-                field = f"{path}.{error.field}".replace(".[", "[") if error.field else path
-                raise FormatError(error.message, field=field) from None
+                raise FormatError(error.message, field=error.under(path)) from None
             data = read
-    return model.model_validate(data)
-
-
-# The most timestamps one validated value holds (a message's, its metadata's): a bound
-# on the reads again of one value.
-_TIMESTAMP_FIELDS = 3
 
 
 def _iso_timestamp(data: dict[str, Any], error: UMFValidationError) -> dict[str, Any] | None:
@@ -49,9 +42,12 @@ def _iso_timestamp(data: dict[str, Any], error: UMFValidationError) -> dict[str,
         if not isinstance(inner.get(name), dict):
             return None
         inner[name] = inner = dict(inner[name])
+    written = inner.get(key)
+    if not isinstance(written, str):
+        return None
     try:
-        inner[key] = datetime.fromisoformat(inner[key])
-    except (TypeError, ValueError):
+        inner[key] = datetime.fromisoformat(written)
+    except ValueError:
         return None
     return copy
 

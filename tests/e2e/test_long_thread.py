@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import log_in, opened_page
 
@@ -54,21 +55,22 @@ def test_a_long_thread_moves_window_by_window(
         log_in(page, live_server.url)
         page.goto(live_server.url + long_path)
         top = page.get_by_role("navigation", name="Windows of the thread (top)")
-        assert top.locator(".where").inner_text() == "Messages 1\u2013200 of 451"
+        expect(top.locator(".where")).to_have_text("Messages 1\u2013200 of 451")
         assert page.locator(".thread .msg").count() == 200
         top.get_by_role("link", name="next \u203a").click()
-        assert top.locator(".where").inner_text() == "Messages 201\u2013400 of 451"
+        expect(top.locator(".where")).to_have_text("Messages 201\u2013400 of 451")
         # message 201 answers the call of message 200: its link leads back to that window
         page.locator('.tool-result-ref a[href$="#call-call_99"]').click()
-        assert top.locator(".where").inner_text() == "Messages 1\u2013200 of 451"
-        assert page.locator("#call-call_99").is_visible()
+        expect(top.locator(".where")).to_have_text("Messages 1\u2013200 of 451")
+        expect(page.locator("#call-call_99")).to_be_visible()
         bottom = page.get_by_role("navigation", name="Windows of the thread (bottom)")
         bottom.get_by_role("link", name="end \u00bb").click()
-        assert top.locator(".where").inner_text() == "Messages 401\u2013451 of 451"
+        expect(top.locator(".where")).to_have_text("Messages 401\u2013451 of 451")
+        page.wait_for_load_state()  # the keys work once the page's script has run
         page.keyboard.press("j")  # the keys move within the window
         assert page.evaluate("document.activeElement.classList.contains('msg')")
         top.get_by_role("link", name="\u00ab start").click()
-        assert top.locator(".where").inner_text() == "Messages 1\u2013200 of 451"
+        expect(top.locator(".where")).to_have_text("Messages 1\u2013200 of 451")
         # no page wider than the screen, whatever the width
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         assert page.problems == []

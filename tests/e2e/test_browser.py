@@ -9,6 +9,7 @@ from typing import Any
 
 import orjson
 import pytest
+from playwright.sync_api import expect
 
 from conversations import models, services
 from tests.conftest import load_fixture
@@ -145,5 +146,6 @@ def test_replay_and_compare(page: Any, live_server: Any, person: Any) -> None:
     assert request is not None and '"messages"' in request.inner_text()
     screenshot(page, "replay-comparison")
     page.click(".crumbs a")
-    assert page.locator("nav.siblings").count() >= 1  # the replays are branches now
+    # the replays are branches now (waited for: the click starts a navigation)
+    expect(page.locator("nav.siblings").first).to_be_visible()
     assert not page.problems, page.problems

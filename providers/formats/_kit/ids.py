@@ -17,6 +17,12 @@ def report_rewritten(drift: Drift, why: str, field: str, original: str, new: str
     drift.add("id-rewritten", why, field=field, original=original, transformed=new, severity="info")
 
 
+def report_synthesized(drift: Drift, why: str, field: str, new: str) -> None:
+    """The ``id-synthesized`` note (info) for an id the payload lacks, read as ``new`` (made
+    up, or the open call a result was paired with), ``why`` saying how in the source's words."""
+    drift.add("id-synthesized", why, field=field, transformed=new, severity="info")
+
+
 def salted_id(original: str, make: Callable[[str], str], taken: Container[str]) -> str:
     """The first id ``make`` builds from the hash of ``original#1``, ``original#2``... that
     is not ``taken``: a fresh id for a call whose id is used already, the same every time."""

@@ -25,7 +25,11 @@ from providers.formats._archive.foreign import (
     result_text,
     thinking_text,
 )
-from providers.formats._kit.drift import report_developer, report_message_metadata
+from providers.formats._kit.drift import (
+    report_block_as_text,
+    report_developer,
+    report_message_metadata,
+)
 from providers.formats._kit.wire import arguments_string
 from providers.formats.base import Drift, Rendered
 from providers.umf import (
@@ -262,14 +266,11 @@ def _unanswered(block: ToolResultBlock, path: str, role: str, ctx: _Context) -> 
     """The text of a result whose call is not before it on its thread (or nowhere in the
     conversation): a tool message there would answer no call."""
     author = _text_group([], role)[1]
-    ctx.drift.add(
-        "content-type-unsupported",
+    why = (
         "a ChatGPT tool message answers the call before it, and this result's call is not "
-        f"on its thread; written as text from the {author}",
-        field=path,
-        original=block.type,
-        transformed="text",
+        f"on its thread; written as text from the {author}"
     )
+    report_block_as_text(block, path, ctx.drift, why)
     return result_text(block, path, ctx, _text, _NO_ERROR_FLAG)
 
 

@@ -18,6 +18,7 @@ from providers.formats._kit.drift import (
     report_block_dropped,
     report_reasoning_details,
 )
+from providers.formats._kit.ids import report_rewritten
 from providers.formats._kit.wire import decoded_text
 from providers.formats._message_lists.render import report_as_text, report_citations
 from providers.formats.chatml._constants import NS
@@ -161,12 +162,12 @@ def _call(block: ToolUseBlock, role: str, path: str, ctx: RenderContext) -> str 
 def drop_id(value: str, path: str, ctx: RenderContext) -> None:
     """Warn that a tool id is not written (calls and results pair by order)."""
     if value and not ctx.faithful:
-        ctx.drift.add(
-            "id-rewritten",
+        report_rewritten(
+            ctx.drift,
             "ChatML pairs tool results with calls by order; the id is not written",
-            field=path,
-            original=value,
-            severity="info",
+            path,
+            value,
+            None,
         )
 
 

@@ -20,7 +20,13 @@ from typing import Any
 
 from providers.formats._chat_completions.blocks import decoded_text
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_block_dropped, report_reasoning_dropped
+from providers.formats._kit.drift import (
+    report_block_as_text,
+    report_block_dropped,
+    report_citations_dropped,
+    report_reasoning_dropped,
+)
+from providers.formats._kit.ids import report_rewritten
 from providers.formats._kit.paths import at
 from providers.formats._kit.wire import arguments_object, is_base64, media_summary, parse_data_uri
 from providers.formats.base import Drift
@@ -68,16 +74,12 @@ def place(block: Block, path: str, role: str, parts: Parts, ctx: Context) -> Non
     """Sort one block into ``parts`` (or drop it with a warning)."""
     if isinstance(block, TextBlock):
         parts.texts.append(block.text)
-        _drop_citations(block, path, ctx)
+        if block.citations:
+            why = "Ollama has no citations; the text is sent without them"
+            report_citations_dropped(block, path, ctx.drift, why)
     elif isinstance(block, RefusalBlock):
         parts.texts.append(block.text)
-        ctx.drift.add(
-            "content-type-unsupported",
-            "Ollama has no refusal field; sent as text",
-            field=path,
-            original="refusal",
-            transformed="text",
-        )
+        report_block_as_text(block, path, ctx.drift, "Ollama has no refusal field; sent as text")
     elif isinstance(block, ThinkingBlock):
         _place_thinking(block, path, role, parts, ctx)
     elif isinstance(block, ImageBlock):
@@ -88,16 +90,6 @@ def place(block: Block, path: str, role: str, parts: Parts, ctx: Context) -> Non
         parts.results.append((block, path))
     else:
         _place_media_text(block, path, parts.texts, ctx)
-
-
-def _drop_citations(block: TextBlock, path: str, ctx: Context) -> None:
-    if block.citations:
-        ctx.drift.add(
-            "content-dropped",
-            "Ollama has no citations; the text is sent without them",
-            field=at(path, "citations"),
-            original=block.citations,
-        )
 
 
 def _place_thinking(block: ThinkingBlock, path: str, role: str, parts: Parts, ctx: Context) -> None:
@@ -153,13 +145,8 @@ def _place_media_text(block: Block, path: str, texts: list[str], ctx: Context) -
     text = document_text(block) if isinstance(block, DocumentBlock) else None
     if text is not None:
         texts.append(text)
-        ctx.drift.add(
-            "content-type-unsupported",
-            "Ollama has no documents; this plain-text one is sent as text",
-            field=path,
-            original="document",
-            transformed="text",
-        )
+        why = "Ollama has no documents; this plain-text one is sent as text"
+        report_block_as_text(block, path, ctx.drift, why)
         return
     assert isinstance(block, DocumentBlock | AudioBlock)
     report_block_dropped(block, path, ctx.drift, f"Ollama takes no {block.type} content; left out")
@@ -200,12 +187,12 @@ def render_call(block: ToolUseBlock, path: str, ctx: Context) -> dict[str, Any]:
 def drop_id(value: str, path: str, ctx: Context) -> None:
     """Warn that a tool id does not travel (Ollama pairs calls and results by name)."""
     if value:
-        ctx.drift.add(
-            "id-rewritten",
+        report_rewritten(
+            ctx.drift,
             "Ollama pairs tool results with calls by tool name and order; the id is not sent",
-            field=path,
-            original=value,
-            severity="info",
+            path,
+            value,
+            None,
         )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from providers.formats._chat_completions.turns import mark_error
 from providers.formats._kit.drift import (
+    report_block_as_text,
     report_block_dropped,
     report_developer,
     report_foreign_extra,
@@ -220,13 +221,8 @@ def _result_part(block: Block, path: str, texts: list[str], ctx: Context) -> Non
         text = document_text(block)
     if text is not None:
         texts.append(text)
-        ctx.drift.add(
-            "content-type-unsupported",
-            f"an Ollama tool result is text; this {block.type} is sent as text",
-            field=path,
-            original=block.type,
-            transformed="text",
-        )
+        why = f"an Ollama tool result is text; this {block.type} is sent as text"
+        report_block_as_text(block, path, ctx.drift, why)
         return
     report_block_dropped(
         block,

@@ -13,6 +13,7 @@ from providers.formats._chat_completions.turns import Turn
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import (
     report_block_dropped,
+    report_field_dropped,
     report_foreign_extra,
     report_thinking_dropped,
 )
@@ -121,13 +122,8 @@ def image_url(
     if block.detail is not None and (not details or ctx.faithful or block.detail in details):
         inner["detail"] = block.detail
     elif block.detail is not None:
-        ctx.drift.add(
-            "content-dropped",
-            f"{ctx.label} image detail is one of {', '.join(details)}",
-            field=at(path, "detail"),
-            original=block.detail,
-            severity="info",
-        )
+        why = f"{ctx.label} image detail is one of {', '.join(details)}"
+        report_field_dropped(path, "detail", block.detail, ctx.drift, why)
     return ns.put(inner, block.extra, "inner")
 
 

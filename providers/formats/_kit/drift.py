@@ -431,3 +431,10 @@ def clamp_parameter(
             transformed=clamped,
         )
     return clamped
+
+
+def report_field_dropped(path: str, key: str, value: Any, drift: Drift, why: str) -> None:
+    """The ``content-dropped`` note (info) for ``value``, the field ``key`` of what stands at
+    ``path`` (an image's detail, a document's title, a message's name), which the target has
+    no place for: ``why`` says so in its words."""
+    drift.add("content-dropped", why, field=at(path, key), original=value, severity="info")

@@ -6,7 +6,11 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from providers.formats._kit.drift import report_block_dropped, report_thinking_dropped
+from providers.formats._kit.drift import (
+    report_block_dropped,
+    report_field_dropped,
+    report_thinking_dropped,
+)
 from providers.formats._kit.paths import at, item
 from providers.formats._kit.wire import report_signature_stripped, signature_portable
 from providers.formats._message_lists.render import (
@@ -96,13 +100,8 @@ def _document(block: Block, path: str, ctx: ListContext) -> Body | None:
     if title is not None:
         body["title"] = title
     if block.title is not None and block.filename not in (None, block.title):
-        ctx.drift.add(
-            "content-dropped",
-            "Appam documents have a title but no file name",
-            field=at(path, "filename"),
-            original=block.filename,
-            severity="info",
-        )
+        why = "Appam documents have a title but no file name"
+        report_field_dropped(path, "filename", block.filename, ctx.drift, why)
     return body
 
 

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._kit.drift import report_block_dropped, report_thinking_dropped
+from providers.formats._kit.drift import (
+    report_block_dropped,
+    report_field_dropped,
+    report_thinking_dropped,
+)
 from providers.formats._kit.paths import at, item
 from providers.formats._message_lists.render import (
     ListContext,
@@ -117,13 +121,8 @@ def _image(block: ImageBlock, path: str, ctx: ListContext) -> Wire | None:
         report_block_dropped(block, path, ctx.drift, "IR images are a URL or base64 data")
         return None
     if block.detail is not None:
-        ctx.drift.add(
-            "content-dropped",
-            "IR images have no detail level",
-            field=at(path, "detail"),
-            original=block.detail,
-            severity="info",
-        )
+        why = "IR images have no detail level"
+        report_field_dropped(path, "detail", block.detail, ctx.drift, why)
     wire.update(NS.hint(block.extra, "source", {}))
     return NS.put({"type": "image", "source": wire}, block.extra)
 

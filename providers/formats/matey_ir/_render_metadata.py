@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from providers.formats._kit.context import RenderContext
+from providers.formats._kit.drift import report_field_dropped
 from providers.formats._kit.paths import is_int
 from providers.formats.matey_ir._constants import IR_WARNING_CATEGORIES, USAGE_KEYS
 from providers.formats.matey_ir._parse_metadata import EPOCH, digest
@@ -51,13 +52,8 @@ def _render_provenance(provenance: Provenance, ctx: RenderContext) -> dict[str, 
     if not provenance.middleware:
         out.pop("middleware", None)
     if provenance.model is not None:
-        ctx.drift.add(
-            "content-dropped",
-            "IR provenance does not name the served model",
-            field="metadata.provenance.model",
-            original=provenance.model,
-            severity="info",
-        )
+        why = "IR provenance does not name the served model"
+        report_field_dropped("metadata.provenance", "model", provenance.model, ctx.drift, why)
     return out
 
 

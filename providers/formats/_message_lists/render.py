@@ -11,8 +11,6 @@ from typing import Any, TypeVar
 from providers.formats._kit import thread
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import (
-    report_block_as_text,
-    report_citations_dropped,
     report_developer,
     report_foreign_fields,
     report_message_metadata,
@@ -34,7 +32,6 @@ from providers.umf import (
     MediaSource,
     Message,
     RefusalBlock,
-    TextBlock,
     ToolResultBlock,
     ToolUseBlock,
 )
@@ -197,17 +194,6 @@ def plain_text(block: Block, *, empty_documents: bool = False) -> str | None:
         data = block.source.data
         return data if data or (empty_documents and data is not None) else None
     return None
-
-
-def report_as_text(block: Block, path: str, ctx: RenderContext, why: str) -> None:
-    """The warning for a block sent as text (``why`` says so)."""
-    report_block_as_text(block, path, ctx.drift, why)
-
-
-def report_citations(block: TextBlock, path: str, ctx: RenderContext, why: str) -> None:
-    """The warning for the citations of a text block, which the list has no place for."""
-    if block.citations:
-        report_citations_dropped(block, path, ctx.drift, why)
 
 
 def report_invalid_arguments(block: ToolUseBlock, path: str, ctx: RenderContext, who: str) -> None:

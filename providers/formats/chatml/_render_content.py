@@ -15,12 +15,13 @@ from __future__ import annotations
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import (
     error_said_in_content,
+    report_block_as_text,
     report_block_dropped,
+    report_citations_dropped,
     report_reasoning_details,
 )
 from providers.formats._kit.ids import report_rewritten
 from providers.formats._kit.wire import decoded_text
-from providers.formats._message_lists.render import report_as_text, report_citations
 from providers.formats.chatml._constants import NS
 from providers.formats.chatml._parse_content import block_kind
 from providers.formats.chatml._render_tools import call_json
@@ -88,10 +89,10 @@ def render_block(block: Block, role: str, path: str, ctx: RenderContext) -> str 
     if isinstance(block, TextBlock):
         if block.citations:
             why = "ChatML has no citations; the text is written without them"
-            report_citations(block, path, ctx, why)
+            report_citations_dropped(block, path, ctx.drift, why)
         return _escaped(block.text, path, ctx)
     if isinstance(block, RefusalBlock):
-        report_as_text(block, path, ctx, "ChatML has no refusals; sent as text")
+        report_block_as_text(block, path, ctx.drift, "ChatML has no refusals; sent as text")
         return _escaped(block.text, path, ctx)
     if isinstance(block, ThinkingBlock):
         return _thinking(block, role, path, ctx)
@@ -210,8 +211,11 @@ def _media(block: Block, path: str, ctx: RenderContext) -> str | None:
     """Documents, images and audio: a plain-text document is written as text."""
     text = _document_text(block) if isinstance(block, DocumentBlock) else None
     if text is not None:
-        report_as_text(
-            block, path, ctx, "ChatML has no documents; this plain-text one is written as text"
+        report_block_as_text(
+            block,
+            path,
+            ctx.drift,
+            "ChatML has no documents; this plain-text one is written as text",
         )
         return _escaped(text, path, ctx)
     report_block_dropped(block, path, ctx.drift, f"ChatML text cannot carry {block.type}; left out")

@@ -13,7 +13,12 @@ from collections.abc import Sequence
 
 import orjson
 
-from providers.formats._kit.drift import report_block_dropped, report_thinking_dropped
+from providers.formats._kit.drift import (
+    report_block_as_text,
+    report_block_dropped,
+    report_citations_dropped,
+    report_thinking_dropped,
+)
 from providers.formats._kit.paths import at, item
 from providers.formats._kit.wire import report_signature_stripped
 from providers.formats._message_lists.render import (
@@ -22,8 +27,6 @@ from providers.formats._message_lists.render import (
     plain_text,
     render_context,
     render_list,
-    report_as_text,
-    report_citations,
     report_foreign,
     report_invalid_arguments,
     report_moved,
@@ -150,7 +153,7 @@ def _piece(block: Block, role: str, path: str, ctx: ListContext) -> str | None:
     """One block as Forge text, or None when it cannot be said (a warning says why)."""
     if isinstance(block, TextBlock):
         if block.citations:
-            report_citations(block, path, ctx, "Forge text carries no citations")
+            report_citations_dropped(block, path, ctx.drift, "Forge text carries no citations")
         return block.text
     if isinstance(block, ThinkingBlock) and role == "assistant":
         return _thinking(block, path, ctx)
@@ -161,8 +164,8 @@ def _piece(block: Block, role: str, path: str, ctx: ListContext) -> str | None:
         return write_call(block, NS.fields(block.extra), NS.hint(block.extra, "form"))
     text = plain_text(block)
     if text is not None:
-        report_as_text(
-            block, path, ctx, f"Forge messages are text; the {block.type} is sent as text"
+        report_block_as_text(
+            block, path, ctx.drift, f"Forge messages are text; the {block.type} is sent as text"
         )
         return text
     if isinstance(block, ThinkingBlock):

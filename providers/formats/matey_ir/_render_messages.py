@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._kit.drift import (
+    report_block_as_text,
     report_block_dropped,
+    report_citations_dropped,
     report_field_dropped,
     report_thinking_dropped,
 )
@@ -20,8 +22,6 @@ from providers.formats._message_lists.render import (
     developer_as_system,
     media_type_or_default,
     plain_text,
-    report_as_text,
-    report_citations,
     report_foreign,
     report_invalid_arguments,
     report_reasoning_fields,
@@ -94,7 +94,9 @@ def render_block(block: Block, path: str, ctx: ListContext) -> Wire | None:
         return _tool_result(block, path, ctx)
     text = plain_text(block, empty_documents=True)
     if text is not None:
-        report_as_text(block, path, ctx, f"the IR has no {block.type} content; sent as text")
+        report_block_as_text(
+            block, path, ctx.drift, f"the IR has no {block.type} content; sent as text"
+        )
         return {"type": "text", "text": text}
     if isinstance(block, ThinkingBlock):
         report_thinking_dropped(block, path, ctx.drift, "IR messages carry no reasoning")
@@ -105,7 +107,7 @@ def render_block(block: Block, path: str, ctx: ListContext) -> Wire | None:
 
 def _text(block: TextBlock, path: str, ctx: ListContext) -> str:
     if block.citations:
-        report_citations(block, path, ctx, "IR text carries no citations")
+        report_citations_dropped(block, path, ctx.drift, "IR text carries no citations")
     return block.text
 
 

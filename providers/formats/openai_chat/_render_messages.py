@@ -254,7 +254,13 @@ def _tool_entries(message: Message, index: int, path: str, ctx: RenderContext) -
     if len(results) == 1 and len(message.content) == 1:
         return [_result_entry(results[0][1], item(content_path, 0), index, 0, ctx, owner=message)]
     if not results:
-        return _loose_tool_message(message, index, path, ctx)
+        return loose_tool_message(
+            message,
+            path,
+            ctx,
+            as_result=lambda block: [_result_entry(block, path, index, 0, ctx, owner=message)],
+            as_user=lambda user: _turn_entries(user, index, path, ctx),
+        )
     pieces = _Pieces()
     for position, block in enumerate(message.content):
         _place(block, position, item(content_path, position), "tool", pieces, ctx)
@@ -266,16 +272,6 @@ def _tool_entries(message: Message, index: int, path: str, ctx: RenderContext) -
         )
     entries[-1].carry.extend(pieces.carry)
     return entries
-
-
-def _loose_tool_message(message: Message, index: int, path: str, ctx: RenderContext) -> list[Entry]:
-    return loose_tool_message(
-        message,
-        path,
-        ctx,
-        as_result=lambda block: [_result_entry(block, path, index, 0, ctx, owner=message)],
-        as_user=lambda user: _turn_entries(user, index, path, ctx),
-    )
 
 
 def _result_entry(

@@ -164,7 +164,13 @@ def _message_content(message: Message, parts: list[dict[str, Any]], ctx: Context
 def _tool_entries(message: Message, index: int, path: str, ctx: Context) -> list[Entry]:
     results = [block for block in message.content if isinstance(block, ToolResultBlock)]
     if not results:
-        return _loose_tool_message(message, index, path, ctx)
+        return loose_tool_message(
+            message,
+            path,
+            ctx,
+            as_result=lambda block: [result_entry(block, path, index, ctx, owner=message)],
+            as_user=lambda user: _turn_entries(user, index, path, ctx),
+        )
     owner = message if len(results) == 1 else None
     entries: list[Entry] = []
     carry: list[dict[str, Any]] = []
@@ -178,13 +184,3 @@ def _tool_entries(message: Message, index: int, path: str, ctx: Context) -> list
             carry.append(carried(part, block, block_path, "tool", ctx))
     entries[-1].carry.extend(carry)
     return entries
-
-
-def _loose_tool_message(message: Message, index: int, path: str, ctx: Context) -> list[Entry]:
-    return loose_tool_message(
-        message,
-        path,
-        ctx,
-        as_result=lambda block: [result_entry(block, path, index, ctx, owner=message)],
-        as_user=lambda user: _turn_entries(user, index, path, ctx),
-    )

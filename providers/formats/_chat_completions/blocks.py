@@ -127,11 +127,6 @@ def image_url(
     return ns.put(inner, block.extra, "inner")
 
 
-def drop_reasoning(block: ThinkingBlock, path: str, why: str, ctx: Context) -> None:
-    """Warn that a thinking block is left out (``reasoning-dropped``)."""
-    report_thinking_dropped(block, path, ctx.drift, why)
-
-
 def result_part(
     block: Block,
     path: str,
@@ -143,7 +138,7 @@ def result_part(
     None: reasoning is left out (``no_reasoning`` says why), and so are tool calls and
     results, which a tool result cannot hold."""
     if isinstance(block, ThinkingBlock):
-        drop_reasoning(block, path, no_reasoning, ctx)
+        report_thinking_dropped(block, path, ctx.drift, no_reasoning)
         return None
     if isinstance(block, ToolUseBlock | ToolResultBlock):
         ctx.drift.add(

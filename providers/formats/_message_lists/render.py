@@ -14,7 +14,6 @@ from providers.formats._kit.drift import (
     report_developer,
     report_foreign_fields,
     report_message_metadata,
-    report_message_name,
     report_no_room_for_request,
     report_reasoning_details,
     report_reasoning_text,
@@ -156,12 +155,6 @@ def report_reasoning_fields(
     ("ART messages") carry no place for."""
     report_reasoning_text(message, path, ctx.drift, f"{holder} carry no {reasoning}")
     report_reasoning_details(message, path, ctx.drift, f"{holder} carry no reasoning details")
-
-
-def report_name(message: Message, path: str, ctx: RenderContext, holder: str) -> None:
-    """An info note for a message ``name`` that ``holder`` ("Forge messages") has no place
-    for (a tool message's name is its tool's)."""
-    report_message_name(message, path, ctx.drift, f"{holder} have no name")
 
 
 def report_moved(

@@ -17,6 +17,7 @@ from providers.formats._kit.drift import (
     report_block_as_text,
     report_block_dropped,
     report_citations_dropped,
+    report_message_name,
     report_thinking_dropped,
 )
 from providers.formats._kit.paths import at, item
@@ -30,7 +31,6 @@ from providers.formats._message_lists.render import (
     report_foreign,
     report_invalid_arguments,
     report_moved,
-    report_name,
     report_reasoning_fields,
     whole_result,
 )
@@ -87,7 +87,7 @@ def render_message(message: Message, index: int, ctx: ListContext) -> list[Wire]
     """The Forge messages for UMF message ``index``."""
     path = item("messages", index)
     report_foreign(message.extra, path, ctx)
-    report_name(message, path, ctx, "Forge messages")
+    report_message_name(message, path, ctx.drift, "Forge messages have no name")
     report_reasoning_fields(message, path, ctx, "Forge messages", "reasoning field")
     kept = NS.hint(message.extra, "text")
     if kept is not None and NS.hint(message.extra, "digest") == fingerprint(message.content):

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._chat_completions.blocks import (
-    drop_reasoning,
     leave_out_empty,
     sendable,
 )
@@ -25,7 +24,7 @@ from providers.formats._chat_completions.content import (
 )
 from providers.formats._chat_completions.turns import Located, Turn, locate, mark_error
 from providers.formats._kit.context import RenderContext as Context
-from providers.formats._kit.drift import report_block_dropped
+from providers.formats._kit.drift import report_block_dropped, report_thinking_dropped
 from providers.formats._kit.extra import put_fields
 from providers.umf import (
     AudioBlock,
@@ -131,7 +130,9 @@ class TurnWriter:
         if isinstance(block, ThinkingBlock):
             if role == "assistant" or (self.ctx.faithful and role == "system"):
                 return render_thinking(block, path, self.ctx)
-            drop_reasoning(block, path, f"Mistral takes no reasoning in a {role} message", self.ctx)
+            report_thinking_dropped(
+                block, path, self.ctx.drift, f"Mistral takes no reasoning in a {role} message"
+            )
             return None
         if isinstance(block, RefusalBlock):
             return refusal_as_text(block, path, self.ctx)

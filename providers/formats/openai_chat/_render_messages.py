@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._chat_completions.blocks import drop_reasoning, result_part
+from providers.formats._chat_completions.blocks import result_part
 from providers.formats._chat_completions.pairing import carried, loose_tool_message
 from providers.formats._chat_completions.turns import mark_error
-from providers.formats._kit.drift import report_reasoning_details
+from providers.formats._kit.drift import report_reasoning_details, report_thinking_dropped
 from providers.formats._kit.paths import at, item
 from providers.formats._kit.wire import arguments_string, dump_arguments
 from providers.umf import (
@@ -87,7 +87,7 @@ def _place(
     block: Block, position: int, path: str, role: str, pieces: _Pieces, ctx: RenderContext
 ) -> None:
     if isinstance(block, ThinkingBlock):
-        drop_reasoning(block, path, _NO_REASONING, ctx)
+        report_thinking_dropped(block, path, ctx.drift, _NO_REASONING)
     elif isinstance(block, ToolResultBlock):
         pieces.results.append((position, block, path))
     elif isinstance(block, ToolUseBlock):

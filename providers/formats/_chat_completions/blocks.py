@@ -13,6 +13,7 @@ from providers.formats._chat_completions.turns import Turn
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import (
     report_block_dropped,
+    report_defaulted,
     report_field_dropped,
     report_foreign_extra,
     report_thinking_dropped,
@@ -207,12 +208,11 @@ def write_tool(tool: Tool, path: str, ctx: Context) -> dict[str, Any]:
     parameters = tool.parameters
     if parameters is None and not ctx.faithful:
         parameters = _EMPTY_SCHEMA
-        ctx.drift.add(
-            "parameter-defaulted",
+        report_defaulted(
+            at(path, "parameters"),
+            _EMPTY_SCHEMA,
+            ctx.drift,
             f"{ctx.label} tools need parameters; an empty object schema was used",
-            field=at(path, "parameters"),
-            transformed=_EMPTY_SCHEMA,
-            severity="info",
         )
     if parameters is not None:
         function["parameters"] = parameters

@@ -8,7 +8,7 @@ from __future__ import annotations
 import mimetypes
 
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_field_dropped
+from providers.formats._kit.drift import report_defaulted, report_field_dropped
 from providers.formats._kit.paths import at
 from providers.formats._kit.wire import data_uri, parse_data_uri
 from providers.umf import DocumentBlock, MediaSource
@@ -53,11 +53,10 @@ def filename_for(block: DocumentBlock, path: str, ctx: RenderContext, has_data: 
     if filename is None and has_data:
         extension = mimetypes.guess_extension(block.source.media_type or "") or ".bin"
         filename = f"document{extension}"
-        ctx.drift.add(
-            "parameter-defaulted",
+        report_defaulted(
+            at(path, "filename"),
+            filename,
+            ctx.drift,
             f"{ctx.label} wants a filename with file data",
-            field=at(path, "filename"),
-            transformed=filename,
-            severity="info",
         )
     return filename

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from providers.formats._kit import thread
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import (
+    report_defaulted,
     report_developer,
     report_foreign_fields,
     report_message_metadata,
@@ -126,13 +127,7 @@ def media_type_or_default(
     ``parameter-defaulted`` note, ``why`` in the format's words ("Appam needs a media type")."""
     if source.media_type is not None:
         return source.media_type
-    ctx.drift.add(
-        "parameter-defaulted",
-        why,
-        field=at(path, "source.media_type"),
-        transformed=default,
-        severity="info",
-    )
+    report_defaulted(at(path, "source.media_type"), default, ctx.drift, why)
     return default
 
 

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_field_dropped
+from providers.formats._kit.drift import report_defaulted, report_field_dropped
 from providers.formats._kit.paths import is_int
 from providers.formats.matey_ir._constants import IR_WARNING_CATEGORIES, USAGE_KEYS
 from providers.formats.matey_ir._parse_metadata import EPOCH, digest
@@ -29,12 +29,8 @@ def render_metadata(
     ):
         if out[key] is None:
             out[key] = value
-            ctx.drift.add(
-                "parameter-defaulted",
-                f"IR metadata needs {key}; none was given",
-                field=f"metadata.{field}",
-                transformed=value,
-                severity="info",
+            report_defaulted(
+                f"metadata.{field}", value, ctx.drift, f"IR metadata needs {key}; none was given"
             )
     if response and metadata.provider_response_id is not None:
         out["providerResponseId"] = metadata.provider_response_id

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.ids import ToolIdMap
+from providers.formats._kit.ids import ToolIdMap, call_id_from_hash
 from providers.formats._kit.paths import at
 from providers.formats._kit.wire import arguments_string, parse_arguments
 from providers.formats._message_lists.render import ListContext
@@ -26,7 +26,7 @@ class ArtContext(ListContext):
         if self.faithful:
             return original
         if self.ids is None:
-            self.ids = ToolIdMap(self.drift, bool, lambda digest: f"call_{digest[:24]}")
+            self.ids = ToolIdMap(self.drift, bool, call_id_from_hash)
         return self.ids(original, path)
 
 

@@ -17,6 +17,7 @@ from providers.formats._kit.drift import (
 )
 from providers.formats._kit.ids import CallIds
 from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import report_call_not_made
 from providers.formats.base import Drift
 from providers.umf import (
     Block,
@@ -211,7 +212,8 @@ class _Splitter:
                 self._result(entry)
                 emitted += 1
             elif isinstance(entry.block, ToolUseBlock) and role != "assistant":
-                self._drop_call(entry, role)
+                why = f"a {role} message cannot make tool calls"
+                report_call_not_made(entry.block, entry.path, self.ctx.drift, why)
             else:
                 segment.append(entry)
         if segment or not emitted:
@@ -238,16 +240,6 @@ class _Splitter:
 
     def _result(self, entry: Located) -> None:
         self.turns.append(Turn("tool", [], entry.path, result=entry))
-
-    def _drop_call(self, entry: Located, role: str) -> None:
-        block = entry.block
-        assert isinstance(block, ToolUseBlock)
-        self.ctx.drift.add(
-            "content-dropped",
-            f"a {role} message cannot make tool calls",
-            field=entry.path,
-            original={"id": block.id, "name": block.name, "input": block.input},
-        )
 
 
 def warn_loose_tool(drift: Drift, path: str) -> None:

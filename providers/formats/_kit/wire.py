@@ -1,5 +1,5 @@
 """Values as they travel on the wire: base64 ``data:`` URIs, tool-argument strings, thinking
-signatures and finish reasons."""
+signatures and finish reasons, and the warnings for a signature or a call that cannot."""
 
 from __future__ import annotations
 
@@ -88,6 +88,23 @@ def report_signature_stripped(block: ThinkingBlock, path: str, drift: Drift, why
     or encrypted data, ``why`` in the target's words; it names the block's provider, never
     the signature."""
     drift.add("signature-stripped", why, field=path, original=block.provider)
+
+
+def report_signature_not_written(
+    block: ThinkingBlock, path: str, drift: Drift, why: str, *, written_as: str
+) -> None:
+    """The ``signature-stripped`` warning for a signed thinking block written as plain
+    reasoning text (``written_as``: ChatML's ``<think>``, Ollama's ``thinking``), ``why`` in
+    the target's words; it says the block was signed, never the signature."""
+    original = {"provider": block.provider, "signed": True}
+    drift.add("signature-stripped", why, field=path, original=original, transformed=written_as)
+
+
+def report_call_not_made(block: ToolUseBlock, path: str, drift: Drift, why: str) -> None:
+    """The ``content-dropped`` warning for a tool call in a message whose role cannot make
+    one (``why`` in the target's words); it shows the call's id, name and input."""
+    original = {"id": block.id, "name": block.name, "input": block.input}
+    drift.add("content-dropped", why, field=path, original=original)
 
 
 def wire_finish_reason(

@@ -21,7 +21,11 @@ from providers.formats._kit.drift import (
     report_reasoning_details,
 )
 from providers.formats._kit.ids import report_rewritten
-from providers.formats._kit.wire import decoded_text
+from providers.formats._kit.wire import (
+    decoded_text,
+    report_call_not_made,
+    report_signature_not_written,
+)
 from providers.formats.chatml._constants import NS
 from providers.formats.chatml._parse_content import block_kind
 from providers.formats.chatml._render_tools import call_json
@@ -130,13 +134,8 @@ def _thinking(block: ThinkingBlock, role: str, path: str, ctx: RenderContext) ->
             _drop_reasoning(path, block.text or None, ctx, redacted=block.redacted)
         return None
     if block.signature is not None or block.data is not None:
-        ctx.drift.add(
-            "signature-stripped",
-            "ChatML reasoning is plain <think> text; its signature is not written",
-            field=path,
-            original={"provider": block.provider, "signed": True},
-            transformed="<think>",
-        )
+        why = "ChatML reasoning is plain <think> text; its signature is not written"
+        report_signature_not_written(block, path, ctx.drift, why, written_as="<think>")
     return _tag("think", _escaped(block.text, path, ctx), block)
 
 
@@ -149,11 +148,8 @@ def _drop_reasoning(
 
 def _call(block: ToolUseBlock, role: str, path: str, ctx: RenderContext) -> str | None:
     if not ctx.faithful and role != "assistant":
-        ctx.drift.add(
-            "content-dropped",
-            f"a {role} turn cannot make tool calls; left out",
-            field=path,
-            original={"id": block.id, "name": block.name, "input": block.input},
+        report_call_not_made(
+            block, path, ctx.drift, f"a {role} turn cannot make tool calls; left out"
         )
         return None
     drop_id(block.id, f"{path}.id", ctx)

@@ -28,7 +28,14 @@ from providers.formats._kit.drift import (
 )
 from providers.formats._kit.ids import report_rewritten
 from providers.formats._kit.paths import at
-from providers.formats._kit.wire import arguments_object, is_base64, media_summary, parse_data_uri
+from providers.formats._kit.wire import (
+    arguments_object,
+    is_base64,
+    media_summary,
+    parse_data_uri,
+    report_call_not_made,
+    report_signature_not_written,
+)
 from providers.formats.base import Drift
 from providers.umf import (
     AudioBlock,
@@ -101,13 +108,8 @@ def _place_thinking(block: ThinkingBlock, path: str, role: str, parts: Parts, ct
         return
     parts.thinking.append(block.text)
     if block.signature is not None or block.data is not None:
-        ctx.drift.add(
-            "signature-stripped",
-            "Ollama takes reasoning as plain text; its signature is not sent",
-            field=path,
-            original={"provider": block.provider, "signed": True},
-            transformed="thinking",
-        )
+        why = "Ollama takes reasoning as plain text; its signature is not sent"
+        report_signature_not_written(block, path, ctx.drift, why, written_as="thinking")
 
 
 def _place_image(block: ImageBlock, path: str, role: str, parts: Parts, ctx: Context) -> None:
@@ -162,11 +164,8 @@ def document_text(block: DocumentBlock) -> str | None:
 
 def _place_call(block: ToolUseBlock, path: str, role: str, parts: Parts, ctx: Context) -> None:
     if role != "assistant" and not ctx.faithful:
-        ctx.drift.add(
-            "content-dropped",
-            f"a {role} message cannot make tool calls; left out",
-            field=path,
-            original={"id": block.id, "name": block.name, "input": block.input},
+        report_call_not_made(
+            block, path, ctx.drift, f"a {role} message cannot make tool calls; left out"
         )
         return
     parts.calls.append(render_call(block, path, ctx))

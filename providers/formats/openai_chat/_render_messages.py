@@ -19,7 +19,7 @@ from providers.formats._chat_completions.pairing import carried, loose_tool_mess
 from providers.formats._chat_completions.turns import mark_error
 from providers.formats._kit.drift import report_reasoning_details, report_thinking_dropped
 from providers.formats._kit.paths import at, item
-from providers.formats._kit.wire import arguments_string, dump_arguments
+from providers.formats._kit.wire import arguments_string, dump_arguments, report_call_not_made
 from providers.umf import (
     AudioBlock,
     Block,
@@ -94,12 +94,7 @@ def _place(
         if role == "assistant":
             pieces.calls.append((position, block, path))
         else:
-            ctx.drift.add(
-                "content-dropped",
-                f"a {role} message cannot make tool calls",
-                field=path,
-                original={"id": block.id, "name": block.name, "input": block.input},
-            )
+            report_call_not_made(block, path, ctx.drift, f"a {role} message cannot make tool calls")
     elif role == "assistant" and NAMESPACE.hint(block.extra, "field") in ("refusal", "audio"):
         pieces.fields.append((position, block, path))
     else:

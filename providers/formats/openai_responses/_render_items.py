@@ -35,6 +35,7 @@ from providers.formats._kit.drift import (
 )
 from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import report_call_not_made
 from providers.umf import Block, Message, ThinkingBlock, ToolResultBlock, ToolUseBlock
 
 from ._constants import FORMAT_ID, ITEM_TYPES, NS, OUTPUT_ITEMS, UNMAPPED_ITEMS
@@ -109,12 +110,7 @@ def _misplaced(block: Block, path: str, role: str, ctx: Context) -> None:
         drop_reasoning(block, path, f"a {role} message cannot hold reasoning", ctx)
         return
     assert isinstance(block, ToolUseBlock)
-    ctx.drift.add(
-        "content-dropped",
-        f"a {role} message cannot make tool calls",
-        field=path,
-        original={"id": block.id, "name": block.name, "input": block.input},
-    )
+    report_call_not_made(block, path, ctx.drift, f"a {role} message cannot make tool calls")
 
 
 # --------------------------------------------------------------------------- user, system

@@ -22,7 +22,7 @@ from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import require_mapping, require_str, split
 from providers.formats._kit.paths import at
 from providers.formats._kit.thread import one_thread
-from providers.formats._kit.wire import data_uri, parse_data_uri
+from providers.formats._kit.wire import data_uri, parse_data_uri, tool_definition
 from providers.umf import (
     JSON,
     Block,
@@ -202,20 +202,15 @@ def write_tool(tool: Tool, path: str, ctx: Context) -> dict[str, Any]:
     """A function tool definition; one from elsewhere without parameters gets an empty
     object schema (both APIs require one): ``parameter-defaulted`` (info)."""
     report_foreign_extra(tool.extra, path, ctx)
-    function: dict[str, Any] = {"name": tool.name}
-    if tool.description is not None:
-        function["description"] = tool.description
-    parameters = tool.parameters
-    if parameters is None and not ctx.faithful:
-        parameters = _EMPTY_SCHEMA
+    function = tool_definition(tool)
+    if tool.parameters is None and not ctx.faithful:
+        function["parameters"] = _EMPTY_SCHEMA
         report_defaulted(
             at(path, "parameters"),
             _EMPTY_SCHEMA,
             ctx.drift,
             f"{ctx.label} tools need parameters; an empty object schema was used",
         )
-    if parameters is not None:
-        function["parameters"] = parameters
     out: dict[str, Any] = {"type": "function", "function": ctx.ns.put(function, tool.extra)}
     if ctx.ns.hint(tool.extra, "type") == "absent" and ctx.faithful:
         del out["type"]

@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 
 from providers.formats.base import Drift
-from providers.umf import JSON, MediaSource, Message, ThinkingBlock, ToolUseBlock
+from providers.umf import JSON, MediaSource, Message, ThinkingBlock, Tool, ToolUseBlock
 
 _DATA_URI = re.compile(
     r"^data:(?P<media>[\w.+-]+/[\w.+-]+)?(?P<params>(;[^;,]*)*?);base64,(?P<data>.*)$", re.S
@@ -105,6 +105,17 @@ def report_call_not_made(block: ToolUseBlock, path: str, drift: Drift, why: str)
     one (``why`` in the target's words); it shows the call's id, name and input."""
     original = {"id": block.id, "name": block.name, "input": block.input}
     drift.add("content-dropped", why, field=path, original=original)
+
+
+def tool_definition(tool: Tool) -> dict[str, Any]:
+    """A tool as most targets define a function: its ``name``, then its ``description`` and
+    ``parameters`` (JSON Schema) when it has them."""
+    out: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        out["description"] = tool.description
+    if tool.parameters is not None:
+        out["parameters"] = tool.parameters
+    return out
 
 
 def wire_finish_reason(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any
 
-from providers.formats._kit.wire import parse_arguments
+from providers.formats._kit.wire import parse_arguments, tool_definition
 from providers.formats.chatml._constants import NS, TOOLS_HEAD, TOOLS_TAIL
 from providers.formats.chatml._parse_tools import call_from_json, tool_from_line
 from providers.formats.chatml._rules import template_json
@@ -22,11 +22,7 @@ def tool_line(tool: Tool) -> str:
         again = tool_from_line(raw)
         if again is not None and _same(again, tool, "name", "description", "parameters"):
             return raw
-    function: dict[str, Any] = {"name": tool.name}
-    if tool.description is not None:
-        function["description"] = tool.description
-    if tool.parameters is not None:
-        function["parameters"] = tool.parameters
+    function = tool_definition(tool)
     function.update(NS.fields(tool.extra))
     outer = NS.hint(tool.extra, "outer", {"type": "function"})
     if outer is None and "$outer" in tool.extra.get(NS.format_id, {}):

@@ -184,6 +184,22 @@ def plain_text(block: Block, *, empty_documents: bool = False) -> str | None:
     return None
 
 
+def input_object(block: ToolUseBlock, path: str, ctx: RenderContext, why: str) -> dict[str, Any]:
+    """The call's input as the JSON object the list requires: as it is, or wrapped as
+    ``{"input": value}`` with a ``content-type-unsupported`` warning (``why`` says so)."""
+    if isinstance(block.input, dict):
+        return block.input
+    value = {"input": block.input}
+    ctx.drift.add(
+        "content-type-unsupported",
+        why,
+        field=at(path, "input"),
+        original=block.input,
+        transformed=value,
+    )
+    return value
+
+
 def report_invalid_arguments(block: ToolUseBlock, path: str, ctx: RenderContext, who: str) -> None:
     """The warning for a call whose raw argument string is not JSON: ``who`` ("Forge")
     keeps only the parsed input."""

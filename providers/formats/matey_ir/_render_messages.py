@@ -20,6 +20,7 @@ from providers.formats._kit.paths import at, item
 from providers.formats._message_lists.render import (
     ListContext,
     developer_as_system,
+    input_object,
     media_type_or_default,
     plain_text,
     report_foreign,
@@ -132,16 +133,7 @@ def _image(block: ImageBlock, path: str, ctx: ListContext) -> Wire | None:
 def _input(block: ToolUseBlock, path: str, ctx: ListContext) -> Any:
     if block.raw_arguments is not None:
         report_invalid_arguments(block, path, ctx, "the IR")
-    if isinstance(block.input, dict):
-        return block.input
-    ctx.drift.add(
-        "content-type-unsupported",
-        "an IR tool input is an object; the value is wrapped",
-        field=at(path, "input"),
-        original=block.input,
-        transformed={"input": block.input},
-    )
-    return {"input": block.input}
+    return input_object(block, path, ctx, "an IR tool input is an object; the value is wrapped")
 
 
 def _tool_result(block: ToolResultBlock, path: str, ctx: ListContext) -> Wire:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from providers.formats._kit.detect import score_messages
 from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import require_list, require_mapping, umf_checked, unknown_fields
 from providers.formats._kit.paths import at, item
@@ -65,13 +66,6 @@ def read_role(source: dict[str, Any], path: str, roles: Sequence[str], key: str 
     if not isinstance(role, str) or role not in roles:
         raise FormatError(f"role must be one of {', '.join(roles)}", field=at(path, key))
     return role
-
-
-def require_bool(value: JSON, path: str) -> bool:
-    """``value`` if it is a boolean, else a :class:`FormatError` for ``path``."""
-    if not isinstance(value, bool):
-        raise FormatError("expected a boolean", field=path)
-    return value
 
 
 def read_payload(
@@ -153,12 +147,3 @@ def score_payload(payload: JSON, score_message: ScoreMessage) -> int:
         )
         return 0 if min(scores) == 0 else max(scores)
     return score_message(payload)
-
-
-def score_messages(messages: JSON, score_message: ScoreMessage) -> int:
-    """0 unless ``messages`` is a non-empty array whose every message fits; else the
-    highest of their scores."""
-    if not isinstance(messages, list) or not messages:
-        return 0
-    scores = [score_message(message) for message in messages]
-    return 0 if min(scores) == 0 else max(scores)

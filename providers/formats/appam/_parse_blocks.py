@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from providers.formats._kit.fields import (
+    require_bool,
     require_list,
     require_mapping,
     require_str,
@@ -21,7 +22,6 @@ from providers.formats._kit.fields import (
     unknown_fields,
 )
 from providers.formats._kit.paths import at, item
-from providers.formats._message_lists.shapes import require_bool
 from providers.formats.appam._constants import (
     BLOCK_TYPES,
     DOCUMENT_SOURCES,

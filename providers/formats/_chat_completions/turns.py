@@ -11,9 +11,11 @@ from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import (
     error_said_in_content,
     report_blocks_foreign_extra,
+    report_developer,
     report_foreign_extra,
     report_message_name,
     report_reasoning_details,
+    report_reasoning_text,
 )
 from providers.formats._kit.ids import CallIds
 from providers.formats._kit.paths import at, item
@@ -161,13 +163,8 @@ class _Splitter:
 
     def _system(self, message: Message, located: list[Located], path: str) -> None:
         if message.role == "developer":
-            self.ctx.drift.add(
-                "system-message-transformed",
-                f"{self.ctx.label} has no developer role; sent as a system message",
-                field=path,
-                original="developer",
-                transformed="system",
-            )
+            why = f"{self.ctx.label} has no developer role; sent as a system message"
+            report_developer(path, self.ctx.drift, why)
         if not self.started:
             self.turns.append(Turn("system", located, path, message=message))
             return
@@ -194,12 +191,8 @@ class _Splitter:
         if message.role == "assistant" and not has_thinking:
             thinking = ThinkingBlock(text=message.reasoning)
             return [Located(thinking, at(path, "reasoning")), *located]
-        self.ctx.drift.add(
-            "reasoning-dropped",
-            "reasoning beside thinking blocks (or outside an assistant message) is not sent",
-            field=at(path, "reasoning"),
-            original=message.reasoning,
-        )
+        why = "reasoning beside thinking blocks (or outside an assistant message) is not sent"
+        report_reasoning_text(message, path, self.ctx.drift, why)
         return located
 
     def _segments(self, message: Message, role: str, located: list[Located], path: str) -> None:

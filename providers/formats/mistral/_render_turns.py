@@ -22,6 +22,7 @@ from providers.formats._chat_completions.content import (
     write_result_content,
     write_text,
 )
+from providers.formats._chat_completions.pairing import carried
 from providers.formats._chat_completions.turns import Located, Turn, locate, mark_error
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import report_block_dropped, report_thinking_dropped
@@ -114,15 +115,7 @@ class TurnWriter:
         if self.ctx.faithful or role == "user" or chunk["type"] not in _MEDIA:
             chunks.append(chunk)
             return
-        self.ctx.drift.add(
-            "message-reordered",
-            f"a {role} message cannot hold {entry.block.type} content; "
-            "moved to a user message after it",
-            field=entry.path,
-            original=role,
-            transformed="user",
-        )
-        written.carry.append(chunk)
+        written.carry.append(carried(chunk, entry.block, entry.path, role, self.ctx))
 
     def chunk(self, entry: Located, role: str) -> dict[str, Any] | None:
         """The chunk for a block, or None (warned) when it has none."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -66,6 +67,12 @@ def parse_object(text: str) -> dict[str, Any] | None:
 def dump_arguments(value: JSON) -> str:
     """The compact JSON string of tool arguments (what providers send)."""
     return orjson.dumps(value).decode()
+
+
+def json_digest(value: JSON) -> str:
+    """A short digest of a JSON value, the same for the same value whatever its key order:
+    to tell whether what was read is still what is written."""
+    return hashlib.sha256(orjson.dumps(value, option=orjson.OPT_SORT_KEYS)).hexdigest()[:32]
 
 
 def arguments_string(input_value: JSON, raw: str | None) -> str:

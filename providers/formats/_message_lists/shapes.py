@@ -7,6 +7,7 @@ message>}``, other envelope fields kept verbatim (the ``$exchange`` hint).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -147,3 +148,9 @@ def score_payload(payload: JSON, score_message: ScoreMessage) -> int:
         )
         return 0 if min(scores) == 0 else max(scores)
     return score_message(payload)
+
+
+def json_text(value: JSON) -> str:
+    """A structured value's compact JSON text, as a list keeps it in a string (stdlib json,
+    so that integers of any size survive)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

@@ -8,10 +8,7 @@ before the user or system message that does.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
-
-import orjson
 
 from providers.formats._kit.drift import (
     report_block_as_text,
@@ -21,7 +18,7 @@ from providers.formats._kit.drift import (
     report_thinking_dropped,
 )
 from providers.formats._kit.paths import at, item
-from providers.formats._kit.wire import report_signature_stripped
+from providers.formats._kit.wire import json_digest, report_signature_stripped
 from providers.formats._message_lists.render import (
     ListContext,
     developer_as_system,
@@ -203,4 +200,4 @@ def fingerprint(blocks: list[Block]) -> str:
         }
         for block in blocks
     ]
-    return hashlib.sha256(orjson.dumps(said, option=orjson.OPT_SORT_KEYS)).hexdigest()[:32]
+    return json_digest(said)

@@ -10,8 +10,9 @@ from typing import Any
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import report_defaulted, report_field_dropped
 from providers.formats._kit.paths import is_int
+from providers.formats._kit.wire import json_digest
 from providers.formats.matey_ir._constants import IR_WARNING_CATEGORIES, USAGE_KEYS
-from providers.formats.matey_ir._parse_metadata import EPOCH, digest
+from providers.formats.matey_ir._parse_metadata import EPOCH
 from providers.umf import Conversation, DriftWarning, Metadata, Provenance, Usage
 
 
@@ -92,7 +93,7 @@ def fallback_identity(conversation: Conversation) -> tuple[str, int]:
         message.model_dump(mode="json", exclude={"extra"}) for message in conversation.messages
     ]
     stamps = [m.timestamp for m in conversation.messages if m.timestamp is not None]
-    return f"req_{digest(messages)[:24]}", to_millis(stamps[0]) if stamps else 0
+    return f"req_{json_digest(messages)[:24]}", to_millis(stamps[0]) if stamps else 0
 
 
 def render_usage(usage: Usage) -> dict[str, Any]:

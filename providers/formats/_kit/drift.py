@@ -433,11 +433,13 @@ def clamp_parameter(
     return clamped
 
 
-def report_field_dropped(path: str, key: str, value: Any, drift: Drift, why: str) -> None:
-    """The ``content-dropped`` note (info) for ``value``, the field ``key`` of what stands at
-    ``path`` (an image's detail, a document's title, a message's name), which the target has
-    no place for: ``why`` says so in its words."""
-    drift.add("content-dropped", why, field=at(path, key), original=value, severity="info")
+def report_field_dropped(
+    path: str, key: str, value: Any, drift: Drift, why: str, *, severity: Severity = "info"
+) -> None:
+    """The ``content-dropped`` note (info unless ``severity`` says otherwise) for ``value``,
+    the field ``key`` of what stands at ``path`` (an image's detail, a document's title, a
+    message's name), which the target has no place for: ``why`` says so in its words."""
+    drift.add("content-dropped", why, field=at(path, key), original=value, severity=severity)
 
 
 def report_defaulted(field: str, value: Any, drift: Drift, why: str) -> None:

@@ -18,6 +18,7 @@ from providers.formats._kit.drift import (
     report_block_as_text,
     report_block_dropped,
     report_developer,
+    report_field_dropped,
     report_foreign_extra,
     report_reasoning_details,
     report_reasoning_text,
@@ -79,12 +80,8 @@ def render_message(message: Message, index: int, ctx: Context) -> list[dict[str,
 
 def _role(message: Message, index: int, path: str, ctx: Context) -> str:
     if message.name is not None:
-        ctx.drift.add(
-            "content-dropped",
-            "Ollama messages have no author name; left out",
-            field=at(path, "name"),
-            original=message.name,
-        )
+        why = "Ollama messages have no author name; left out"
+        report_field_dropped(path, "name", message.name, ctx.drift, why, severity="warning")
     if message.role == "developer":
         why = "Ollama has no developer role; sent as a system message"
         report_developer(path, ctx.drift, why, severity="info")

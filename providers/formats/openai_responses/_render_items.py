@@ -29,6 +29,7 @@ from typing import Any
 from providers.formats._chat_completions.pairing import carried, loose_tool_message
 from providers.formats._kit.drift import (
     report_blocks_foreign_extra,
+    report_field_dropped,
     report_foreign_extra,
     report_reasoning_details,
     report_reasoning_text,
@@ -92,12 +93,8 @@ def _report_message_fields(message: Message, path: str, ctx: Context) -> None:
     report_foreign_extra(message.extra, path, ctx)
     report_blocks_foreign_extra(message.content, path, ctx)
     if message.name is not None and message.role != "tool":
-        ctx.drift.add(
-            "content-dropped",
-            "OpenAI Responses messages have no author name; left out",
-            field=at(path, "name"),
-            original=message.name,
-        )
+        why = "OpenAI Responses messages have no author name; left out"
+        report_field_dropped(path, "name", message.name, ctx.drift, why, severity="warning")
     why = "reasoning text outside reasoning items cannot be sent to OpenAI Responses"
     report_reasoning_text(message, path, ctx.drift, why)
     why = "reasoning details of another provider cannot be sent to OpenAI Responses"

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from providers.formats._chat_completions.files import base64_source
 from providers.formats._chat_completions.turns import Turn
+from providers.formats._kit import wire
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import (
     report_block_dropped,
@@ -99,12 +98,7 @@ def decoded_text(source: MediaSource) -> str | None:
     """The text of base64 ``text/*`` bytes, or None."""
     if source.type != "base64" or source.data is None:
         return None
-    if not (source.media_type or "").startswith("text/"):
-        return None
-    try:
-        return base64.b64decode(source.data, validate=True).decode("utf-8")
-    except (binascii.Error, ValueError):
-        return None
+    return wire.decoded_text(source.data) if (source.media_type or "").startswith("text/") else None
 
 
 def image_url(

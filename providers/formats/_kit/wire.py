@@ -13,7 +13,15 @@ from typing import Any
 import orjson
 
 from providers.formats.base import Drift
-from providers.umf import JSON, MediaSource, Message, ThinkingBlock, Tool, ToolUseBlock
+from providers.umf import (
+    JSON,
+    DocumentBlock,
+    MediaSource,
+    Message,
+    ThinkingBlock,
+    Tool,
+    ToolUseBlock,
+)
 
 _DATA_URI = re.compile(
     r"^data:(?P<media>[\w.+-]+/[\w.+-]+)?(?P<params>(;[^;,]*)*?);base64,(?P<data>.*)$", re.S
@@ -178,6 +186,16 @@ def decoded_text(data: str) -> str | None:
         return base64.b64decode(data, validate=True).decode("utf-8")
     except (binascii.Error, ValueError):
         return None
+
+
+def document_text(block: DocumentBlock) -> str | None:
+    """The text of a plain-text document: given as text, or as base64 ``text/*`` bytes."""
+    source = block.source
+    if source.type == "text":
+        return source.data
+    if source.type == "base64" and source.data and (source.media_type or "").startswith("text/"):
+        return decoded_text(source.data)
+    return None
 
 
 def media_summary(source: MediaSource) -> dict[str, Any]:

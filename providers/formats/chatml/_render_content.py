@@ -22,7 +22,7 @@ from providers.formats._kit.drift import (
 )
 from providers.formats._kit.ids import report_rewritten
 from providers.formats._kit.wire import (
-    decoded_text,
+    document_text,
     report_call_not_made,
     report_signature_not_written,
 )
@@ -205,7 +205,7 @@ def result_text(block: ToolResultBlock, path: str, ctx: RenderContext) -> str:
 
 def _media(block: Block, path: str, ctx: RenderContext) -> str | None:
     """Documents, images and audio: a plain-text document is written as text."""
-    text = _document_text(block) if isinstance(block, DocumentBlock) else None
+    text = document_text(block) if isinstance(block, DocumentBlock) else None
     if text is not None:
         report_block_as_text(
             block,
@@ -215,13 +215,4 @@ def _media(block: Block, path: str, ctx: RenderContext) -> str | None:
         )
         return _escaped(text, path, ctx)
     report_block_dropped(block, path, ctx.drift, f"ChatML text cannot carry {block.type}; left out")
-    return None
-
-
-def _document_text(block: DocumentBlock) -> str | None:
-    source = block.source
-    if source.type == "text" and source.data is not None:
-        return source.data
-    if source.type == "base64" and source.data and (source.media_type or "").startswith("text/"):
-        return decoded_text(source.data)
     return None

@@ -18,7 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._chat_completions.blocks import decoded_text
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import (
     report_block_as_text,
@@ -30,8 +29,8 @@ from providers.formats._kit.ids import report_rewritten
 from providers.formats._kit.paths import at
 from providers.formats._kit.wire import (
     arguments_object,
+    document_text,
     is_base64,
-    media_summary,
     parse_data_uri,
     report_call_not_made,
     report_signature_not_written,
@@ -154,14 +153,6 @@ def _place_media_text(block: Block, path: str, texts: list[str], ctx: Context) -
     report_block_dropped(block, path, ctx.drift, f"Ollama takes no {block.type} content; left out")
 
 
-def document_text(block: DocumentBlock) -> str | None:
-    """The text of a plain-text document (given as text or as base64 ``text/*``)."""
-    source = block.source
-    if source.type == "text" and source.data is not None:
-        return source.data
-    return decoded_text(source) if source.data else None
-
-
 def _place_call(block: ToolUseBlock, path: str, role: str, parts: Parts, ctx: Context) -> None:
     if role != "assistant" and not ctx.faithful:
         report_call_not_made(
@@ -224,12 +215,8 @@ def image_data(block: ImageBlock, path: str, drift: Drift) -> str | None:
         return data
     if source.type == "url" and source.url and not source.url.startswith("data:"):
         return None
-    drift.add(
-        "content-dropped",
-        "Ollama takes images as base64 bytes only; this one has none to send",
-        field=path,
-        original={"type": "image", **media_summary(source)},
-    )
+    why = "Ollama takes images as base64 bytes only; this one has none to send"
+    report_block_dropped(block, path, drift, why)
     return None
 
 

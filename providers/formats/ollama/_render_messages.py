@@ -25,6 +25,7 @@ from providers.formats._kit.drift import (
 )
 from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import document_text
 from providers.umf import (
     Block,
     DocumentBlock,
@@ -39,7 +40,6 @@ from ._constants import NS
 from ._render_blocks import (
     Context,
     Parts,
-    document_text,
     drop_id,
     joined,
     place,

@@ -25,13 +25,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._chat_completions.pairing import (
+    MISSING_RESULT_TEXT,
     Assembler,
     flush_carry,
     warn_orphan,
     warn_placeholder,
     warn_reordered,
 )
-from providers.formats._chat_completions.turns import MISSING_RESULT_TEXT
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.ids import ToolIdMap, call_id_from_hash, full_match
 from providers.umf import JSON

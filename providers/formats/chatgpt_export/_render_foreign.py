@@ -52,7 +52,7 @@ _TEXT = PlainText(
     ),
 )
 _text = _TEXT.text
-_NO_ERROR_FLAG = "ChatGPT tool messages have no error flag; the error is said in the text"
+_RESULTS = "ChatGPT tool messages"  # which have no error flag
 _NO_MESSAGE_METADATA = "a ChatGPT export has no per-message usage or metadata; left out"
 
 
@@ -271,7 +271,7 @@ def _unanswered(block: ToolResultBlock, path: str, role: str, ctx: _Context) -> 
         f"on its thread; written as text from the {author}"
     )
     report_block_as_text(block, path, ctx.drift, why)
-    return result_text(block, path, ctx, _text, _NO_ERROR_FLAG)
+    return result_text(block, path, ctx, _text, _RESULTS)
 
 
 def _special(block: Block, path: str, message: Message, ctx: _Context) -> Group | None:
@@ -287,7 +287,7 @@ def _special(block: Block, path: str, message: Message, ctx: _Context) -> Group 
         return (
             {
                 "content_type": "text",
-                "parts": [result_text(block, path, ctx, _text, _NO_ERROR_FLAG)],
+                "parts": [result_text(block, path, ctx, _text, _RESULTS)],
             },
             "tool",
             "all",

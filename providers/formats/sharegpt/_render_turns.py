@@ -43,7 +43,7 @@ from providers.umf import (
 
 from ._constants import CANONICAL, MEDIA, NS
 
-_NO_ERROR_FLAG = "ShareGPT observations have no error flag; the error is said in the text"
+_RESULTS = "ShareGPT observations"  # which have no error flag
 
 _TEXT = PlainText(
     citations="ShareGPT has no citations",
@@ -193,7 +193,7 @@ def _place(
         _turn(turns, "function_call", index).calls.append(block)
     elif isinstance(block, ToolResultBlock):
         _turn(turns, "observation", index).results.append(
-            result_text(block, path, ctx, _text_of, _NO_ERROR_FLAG)
+            result_text(block, path, ctx, _text_of, _RESULTS)
         )
     elif isinstance(block, ThinkingBlock):
         _thinking(block, path, text_kind, index, turns, ctx)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from providers.formats._kit.drift import (
+    error_said_in_content,
     report_block_as_text,
     report_block_dropped,
     report_citations_dropped,
@@ -119,26 +120,16 @@ def result_text(
     path: str,
     ctx: W,
     text_of: Callable[[Block, str, W], str | None],
-    no_flag: str,
+    results: str,
 ) -> str:
     """A tool result as text (``text_of`` writes its inner blocks), its error flag said as
-    "Error: ..." where the file has no flag (``no_flag`` says so)."""
+    "Error: ..." where the file has no flag (``results``, "ShareGPT observations", have none)."""
     if isinstance(block.content, str):
         text = block.content
     else:
         inner = [text_of(b, f"{path}.content[{i}]", ctx) for i, b in enumerate(block.content)]
         text = "\n".join(t for t in inner if t is not None)
-    if block.is_error:
-        marked = f"Error: {text}" if text else "Error"
-        ctx.drift.add(
-            "capability-unsupported",
-            no_flag,
-            field=f"{path}.is_error",
-            original=True,
-            transformed=marked,
-        )
-        return marked
-    return text
+    return error_said_in_content(text, path, ctx.drift, results) if block.is_error else text
 
 
 def cited_text(block: TextBlock, path: str, drift: Drift, why: str) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 
 from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import unknown_fields
+from providers.formats._kit.wire import tool_definition
 from providers.umf import JSON, Tool
 
 
@@ -94,10 +95,4 @@ def read_tool(raw: dict[str, Any], name: str, ns: Namespace, path: str) -> Tool:
 def tool_object(tool: Tool, ns: Namespace, out: dict[str, Any] | None = None) -> dict[str, Any]:
     """A tool definition as ``{name, description, parameters}`` (after ``out``'s fields),
     with the fields ``ns`` kept."""
-    out = {} if out is None else out
-    out["name"] = tool.name
-    if tool.description is not None:
-        out["description"] = tool.description
-    if tool.parameters is not None:
-        out["parameters"] = tool.parameters
-    return {**out, **ns.fields(tool.extra)}
+    return {**(out or {}), **tool_definition(tool), **ns.fields(tool.extra)}

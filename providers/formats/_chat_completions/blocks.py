@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from providers.formats._chat_completions.files import base64_source
 from providers.formats._chat_completions.turns import Turn
+from providers.formats._kit import wire
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import (
     report_block_dropped,
+    report_defaulted,
+    report_field_dropped,
     report_foreign_extra,
     report_thinking_dropped,
 )
@@ -20,7 +21,7 @@ from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import require_mapping, require_str, split
 from providers.formats._kit.paths import at
 from providers.formats._kit.thread import one_thread
-from providers.formats._kit.wire import data_uri, parse_data_uri
+from providers.formats._kit.wire import data_uri, parse_data_uri, tool_definition
 from providers.umf import (
     JSON,
     Block,
@@ -97,12 +98,7 @@ def decoded_text(source: MediaSource) -> str | None:
     """The text of base64 ``text/*`` bytes, or None."""
     if source.type != "base64" or source.data is None:
         return None
-    if not (source.media_type or "").startswith("text/"):
-        return None
-    try:
-        return base64.b64decode(source.data, validate=True).decode("utf-8")
-    except (binascii.Error, ValueError):
-        return None
+    return wire.decoded_text(source.data) if (source.media_type or "").startswith("text/") else None
 
 
 def image_url(
@@ -121,19 +117,9 @@ def image_url(
     if block.detail is not None and (not details or ctx.faithful or block.detail in details):
         inner["detail"] = block.detail
     elif block.detail is not None:
-        ctx.drift.add(
-            "content-dropped",
-            f"{ctx.label} image detail is one of {', '.join(details)}",
-            field=at(path, "detail"),
-            original=block.detail,
-            severity="info",
-        )
+        why = f"{ctx.label} image detail is one of {', '.join(details)}"
+        report_field_dropped(path, "detail", block.detail, ctx.drift, why)
     return ns.put(inner, block.extra, "inner")
-
-
-def drop_reasoning(block: ThinkingBlock, path: str, why: str, ctx: Context) -> None:
-    """Warn that a thinking block is left out (``reasoning-dropped``)."""
-    report_thinking_dropped(block, path, ctx.drift, why)
 
 
 def result_part(
@@ -147,7 +133,7 @@ def result_part(
     None: reasoning is left out (``no_reasoning`` says why), and so are tool calls and
     results, which a tool result cannot hold."""
     if isinstance(block, ThinkingBlock):
-        drop_reasoning(block, path, no_reasoning, ctx)
+        report_thinking_dropped(block, path, ctx.drift, no_reasoning)
         return None
     if isinstance(block, ToolUseBlock | ToolResultBlock):
         ctx.drift.add(
@@ -210,21 +196,15 @@ def write_tool(tool: Tool, path: str, ctx: Context) -> dict[str, Any]:
     """A function tool definition; one from elsewhere without parameters gets an empty
     object schema (both APIs require one): ``parameter-defaulted`` (info)."""
     report_foreign_extra(tool.extra, path, ctx)
-    function: dict[str, Any] = {"name": tool.name}
-    if tool.description is not None:
-        function["description"] = tool.description
-    parameters = tool.parameters
-    if parameters is None and not ctx.faithful:
-        parameters = _EMPTY_SCHEMA
-        ctx.drift.add(
-            "parameter-defaulted",
+    function = tool_definition(tool)
+    if tool.parameters is None and not ctx.faithful:
+        function["parameters"] = _EMPTY_SCHEMA
+        report_defaulted(
+            at(path, "parameters"),
+            _EMPTY_SCHEMA,
+            ctx.drift,
             f"{ctx.label} tools need parameters; an empty object schema was used",
-            field=at(path, "parameters"),
-            transformed=_EMPTY_SCHEMA,
-            severity="info",
         )
-    if parameters is not None:
-        function["parameters"] = parameters
     out: dict[str, Any] = {"type": "function", "function": ctx.ns.put(function, tool.extra)}
     if ctx.ns.hint(tool.extra, "type") == "absent" and ctx.faithful:
         del out["type"]

@@ -8,6 +8,7 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from providers.formats._kit.context import RenderContext
+from providers.formats._kit.drift import report_citations_dropped
 from providers.formats._kit.paths import at, item
 from providers.formats.base import FormatError
 from providers.umf import Block, RefusalBlock, TextBlock
@@ -103,12 +104,8 @@ def write_text(
     (it marks its own with ``$citations``) are ``content-dropped``, ``why`` saying so in
     the format's own words when it has them."""
     if block.citations and ctx.ns.hint(block.extra, "citations") is None:
-        ctx.drift.add(
-            "content-dropped",
-            why or f"citations of another format cannot be sent to {ctx.label}",
-            field=at(path, "citations"),
-            original=block.citations,
-        )
+        why = why or f"citations of another format cannot be sent to {ctx.label}"
+        report_citations_dropped(block, path, ctx.drift, why)
     return ctx.ns.put({"type": "text", "text": block.text}, block.extra)
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
+from providers.formats._kit.detect import score_messages
 from providers.umf import JSON
 
 
@@ -34,7 +35,7 @@ class Scorers:
 def fit_shapes(payload: JSON, scorers: Scorers) -> int:
     """0, 1 or 2 for a payload of any of the four shapes."""
     if isinstance(payload, list):
-        return score_all(payload, scorers.message)
+        return score_messages(payload, scorers.message)
     if not isinstance(payload, dict):
         return 0
     if "request" in payload and "response" in payload:
@@ -49,16 +50,7 @@ def fit_shapes(payload: JSON, scorers: Scorers) -> int:
         return scorers.response(payload)
     if not scorers.request(payload):
         return 0
-    return score_all(payload.get("messages"), scorers.message)
-
-
-def score_all(messages: JSON, score: Callable[[JSON], int]) -> int:
-    """A message list's score: 0 when one message is not the format's (or there are none),
-    else the surest message's."""
-    if not isinstance(messages, list) or not messages:
-        return 0
-    scores = [score(message) for message in messages]
-    return 0 if min(scores) == 0 else max(scores)
+    return score_messages(payload.get("messages"), scorers.message)
 
 
 def score_message(

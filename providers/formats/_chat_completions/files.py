@@ -8,6 +8,7 @@ from __future__ import annotations
 import mimetypes
 
 from providers.formats._kit.context import RenderContext
+from providers.formats._kit.drift import report_defaulted, report_field_dropped
 from providers.formats._kit.paths import at
 from providers.formats._kit.wire import data_uri, parse_data_uri
 from providers.umf import DocumentBlock, MediaSource
@@ -47,21 +48,15 @@ def filename_for(block: DocumentBlock, path: str, ctx: RenderContext, has_data: 
     ``parameter-defaulted``, info, for one made up from the media type)."""
     filename = block.filename or block.title
     if block.title is not None and block.title != filename:
-        ctx.drift.add(
-            "content-dropped",
-            f"{ctx.label} files have a filename but no title",
-            field=at(path, "title"),
-            original=block.title,
-            severity="info",
-        )
+        why = f"{ctx.label} files have a filename but no title"
+        report_field_dropped(path, "title", block.title, ctx.drift, why)
     if filename is None and has_data:
         extension = mimetypes.guess_extension(block.source.media_type or "") or ".bin"
         filename = f"document{extension}"
-        ctx.drift.add(
-            "parameter-defaulted",
+        report_defaulted(
+            at(path, "filename"),
+            filename,
+            ctx.drift,
             f"{ctx.label} wants a filename with file data",
-            field=at(path, "filename"),
-            transformed=filename,
-            severity="info",
         )
     return filename

@@ -2,14 +2,14 @@
 the API accepts: every call answered right after it, a repeated call id made unique, a
 result that answers nothing sent as a user message, and media a role could not hold carried
 to a user message after its group. Each format keeps its own entries and pairing walk; the
-warnings take its own words (``tool call`` / ``call``, ``result`` / ``output``)."""
+warnings take its own words (``tool call`` / ``call``, ``result`` / ``output``). The family's
+thread of turns (:mod:`.turns`, Cohere and Mistral) says its pairing through the same warnings."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, Generic, Protocol, TypeVar
 
-from providers.formats._chat_completions.turns import MISSING_RESULT_TEXT, warn_loose_tool
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.ids import report_rewritten, salted_id
 from providers.formats.base import Drift
@@ -50,6 +50,21 @@ class Assembler(Generic[Entry, Ctx]):
             fresh,
         )
         return fresh
+
+
+# The content of the result put in for a tool call that nothing answers.
+MISSING_RESULT_TEXT = "Error: no result was recorded for this tool call."
+
+
+def warn_loose_tool(drift: Drift, path: str) -> None:
+    """A tool message without a tool call id answers nothing: it goes as a user message."""
+    drift.add(
+        "content-type-unsupported",
+        "tool message without a tool call id; sent as a user message",
+        field=path,
+        original="tool",
+        transformed="user",
+    )
 
 
 def warn_reordered(drift: Drift, path: str, message_index: int, new_index: int, why: str) -> None:

@@ -8,7 +8,11 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from providers.formats._kit.context import RenderContext as Context
-from providers.formats._kit.drift import clamp_parameter, report_unsupported_parameters
+from providers.formats._kit.drift import (
+    clamp_parameter,
+    report_parameters_dropped,
+    report_unsupported_parameters,
+)
 from providers.formats._kit.paths import at, is_int, is_number, item, require
 from providers.umf import JSON, Extra, Parameters
 
@@ -194,9 +198,5 @@ def write_parallel_calls(
     if has_tools or ctx.faithful:
         out["parallel_tool_calls"] = parameters.parallel_tool_calls
         return
-    ctx.drift.add(
-        "parameter-unsupported",
-        f"{provider} takes parallel_tool_calls only with tools",
-        field="parameters.parallel_tool_calls",
-        original=parameters.parallel_tool_calls,
-    )
+    dropped = {"parallel_tool_calls": parameters.parallel_tool_calls}
+    report_parameters_dropped(dropped, ctx.drift, f"{provider} takes {{key}} only with tools")

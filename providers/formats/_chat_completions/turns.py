@@ -7,17 +7,28 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from providers.formats._chat_completions.pairing import (
+    MISSING_RESULT_TEXT as MISSING_RESULT_TEXT,  # re-exported: openai-chat's rules read it here
+)
+from providers.formats._chat_completions.pairing import (
+    warn_loose_tool,
+    warn_orphan,
+    warn_placeholder,
+    warn_reordered,
+)
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import (
     error_said_in_content,
     report_blocks_foreign_extra,
+    report_developer,
     report_foreign_extra,
     report_message_name,
     report_reasoning_details,
+    report_reasoning_text,
 )
 from providers.formats._kit.ids import CallIds
 from providers.formats._kit.paths import at, item
-from providers.formats.base import Drift
+from providers.formats._kit.wire import report_call_not_made
 from providers.umf import (
     Block,
     Message,
@@ -26,10 +37,6 @@ from providers.umf import (
     ToolResultBlock,
     ToolUseBlock,
 )
-
-# The content of the result put in for a tool call that nothing answers.
-MISSING_RESULT_TEXT = "Error: no result was recorded for this tool call."
-
 
 # --------------------------------------------------------------------------- turns
 
@@ -160,13 +167,8 @@ class _Splitter:
 
     def _system(self, message: Message, located: list[Located], path: str) -> None:
         if message.role == "developer":
-            self.ctx.drift.add(
-                "system-message-transformed",
-                f"{self.ctx.label} has no developer role; sent as a system message",
-                field=path,
-                original="developer",
-                transformed="system",
-            )
+            why = f"{self.ctx.label} has no developer role; sent as a system message"
+            report_developer(path, self.ctx.drift, why)
         if not self.started:
             self.turns.append(Turn("system", located, path, message=message))
             return
@@ -193,12 +195,8 @@ class _Splitter:
         if message.role == "assistant" and not has_thinking:
             thinking = ThinkingBlock(text=message.reasoning)
             return [Located(thinking, at(path, "reasoning")), *located]
-        self.ctx.drift.add(
-            "reasoning-dropped",
-            "reasoning beside thinking blocks (or outside an assistant message) is not sent",
-            field=at(path, "reasoning"),
-            original=message.reasoning,
-        )
+        why = "reasoning beside thinking blocks (or outside an assistant message) is not sent"
+        report_reasoning_text(message, path, self.ctx.drift, why)
         return located
 
     def _segments(self, message: Message, role: str, located: list[Located], path: str) -> None:
@@ -211,7 +209,8 @@ class _Splitter:
                 self._result(entry)
                 emitted += 1
             elif isinstance(entry.block, ToolUseBlock) and role != "assistant":
-                self._drop_call(entry, role)
+                why = f"a {role} message cannot make tool calls"
+                report_call_not_made(entry.block, entry.path, self.ctx.drift, why)
             else:
                 segment.append(entry)
         if segment or not emitted:
@@ -238,27 +237,6 @@ class _Splitter:
 
     def _result(self, entry: Located) -> None:
         self.turns.append(Turn("tool", [], entry.path, result=entry))
-
-    def _drop_call(self, entry: Located, role: str) -> None:
-        block = entry.block
-        assert isinstance(block, ToolUseBlock)
-        self.ctx.drift.add(
-            "content-dropped",
-            f"a {role} message cannot make tool calls",
-            field=entry.path,
-            original={"id": block.id, "name": block.name, "input": block.input},
-        )
-
-
-def warn_loose_tool(drift: Drift, path: str) -> None:
-    """A tool message without a tool call id answers nothing: it goes as a user message."""
-    drift.add(
-        "content-type-unsupported",
-        "tool message without a tool call id; sent as a user message",
-        field=path,
-        original="tool",
-        transformed="user",
-    )
 
 
 def _wrap_loose(message: Message) -> ToolResultBlock:
@@ -305,7 +283,12 @@ class _Pairer:
             result.call_id, result.call_name = found[match]
             self.used.add(match)
             if match != expected:
-                self._warn_moved(result, turn)
+                why = (
+                    f"tool result moved to right after its tool call, as {self.ctx.label} requires"
+                )
+                warn_reordered(
+                    self.ctx.drift, result.path, _index(result.path), _index(turn.path), why
+                )
             expected = match + 1
             self.out.append(result)
         self.out.extend(missing)
@@ -323,23 +306,8 @@ class _Pairer:
                 return later
         return None
 
-    def _warn_moved(self, result: Turn, call_turn: Turn) -> None:
-        self.ctx.drift.add(
-            "message-reordered",
-            f"tool result moved to right after its tool call, as {self.ctx.label} requires",
-            field=result.path,
-            original=_index(result.path),
-            transformed=_index(call_turn.path),
-            severity="info",
-        )
-
     def _placeholder(self, call: ToolUseBlock, wire: str, path: str) -> Turn:
-        self.ctx.drift.add(
-            "id-synthesized",
-            "tool call has no recorded result; a placeholder error result was added",
-            field=path,
-            transformed=MISSING_RESULT_TEXT,
-        )
+        warn_placeholder(self.ctx.drift, path, "result")
         result = ToolResultBlock(tool_use_id=call.id, content=MISSING_RESULT_TEXT)
         located = Located(result, path)
         return Turn("tool", [], path, result=located, call_id=wire, call_name=call.name)
@@ -348,13 +316,7 @@ class _Pairer:
         assert turn.result is not None
         result = turn.result.block
         assert isinstance(result, ToolResultBlock)
-        self.ctx.drift.add(
-            "content-type-unsupported",
-            "tool result answers no earlier tool call; sent as a user message",
-            field=turn.result.path,
-            original="tool",
-            transformed="user",
-        )
+        warn_orphan(self.ctx.drift, turn.result.path, "no earlier tool call")
         path = turn.result.path
         if isinstance(result.content, str):
             blocks = [Located(TextBlock(text=result.content), path)] if result.content else []

@@ -3,5 +3,6 @@
 a format's extras and hints), ``ids`` (id and tool-name fitting), ``context`` (the render
 context), ``drift`` (the drift reporters), ``parameters`` (parameters an API requires),
 ``media`` (media that is not what it claims), ``wire`` (data URIs, argument strings,
-signatures, finish reasons), ``thread`` (one thread out of a tree), ``hidden`` (context
-kept out of sight) and ``detect`` (the detector of distinctive fields)."""
+signatures, finish reasons, tool definitions), ``thread`` (one thread out of a tree),
+``hidden`` (context kept out of sight) and ``detect`` (the detector of distinctive fields,
+and a message list's score)."""

@@ -16,7 +16,7 @@ claim one of them as its own by mistake.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -135,6 +135,15 @@ def meaning(conversation: Conversation) -> JSON:
     for tool in dumped["tools"]:
         del tool["extra"]
     return dumped
+
+
+def score_messages(messages: JSON, score_message: Callable[[JSON], int]) -> int:
+    """A message list's score: 0 unless ``messages`` is a non-empty array whose every
+    message fits (``score_message`` above 0), else the surest message's."""
+    if not isinstance(messages, list) or not messages:
+        return 0
+    scores = [score_message(message) for message in messages]
+    return 0 if min(scores) == 0 else max(scores)
 
 
 def payload_marks(payload: JSON, value_specs: Iterable[str] = ()) -> frozenset[str]:

@@ -431,3 +431,19 @@ def clamp_parameter(
             transformed=clamped,
         )
     return clamped
+
+
+def report_field_dropped(
+    path: str, key: str, value: Any, drift: Drift, why: str, *, severity: Severity = "info"
+) -> None:
+    """The ``content-dropped`` note (info unless ``severity`` says otherwise) for ``value``,
+    the field ``key`` of what stands at ``path`` (an image's detail, a document's title, a
+    message's name), which the target has no place for: ``why`` says so in its words."""
+    drift.add("content-dropped", why, field=at(path, key), original=value, severity=severity)
+
+
+def report_defaulted(field: str, value: Any, drift: Drift, why: str) -> None:
+    """The ``parameter-defaulted`` note (info) for ``value``, written at ``field`` where the
+    target requires one and the conversation has none (a file name, a parameter schema, a
+    finish reason): ``why`` says so in its words."""
+    drift.add("parameter-defaulted", why, field=field, transformed=value, severity="info")

@@ -120,6 +120,13 @@ def require_str(value: JSON, field: str, key: str | None = None) -> str:
     return value
 
 
+def require_bool(value: JSON, path: str) -> bool:
+    """``value`` if it is a boolean, else a :class:`FormatError` for ``path``."""
+    if not isinstance(value, bool):
+        raise FormatError("expected a boolean", field=path)
+    return value
+
+
 def _json_type(value: JSON) -> str:
     if value is None:
         return "null"

@@ -17,6 +17,24 @@ def report_rewritten(drift: Drift, why: str, field: str, original: str, new: str
     drift.add("id-rewritten", why, field=field, original=original, transformed=new, severity="info")
 
 
+def report_synthesized(drift: Drift, why: str, field: str, new: str) -> None:
+    """The ``id-synthesized`` note (info) for an id the payload lacks, read as ``new`` (made
+    up, or the open call a result was paired with), ``why`` saying how in the source's words."""
+    drift.add("id-synthesized", why, field=field, transformed=new, severity="info")
+
+
+def call_id_from_hash(digest: str) -> str:
+    """A tool call id built from a (hex) hash: ``call_`` and its first 24 digits, an id every
+    OpenAI-like target takes."""
+    return f"call_{digest[:24]}"
+
+
+def full_match(pattern: str) -> Callable[[str], bool]:
+    """A target's id rule: whether a whole id matches ``pattern``."""
+    compiled = re.compile(pattern)
+    return lambda value: compiled.fullmatch(value) is not None
+
+
 def salted_id(original: str, make: Callable[[str], str], taken: Container[str]) -> str:
     """The first id ``make`` builds from the hash of ``original#1``, ``original#2``... that
     is not ``taken``: a fresh id for a call whose id is used already, the same every time."""

@@ -1,10 +1,11 @@
 """Values as they travel on the wire: base64 ``data:`` URIs, tool-argument strings, thinking
-signatures and finish reasons."""
+signatures and finish reasons, and the warnings for a signature or a call that cannot."""
 
 from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -12,7 +13,15 @@ from typing import Any
 import orjson
 
 from providers.formats.base import Drift
-from providers.umf import JSON, MediaSource, Message, ThinkingBlock, ToolUseBlock
+from providers.umf import (
+    JSON,
+    DocumentBlock,
+    MediaSource,
+    Message,
+    ThinkingBlock,
+    Tool,
+    ToolUseBlock,
+)
 
 _DATA_URI = re.compile(
     r"^data:(?P<media>[\w.+-]+/[\w.+-]+)?(?P<params>(;[^;,]*)*?);base64,(?P<data>.*)$", re.S
@@ -68,6 +77,12 @@ def dump_arguments(value: JSON) -> str:
     return orjson.dumps(value).decode()
 
 
+def json_digest(value: JSON) -> str:
+    """A short digest of a JSON value, the same for the same value whatever its key order:
+    to tell whether what was read is still what is written."""
+    return hashlib.sha256(orjson.dumps(value, option=orjson.OPT_SORT_KEYS)).hexdigest()[:32]
+
+
 def arguments_string(input_value: JSON, raw: str | None) -> str:
     """The argument string to send: the original when it still says the same thing."""
     if raw is not None:
@@ -88,6 +103,34 @@ def report_signature_stripped(block: ThinkingBlock, path: str, drift: Drift, why
     or encrypted data, ``why`` in the target's words; it names the block's provider, never
     the signature."""
     drift.add("signature-stripped", why, field=path, original=block.provider)
+
+
+def report_signature_not_written(
+    block: ThinkingBlock, path: str, drift: Drift, why: str, *, written_as: str
+) -> None:
+    """The ``signature-stripped`` warning for a signed thinking block written as plain
+    reasoning text (``written_as``: ChatML's ``<think>``, Ollama's ``thinking``), ``why`` in
+    the target's words; it says the block was signed, never the signature."""
+    original = {"provider": block.provider, "signed": True}
+    drift.add("signature-stripped", why, field=path, original=original, transformed=written_as)
+
+
+def report_call_not_made(block: ToolUseBlock, path: str, drift: Drift, why: str) -> None:
+    """The ``content-dropped`` warning for a tool call in a message whose role cannot make
+    one (``why`` in the target's words); it shows the call's id, name and input."""
+    original = {"id": block.id, "name": block.name, "input": block.input}
+    drift.add("content-dropped", why, field=path, original=original)
+
+
+def tool_definition(tool: Tool) -> dict[str, Any]:
+    """A tool as most targets define a function: its ``name``, then its ``description`` and
+    ``parameters`` (JSON Schema) when it has them."""
+    out: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        out["description"] = tool.description
+    if tool.parameters is not None:
+        out["parameters"] = tool.parameters
+    return out
 
 
 def wire_finish_reason(
@@ -143,6 +186,16 @@ def decoded_text(data: str) -> str | None:
         return base64.b64decode(data, validate=True).decode("utf-8")
     except (binascii.Error, ValueError):
         return None
+
+
+def document_text(block: DocumentBlock) -> str | None:
+    """The text of a plain-text document: given as text, or as base64 ``text/*`` bytes."""
+    source = block.source
+    if source.type == "text":
+        return source.data
+    if source.type == "base64" and source.data and (source.media_type or "").startswith("text/"):
+        return decoded_text(source.data)
+    return None
 
 
 def media_summary(source: MediaSource) -> dict[str, Any]:

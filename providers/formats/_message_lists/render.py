@@ -11,12 +11,10 @@ from typing import Any, TypeVar
 from providers.formats._kit import thread
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import (
-    report_block_as_text,
-    report_citations_dropped,
+    report_defaulted,
     report_developer,
     report_foreign_fields,
     report_message_metadata,
-    report_message_name,
     report_no_room_for_request,
     report_reasoning_details,
     report_reasoning_text,
@@ -34,7 +32,6 @@ from providers.umf import (
     MediaSource,
     Message,
     RefusalBlock,
-    TextBlock,
     ToolResultBlock,
     ToolUseBlock,
 )
@@ -130,13 +127,7 @@ def media_type_or_default(
     ``parameter-defaulted`` note, ``why`` in the format's words ("Appam needs a media type")."""
     if source.media_type is not None:
         return source.media_type
-    ctx.drift.add(
-        "parameter-defaulted",
-        why,
-        field=at(path, "source.media_type"),
-        transformed=default,
-        severity="info",
-    )
+    report_defaulted(at(path, "source.media_type"), default, ctx.drift, why)
     return default
 
 
@@ -159,12 +150,6 @@ def report_reasoning_fields(
     ("ART messages") carry no place for."""
     report_reasoning_text(message, path, ctx.drift, f"{holder} carry no {reasoning}")
     report_reasoning_details(message, path, ctx.drift, f"{holder} carry no reasoning details")
-
-
-def report_name(message: Message, path: str, ctx: RenderContext, holder: str) -> None:
-    """An info note for a message ``name`` that ``holder`` ("Forge messages") has no place
-    for (a tool message's name is its tool's)."""
-    report_message_name(message, path, ctx.drift, f"{holder} have no name")
 
 
 def report_moved(
@@ -199,15 +184,20 @@ def plain_text(block: Block, *, empty_documents: bool = False) -> str | None:
     return None
 
 
-def report_as_text(block: Block, path: str, ctx: RenderContext, why: str) -> None:
-    """The warning for a block sent as text (``why`` says so)."""
-    report_block_as_text(block, path, ctx.drift, why)
-
-
-def report_citations(block: TextBlock, path: str, ctx: RenderContext, why: str) -> None:
-    """The warning for the citations of a text block, which the list has no place for."""
-    if block.citations:
-        report_citations_dropped(block, path, ctx.drift, why)
+def input_object(block: ToolUseBlock, path: str, ctx: RenderContext, why: str) -> dict[str, Any]:
+    """The call's input as the JSON object the list requires: as it is, or wrapped as
+    ``{"input": value}`` with a ``content-type-unsupported`` warning (``why`` says so)."""
+    if isinstance(block.input, dict):
+        return block.input
+    value = {"input": block.input}
+    ctx.drift.add(
+        "content-type-unsupported",
+        why,
+        field=at(path, "input"),
+        original=block.input,
+        transformed=value,
+    )
+    return value
 
 
 def report_invalid_arguments(block: ToolUseBlock, path: str, ctx: RenderContext, who: str) -> None:

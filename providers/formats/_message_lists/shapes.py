@@ -7,10 +7,12 @@ message>}``, other envelope fields kept verbatim (the ``$exchange`` hint).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from providers.formats._kit.detect import score_messages
 from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import require_list, require_mapping, umf_checked, unknown_fields
 from providers.formats._kit.paths import at, item
@@ -65,13 +67,6 @@ def read_role(source: dict[str, Any], path: str, roles: Sequence[str], key: str 
     if not isinstance(role, str) or role not in roles:
         raise FormatError(f"role must be one of {', '.join(roles)}", field=at(path, key))
     return role
-
-
-def require_bool(value: JSON, path: str) -> bool:
-    """``value`` if it is a boolean, else a :class:`FormatError` for ``path``."""
-    if not isinstance(value, bool):
-        raise FormatError("expected a boolean", field=path)
-    return value
 
 
 def read_payload(
@@ -155,10 +150,7 @@ def score_payload(payload: JSON, score_message: ScoreMessage) -> int:
     return score_message(payload)
 
 
-def score_messages(messages: JSON, score_message: ScoreMessage) -> int:
-    """0 unless ``messages`` is a non-empty array whose every message fits; else the
-    highest of their scores."""
-    if not isinstance(messages, list) or not messages:
-        return 0
-    scores = [score_message(message) for message in messages]
-    return 0 if min(scores) == 0 else max(scores)
+def json_text(value: JSON) -> str:
+    """A structured value's compact JSON text, as a list keeps it in a string (stdlib json,
+    so that integers of any size survive)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

@@ -10,10 +10,10 @@ blocks becomes blocks (``$content: blocks``), anything else its JSON text
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from providers.formats._kit.fields import (
+    require_bool,
     require_list,
     require_mapping,
     require_str,
@@ -21,7 +21,7 @@ from providers.formats._kit.fields import (
     unknown_fields,
 )
 from providers.formats._kit.paths import at, item
-from providers.formats._message_lists.shapes import require_bool
+from providers.formats._message_lists.shapes import json_text
 from providers.formats.appam._constants import (
     BLOCK_TYPES,
     DOCUMENT_SOURCES,
@@ -133,7 +133,7 @@ def _result_content(value: JSON, path: str) -> tuple[str | list[Block], str | No
     if _is_block_list(value):
         return [parse_block(inner, item(path, i)) for i, inner in enumerate(value)], "blocks"
     # Structured JSON output: kept as its JSON text (stdlib json: any integer size).
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")), "json"
+    return json_text(value), "json"
 
 
 def _is_block_list(value: JSON) -> bool:

@@ -6,8 +6,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from providers.formats._kit.drift import report_message_metadata, report_no_room_for_request
-from providers.formats._kit.paths import at, item
+from providers.formats._kit.drift import (
+    report_field_dropped,
+    report_message_metadata,
+    report_no_room_for_request,
+)
+from providers.formats._kit.paths import item
 from providers.formats._kit.wire import wire_finish_reason
 from providers.formats._message_lists.render import (
     ListContext,
@@ -74,13 +78,7 @@ def render_message(message: Message, index: int, ctx: ListContext) -> dict[str, 
     if message.reasoning_details is not None:
         out["reasoning_details"] = message.reasoning_details
     if message.name is not None:  # a tool message's too: Appam's results carry no name
-        ctx.drift.add(
-            "content-dropped",
-            "Appam messages have no name",
-            field=at(path, "name"),
-            original=message.name,
-            severity="info",
-        )
+        report_field_dropped(path, "name", message.name, ctx.drift, "Appam messages have no name")
     return NS.put(out, message.extra)
 
 

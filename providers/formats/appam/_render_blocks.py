@@ -6,13 +6,17 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from providers.formats._kit.drift import report_block_dropped, report_thinking_dropped
+from providers.formats._kit.drift import (
+    report_block_as_text,
+    report_block_dropped,
+    report_citations_dropped,
+    report_field_dropped,
+    report_thinking_dropped,
+)
 from providers.formats._kit.paths import at, item
 from providers.formats._kit.wire import report_signature_stripped, signature_portable
 from providers.formats._message_lists.render import (
     ListContext,
-    report_as_text,
-    report_citations,
     report_foreign,
     report_invalid_arguments,
 )
@@ -49,13 +53,13 @@ def render_block(block: Block, path: str, ctx: ListContext) -> Body | None:
 def _text(block: Block, path: str, ctx: ListContext) -> Body | None:
     assert isinstance(block, TextBlock)
     if block.citations:
-        report_citations(block, path, ctx, "Appam text blocks carry no citations")
+        report_citations_dropped(block, path, ctx.drift, "Appam text blocks carry no citations")
     return {"type": "text", "text": block.text}
 
 
 def _refusal(block: Block, path: str, ctx: ListContext) -> Body | None:
     assert isinstance(block, RefusalBlock)
-    report_as_text(block, path, ctx, "Appam has no refusal block; sent as text")
+    report_block_as_text(block, path, ctx.drift, "Appam has no refusal block; sent as text")
     return {"type": "text", "text": block.text}
 
 
@@ -96,13 +100,8 @@ def _document(block: Block, path: str, ctx: ListContext) -> Body | None:
     if title is not None:
         body["title"] = title
     if block.title is not None and block.filename not in (None, block.title):
-        ctx.drift.add(
-            "content-dropped",
-            "Appam documents have a title but no file name",
-            field=at(path, "filename"),
-            original=block.filename,
-            severity="info",
-        )
+        why = "Appam documents have a title but no file name"
+        report_field_dropped(path, "filename", block.filename, ctx.drift, why)
     return body
 
 

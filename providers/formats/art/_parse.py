@@ -14,7 +14,6 @@ object``) so that it comes back as the same object.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from providers.formats._kit.fields import (
@@ -27,6 +26,7 @@ from providers.formats._kit.fields import (
 from providers.formats._kit.paths import at, item
 from providers.formats._kit.wire import parse_arguments
 from providers.formats._message_lists.shapes import (
+    json_text,
     parse_result,
     read_payload,
     read_role,
@@ -80,13 +80,8 @@ def _content_blocks(content: JSON, role: str, path: str) -> tuple[list[Block], s
     if isinstance(content, str):
         return [TextBlock(text=content)], None
     if isinstance(content, dict):
-        return [TextBlock(text=dump_object(content))], "object"
+        return [TextBlock(text=json_text(content))], "object"
     raise FormatError("content must be a string, an object or null", field=path)
-
-
-def dump_object(value: dict[str, Any]) -> str:
-    """An object's JSON text (stdlib json, so that integers of any size survive)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _parse_calls(raw: JSON, path: str) -> list[Block]:
@@ -127,7 +122,7 @@ def _parse_result(source: dict[str, Any], role: str, path: str) -> Message:
     if content is None:
         text, hint = "", "null"
     elif isinstance(content, dict):
-        text, hint = dump_object(content), "object"
+        text, hint = json_text(content), "object"
     elif isinstance(content, str):
         text = content
     else:

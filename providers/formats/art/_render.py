@@ -12,7 +12,9 @@ import json
 
 from providers.formats._kit.drift import (
     error_said_in_content,
+    report_block_as_text,
     report_block_dropped,
+    report_citations_dropped,
     report_thinking_dropped,
 )
 from providers.formats._kit.paths import at, item
@@ -20,8 +22,6 @@ from providers.formats._message_lists.render import (
     developer_as_system,
     plain_text,
     render_list,
-    report_as_text,
-    report_citations,
     report_foreign,
     report_moved,
     report_reasoning_fields,
@@ -116,12 +116,14 @@ def _place_text(block: Block, path: str, texts: list[str], ctx: ArtContext) -> b
     if isinstance(block, TextBlock):
         texts.append(block.text)
         if block.citations:
-            report_citations(block, path, ctx, "ART messages carry no citations")
+            report_citations_dropped(block, path, ctx.drift, "ART messages carry no citations")
         return True
     text = plain_text(block)
     if text is not None:
         texts.append(text)
-        report_as_text(block, path, ctx, f"ART content is text; the {block.type} is sent as text")
+        report_block_as_text(
+            block, path, ctx.drift, f"ART content is text; the {block.type} is sent as text"
+        )
         return True
     if isinstance(block, ThinkingBlock):
         report_thinking_dropped(block, path, ctx.drift, "ART messages carry no reasoning")

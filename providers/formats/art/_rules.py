@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.ids import ToolIdMap
+from providers.formats._kit.ids import ToolIdMap, call_id_from_hash
 from providers.formats._kit.paths import at
 from providers.formats._kit.wire import arguments_string, parse_arguments
-from providers.formats._message_lists.render import ListContext
+from providers.formats._message_lists.render import ListContext, input_object
 from providers.umf import ToolUseBlock
 
 
@@ -26,7 +26,7 @@ class ArtContext(ListContext):
         if self.faithful:
             return original
         if self.ids is None:
-            self.ids = ToolIdMap(self.drift, bool, lambda digest: f"call_{digest[:24]}")
+            self.ids = ToolIdMap(self.drift, bool, call_id_from_hash)
         return self.ids(original, path)
 
 
@@ -35,15 +35,7 @@ def arguments(block: ToolUseBlock, path: str, ctx: RenderContext) -> str:
     warning when the call's own string was not one."""
     if ctx.faithful:
         return arguments_string(block.input, block.raw_arguments)
-    value = block.input if isinstance(block.input, dict) else {"input": block.input}
-    if value is not block.input:
-        ctx.drift.add(
-            "content-type-unsupported",
-            "ART arguments are a JSON object; the value is wrapped",
-            field=at(path, "input"),
-            original=block.input,
-            transformed=value,
-        )
+    value = input_object(block, path, ctx, "ART arguments are a JSON object; the value is wrapped")
     raw = block.raw_arguments if value is block.input else None
     if raw is not None and not parse_arguments(raw)[1]:
         raw = None

@@ -23,6 +23,7 @@ from typing import Any
 from providers.formats._archive.values import epoch_time
 from providers.formats._archive.wiring import Assets
 from providers.formats._kit.fields import refuse_kept_name, require_mapping, unknown_fields
+from providers.formats._kit.ids import report_synthesized
 from providers.formats._kit.paths import at
 from providers.formats._kit.wire import parse_arguments
 from providers.formats.base import Drift, FormatError
@@ -242,12 +243,11 @@ def _calls_and_results(
         call = _call(blocks, recipient, own, key)
         if call is not None:
             reader.open_calls[key] = call.id
-            reader.drift.add(
-                "id-synthesized",
+            report_synthesized(
+                reader.drift,
                 "ChatGPT tool calls have no ids; one is made from the node id",
-                field=path,
-                transformed=call.id,
-                severity="info",
+                path,
+                call.id,
             )
             return [call]
     parent = parent_of(reader.mapping[key], reader.mapping)

@@ -25,7 +25,11 @@ from providers.formats._archive.foreign import (
     result_text,
     thinking_text,
 )
-from providers.formats._kit.drift import report_developer, report_message_metadata
+from providers.formats._kit.drift import (
+    report_block_as_text,
+    report_developer,
+    report_message_metadata,
+)
 from providers.formats._kit.wire import arguments_string
 from providers.formats.base import Drift, Rendered
 from providers.umf import (
@@ -48,7 +52,7 @@ _TEXT = PlainText(
     ),
 )
 _text = _TEXT.text
-_NO_ERROR_FLAG = "ChatGPT tool messages have no error flag; the error is said in the text"
+_RESULTS = "ChatGPT tool messages"  # which have no error flag
 _NO_MESSAGE_METADATA = "a ChatGPT export has no per-message usage or metadata; left out"
 
 
@@ -262,15 +266,12 @@ def _unanswered(block: ToolResultBlock, path: str, role: str, ctx: _Context) -> 
     """The text of a result whose call is not before it on its thread (or nowhere in the
     conversation): a tool message there would answer no call."""
     author = _text_group([], role)[1]
-    ctx.drift.add(
-        "content-type-unsupported",
+    why = (
         "a ChatGPT tool message answers the call before it, and this result's call is not "
-        f"on its thread; written as text from the {author}",
-        field=path,
-        original=block.type,
-        transformed="text",
+        f"on its thread; written as text from the {author}"
     )
-    return result_text(block, path, ctx, _text, _NO_ERROR_FLAG)
+    report_block_as_text(block, path, ctx.drift, why)
+    return result_text(block, path, ctx, _text, _RESULTS)
 
 
 def _special(block: Block, path: str, message: Message, ctx: _Context) -> Group | None:
@@ -286,7 +287,7 @@ def _special(block: Block, path: str, message: Message, ctx: _Context) -> Group 
         return (
             {
                 "content_type": "text",
-                "parts": [result_text(block, path, ctx, _text, _NO_ERROR_FLAG)],
+                "parts": [result_text(block, path, ctx, _text, _RESULTS)],
             },
             "tool",
             "all",

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from providers.formats._kit.ids import report_synthesized
 from providers.formats.base import Drift
 from providers.formats.chatml._constants import FORMAT_ID, TAGS
 from providers.formats.chatml._parse_tools import call_from_json
@@ -127,12 +128,8 @@ def _block(kind: str, value: str, path: str, state: ParseState) -> Block:
 def _record_call(call: ToolUseBlock, path: str, state: ParseState) -> ToolUseBlock:
     state.calls += 1
     state.pending.append((call.id, call.name))
-    state.drift.add(
-        "id-synthesized",
-        "ChatML tool calls have no ids; one was made up",
-        field=f"{path}.id",
-        transformed=call.id,
-        severity="info",
+    report_synthesized(
+        state.drift, "ChatML tool calls have no ids; one was made up", f"{path}.id", call.id
     )
     return call
 
@@ -151,12 +148,11 @@ def _answer(state: ParseState, path: str) -> tuple[str, str] | None:
         )
         return None
     call_id, name = state.pending.pop(0)
-    state.drift.add(
-        "id-synthesized",
+    report_synthesized(
+        state.drift,
         "ChatML tool results name no call; paired with the earliest unanswered call",
-        field=f"{path}.tool_use_id",
-        transformed=call_id,
-        severity="info",
+        f"{path}.tool_use_id",
+        call_id,
     )
     return call_id, name
 

@@ -16,7 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_developer
+from providers.formats._kit.drift import (
+    report_developer,
+    report_field_dropped,
+    report_parameters_dropped,
+)
 from providers.formats._message_lists.render import one_thread, render_context
 from providers.formats.base import Rendered
 from providers.formats.chatml._constants import FORMAT_ID, LABEL, NS, START
@@ -114,12 +118,8 @@ def _name(message: Message, path: str, ctx: RenderContext) -> str | None:
         return None
     if valid_name(name):
         return name
-    ctx.drift.add(
-        "content-dropped",
-        "this author name does not fit a ChatML header; left out",
-        field=f"{path}.name",
-        original=name,
-    )
+    why = "this author name does not fit a ChatML header; left out"
+    report_field_dropped(path, "name", name, ctx.drift, why, severity="warning")
     return None
 
 
@@ -171,13 +171,8 @@ def _report_message_fields(message: Message, path: str, ctx: RenderContext) -> N
 
 
 def _report_request_fields(conversation: Conversation, ctx: RenderContext) -> None:
-    for key, value in conversation.parameters.model_dump(exclude_defaults=True).items():
-        ctx.drift.add(
-            "parameter-unsupported",
-            "ChatML text has no request parameters",
-            field=f"parameters.{key}",
-            original=value,
-        )
+    parameters = conversation.parameters.model_dump(exclude_defaults=True)
+    report_parameters_dropped(parameters, ctx.drift, "ChatML text has no request parameters")
     if conversation.tool_choice is not None:
         ctx.drift.add(
             "tool-unsupported",

@@ -15,11 +15,17 @@ from __future__ import annotations
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import (
     error_said_in_content,
+    report_block_as_text,
     report_block_dropped,
+    report_citations_dropped,
     report_reasoning_details,
 )
-from providers.formats._kit.wire import decoded_text
-from providers.formats._message_lists.render import report_as_text, report_citations
+from providers.formats._kit.ids import report_rewritten
+from providers.formats._kit.wire import (
+    document_text,
+    report_call_not_made,
+    report_signature_not_written,
+)
 from providers.formats.chatml._constants import NS
 from providers.formats.chatml._parse_content import block_kind
 from providers.formats.chatml._render_tools import call_json
@@ -87,10 +93,10 @@ def render_block(block: Block, role: str, path: str, ctx: RenderContext) -> str 
     if isinstance(block, TextBlock):
         if block.citations:
             why = "ChatML has no citations; the text is written without them"
-            report_citations(block, path, ctx, why)
+            report_citations_dropped(block, path, ctx.drift, why)
         return _escaped(block.text, path, ctx)
     if isinstance(block, RefusalBlock):
-        report_as_text(block, path, ctx, "ChatML has no refusals; sent as text")
+        report_block_as_text(block, path, ctx.drift, "ChatML has no refusals; sent as text")
         return _escaped(block.text, path, ctx)
     if isinstance(block, ThinkingBlock):
         return _thinking(block, role, path, ctx)
@@ -128,13 +134,8 @@ def _thinking(block: ThinkingBlock, role: str, path: str, ctx: RenderContext) ->
             _drop_reasoning(path, block.text or None, ctx, redacted=block.redacted)
         return None
     if block.signature is not None or block.data is not None:
-        ctx.drift.add(
-            "signature-stripped",
-            "ChatML reasoning is plain <think> text; its signature is not written",
-            field=path,
-            original={"provider": block.provider, "signed": True},
-            transformed="<think>",
-        )
+        why = "ChatML reasoning is plain <think> text; its signature is not written"
+        report_signature_not_written(block, path, ctx.drift, why, written_as="<think>")
     return _tag("think", _escaped(block.text, path, ctx), block)
 
 
@@ -147,11 +148,8 @@ def _drop_reasoning(
 
 def _call(block: ToolUseBlock, role: str, path: str, ctx: RenderContext) -> str | None:
     if not ctx.faithful and role != "assistant":
-        ctx.drift.add(
-            "content-dropped",
-            f"a {role} turn cannot make tool calls; left out",
-            field=path,
-            original={"id": block.id, "name": block.name, "input": block.input},
+        report_call_not_made(
+            block, path, ctx.drift, f"a {role} turn cannot make tool calls; left out"
         )
         return None
     drop_id(block.id, f"{path}.id", ctx)
@@ -161,12 +159,12 @@ def _call(block: ToolUseBlock, role: str, path: str, ctx: RenderContext) -> str 
 def drop_id(value: str, path: str, ctx: RenderContext) -> None:
     """Warn that a tool id is not written (calls and results pair by order)."""
     if value and not ctx.faithful:
-        ctx.drift.add(
-            "id-rewritten",
+        report_rewritten(
+            ctx.drift,
             "ChatML pairs tool results with calls by order; the id is not written",
-            field=path,
-            original=value,
-            severity="info",
+            path,
+            value,
+            None,
         )
 
 
@@ -207,20 +205,14 @@ def result_text(block: ToolResultBlock, path: str, ctx: RenderContext) -> str:
 
 def _media(block: Block, path: str, ctx: RenderContext) -> str | None:
     """Documents, images and audio: a plain-text document is written as text."""
-    text = _document_text(block) if isinstance(block, DocumentBlock) else None
+    text = document_text(block) if isinstance(block, DocumentBlock) else None
     if text is not None:
-        report_as_text(
-            block, path, ctx, "ChatML has no documents; this plain-text one is written as text"
+        report_block_as_text(
+            block,
+            path,
+            ctx.drift,
+            "ChatML has no documents; this plain-text one is written as text",
         )
         return _escaped(text, path, ctx)
     report_block_dropped(block, path, ctx.drift, f"ChatML text cannot carry {block.type}; left out")
-    return None
-
-
-def _document_text(block: DocumentBlock) -> str | None:
-    source = block.source
-    if source.type == "text" and source.data is not None:
-        return source.data
-    if source.type == "base64" and source.data and (source.media_type or "").startswith("text/"):
-        return decoded_text(source.data)
     return None

@@ -4,9 +4,10 @@ gives the same UMF value, else the template's (see :mod:`._parse_tools`)."""
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
-from providers.formats._kit.wire import parse_arguments
+from providers.formats._kit.wire import parse_arguments, tool_definition
 from providers.formats.chatml._constants import NS, TOOLS_HEAD, TOOLS_TAIL
 from providers.formats.chatml._parse_tools import call_from_json, tool_from_line
 from providers.formats.chatml._rules import template_json
@@ -19,13 +20,9 @@ def tool_line(tool: Tool) -> str:
     raw = NS.hint(tool.extra, "raw")
     if isinstance(raw, str):
         again = tool_from_line(raw)
-        if again is not None and _same_tool(again, tool):
+        if again is not None and _same(again, tool, "name", "description", "parameters"):
             return raw
-    function: dict[str, Any] = {"name": tool.name}
-    if tool.description is not None:
-        function["description"] = tool.description
-    if tool.parameters is not None:
-        function["parameters"] = tool.parameters
+    function = tool_definition(tool)
     function.update(NS.fields(tool.extra))
     outer = NS.hint(tool.extra, "outer", {"type": "function"})
     if outer is None and "$outer" in tool.extra.get(NS.format_id, {}):
@@ -33,12 +30,11 @@ def tool_line(tool: Tool) -> str:
     return template_json({**(outer or {}), "function": function})
 
 
-def _same_tool(one: Tool, other: Tool) -> bool:
-    return (one.name, one.description, one.parameters) == (
-        other.name,
-        other.description,
-        other.parameters,
-    ) and NS.fields(one.extra) == NS.fields(other.extra)
+def _same(one: Tool | ToolUseBlock, other: Tool | ToolUseBlock, *names: str) -> bool:
+    """Whether the source's own text, read again as ``one``, still says ``other``: the same
+    ``names`` and the same fields of this format."""
+    read = attrgetter(*names)
+    return read(one) == read(other) and NS.fields(one.extra) == NS.fields(other.extra)
 
 
 def tools_section(tools: list[Tool]) -> str:
@@ -52,7 +48,7 @@ def call_json(block: ToolUseBlock) -> str:
     raw = NS.hint(block.extra, "raw")
     if isinstance(raw, str):
         again = call_from_json(raw, block.id)
-        if again is not None and _same_call(again, block):
+        if again is not None and _same(again, block, "name", "input", "raw_arguments"):
             return raw
     body: dict[str, Any] = {"name": block.name}
     style = NS.hint(block.extra, "arguments")
@@ -71,11 +67,3 @@ def _arguments(block: ToolUseBlock) -> Any:
         return block.input
     decoded, ok = parse_arguments(block.raw_arguments)
     return block.input if ok and decoded == block.input else block.raw_arguments
-
-
-def _same_call(one: ToolUseBlock, other: ToolUseBlock) -> bool:
-    return (one.name, one.input, one.raw_arguments) == (
-        other.name,
-        other.input,
-        other.raw_arguments,
-    ) and NS.fields(one.extra) == NS.fields(other.extra)

@@ -21,6 +21,7 @@ from providers.formats._kit.fields import (
     require_str,
     unknown_fields,
 )
+from providers.formats._kit.ids import report_synthesized
 from providers.formats.base import Drift, FormatError
 from providers.umf import (
     JSON,
@@ -108,7 +109,7 @@ class BlockReader:
             raise FormatError("expected a string", field=f"{path}.id")
         self.made += 1
         made = f"toolu_synthesized_{self.made}"
-        self.drift.add("id-synthesized", why, field=path, transformed=made, severity="info")
+        report_synthesized(self.drift, why, path, made)
         return made, "null" if present else "absent"
 
     def _result(self, source: dict[str, Any], path: str) -> ToolResultBlock:
@@ -117,12 +118,11 @@ class BlockReader:
         id_hint: str | None
         if raw_id is None and self.pending:
             call_id, id_hint = self.pending[0][0], "null" if "tool_use_id" in source else "absent"
-            self.drift.add(
-                "id-synthesized",
+            report_synthesized(
+                self.drift,
                 "a tool_result without an id answers the oldest unanswered call",
-                field=path,
-                transformed=call_id,
-                severity="info",
+                path,
+                call_id,
             )
         else:
             call_id, id_hint = self._id(

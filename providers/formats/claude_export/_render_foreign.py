@@ -19,7 +19,7 @@ from providers.formats._archive.foreign import (
     thinking_text,
 )
 from providers.formats._archive.values import join_texts
-from providers.formats._kit.drift import report_message_metadata
+from providers.formats._kit.drift import report_defaulted, report_message_metadata
 from providers.formats.base import Drift, Rendered
 from providers.umf import (
     Block,
@@ -193,13 +193,7 @@ def _attachment(block: DocumentBlock, path: str, ctx: _Context) -> dict[str, Any
     name = block.filename or block.title
     if name is None:
         name = DEFAULT_FILE_NAME
-        ctx.drift.add(
-            "parameter-defaulted",
-            "an attachment needs a file name",
-            field=f"{path}.filename",
-            transformed=name,
-            severity="info",
-        )
+        report_defaulted(f"{path}.filename", name, ctx.drift, "an attachment needs a file name")
     data = block.source.data or ""
     return {
         "file_name": name,

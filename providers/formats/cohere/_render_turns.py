@@ -16,7 +16,6 @@ import orjson
 
 from providers.formats._chat_completions.blocks import (
     decoded_text,
-    drop_reasoning,
     image_url,
     leave_out_empty,
     sendable,
@@ -30,7 +29,7 @@ from providers.formats._chat_completions.content import (
 )
 from providers.formats._chat_completions.turns import Located, Turn, locate, mark_error
 from providers.formats._kit.context import RenderContext as Context
-from providers.formats._kit.drift import describe, report_block_dropped
+from providers.formats._kit.drift import describe, report_block_dropped, report_thinking_dropped
 from providers.formats._kit.wire import report_signature_stripped, signature_portable
 from providers.umf import (
     JSON,
@@ -120,7 +119,9 @@ class TurnWriter:
 
     def _thinking(self, block: ThinkingBlock, path: str, pieces: _Pieces) -> None:
         if block.redacted or not (block.text or self.ctx.faithful):
-            drop_reasoning(block, path, "Cohere takes only readable reasoning", self.ctx)
+            report_thinking_dropped(
+                block, path, self.ctx.drift, "Cohere takes only readable reasoning"
+            )
             return
         if (block.signature or block.data) and not signature_portable(block, NS.format_id):
             why = "Cohere reasoning carries no signature; the text is sent without it"
@@ -133,7 +134,9 @@ class TurnWriter:
         if isinstance(block, TextBlock):
             return write_text(block, path, self.ctx)
         if isinstance(block, ThinkingBlock):
-            drop_reasoning(block, path, f"Cohere takes no reasoning in a {role} message", self.ctx)
+            report_thinking_dropped(
+                block, path, self.ctx.drift, f"Cohere takes no reasoning in a {role} message"
+            )
             return None
         if isinstance(block, RefusalBlock):
             return refusal_as_text(block, path, self.ctx)

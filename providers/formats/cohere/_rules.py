@@ -6,32 +6,20 @@ cannot be forced, so a forced tool is the only one offered).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from providers.formats._chat_completions.render import Dialect
 from providers.formats._chat_completions.shape import choice_without_tools
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import report_foreign_extra
+from providers.formats._kit.ids import call_id_from_hash, full_match
 from providers.umf import Conversation
 
 from ._constants import DEFAULT_MODEL, LABEL, NS, PARAMETERS
 
 # Cohere takes any id without spaces; ids from elsewhere that are empty or odd are rewritten.
-_TOOL_CALL_ID = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
-
-
-def valid_tool_call_id(value: str) -> bool:
-    """Whether Cohere takes ``value`` as a tool call id."""
-    return _TOOL_CALL_ID.fullmatch(value) is not None
-
-
-def make_tool_call_id(digest: str) -> str:
-    """A tool call id built from a hash (``call_`` and 24 hex digits)."""
-    return f"call_{digest[:24]}"
-
-
-DIALECT = Dialect(NS, LABEL, DEFAULT_MODEL, PARAMETERS, valid_tool_call_id, make_tool_call_id)
+_VALID_CALL_ID = full_match(r"[A-Za-z0-9_.:-]{1,128}")
+DIALECT = Dialect(NS, LABEL, DEFAULT_MODEL, PARAMETERS, _VALID_CALL_ID, call_id_from_hash)
 
 
 def tool_choice(

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from providers.formats._kit.fields import require_mapping, require_str, unknown_fields
+from providers.formats._kit.ids import report_synthesized
 from providers.formats._kit.paths import at
 from providers.formats._message_lists.shapes import (
     parse_result,
@@ -111,12 +112,8 @@ def _assistant_block(segment: Segment, path: str, state: ParseState) -> Block:
     call_id = f"forge_call_{state.calls}"
     state.calls += 1
     state.pending.append((call_id, segment.name))
-    state.drift.add(
-        "id-synthesized",
-        "Forge tool calls have no id; one was made up",
-        field=at(path, "content"),
-        transformed=call_id,
-        severity="info",
+    report_synthesized(
+        state.drift, "Forge tool calls have no id; one was made up", at(path, "content"), call_id
     )
     return call_block(segment, call_id)
 
@@ -128,11 +125,10 @@ def _answer(name: str, path: str, state: ParseState) -> str:
             return call_id
     call_id = f"forge_result_{state.orphans}"
     state.orphans += 1
-    state.drift.add(
-        "id-synthesized",
+    report_synthesized(
+        state.drift,
         "this tool result answers no earlier call; it was given an id of its own",
-        field=at(path, "content"),
-        transformed=call_id,
-        severity="info",
+        at(path, "content"),
+        call_id,
     )
     return call_id

@@ -8,26 +8,26 @@ before the user or system message that does.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 
-import orjson
-
-from providers.formats._kit.drift import report_block_dropped, report_thinking_dropped
+from providers.formats._kit.drift import (
+    report_block_as_text,
+    report_block_dropped,
+    report_citations_dropped,
+    report_message_name,
+    report_thinking_dropped,
+)
 from providers.formats._kit.paths import at, item
-from providers.formats._kit.wire import report_signature_stripped
+from providers.formats._kit.wire import json_digest, report_signature_stripped
 from providers.formats._message_lists.render import (
     ListContext,
     developer_as_system,
     plain_text,
     render_context,
     render_list,
-    report_as_text,
-    report_citations,
     report_foreign,
     report_invalid_arguments,
     report_moved,
-    report_name,
     report_reasoning_fields,
     whole_result,
 )
@@ -84,7 +84,7 @@ def render_message(message: Message, index: int, ctx: ListContext) -> list[Wire]
     """The Forge messages for UMF message ``index``."""
     path = item("messages", index)
     report_foreign(message.extra, path, ctx)
-    report_name(message, path, ctx, "Forge messages")
+    report_message_name(message, path, ctx.drift, "Forge messages have no name")
     report_reasoning_fields(message, path, ctx, "Forge messages", "reasoning field")
     kept = NS.hint(message.extra, "text")
     if kept is not None and NS.hint(message.extra, "digest") == fingerprint(message.content):
@@ -150,7 +150,7 @@ def _piece(block: Block, role: str, path: str, ctx: ListContext) -> str | None:
     """One block as Forge text, or None when it cannot be said (a warning says why)."""
     if isinstance(block, TextBlock):
         if block.citations:
-            report_citations(block, path, ctx, "Forge text carries no citations")
+            report_citations_dropped(block, path, ctx.drift, "Forge text carries no citations")
         return block.text
     if isinstance(block, ThinkingBlock) and role == "assistant":
         return _thinking(block, path, ctx)
@@ -161,8 +161,8 @@ def _piece(block: Block, role: str, path: str, ctx: ListContext) -> str | None:
         return write_call(block, NS.fields(block.extra), NS.hint(block.extra, "form"))
     text = plain_text(block)
     if text is not None:
-        report_as_text(
-            block, path, ctx, f"Forge messages are text; the {block.type} is sent as text"
+        report_block_as_text(
+            block, path, ctx.drift, f"Forge messages are text; the {block.type} is sent as text"
         )
         return text
     if isinstance(block, ThinkingBlock):
@@ -200,4 +200,4 @@ def fingerprint(blocks: list[Block]) -> str:
         }
         for block in blocks
     ]
-    return hashlib.sha256(orjson.dumps(said, option=orjson.OPT_SORT_KEYS)).hexdigest()[:32]
+    return json_digest(said)

@@ -6,6 +6,7 @@ name); a tool message that answers no call is a user message."""
 from __future__ import annotations
 
 from providers.formats._kit.context import RenderContext
+from providers.formats._kit.ids import report_rewritten
 from providers.formats._kit.paths import at
 from providers.formats._message_lists.render import report_tool_as_user
 from providers.formats.forge._constants import DEFAULT_TOOL_NAME
@@ -39,10 +40,10 @@ def tool_without_call(path: str, ctx: RenderContext) -> str:
 def note_call_id(block: ToolUseBlock, path: str, ctx: RenderContext) -> None:
     """A converted call's id is not written: results follow their call by tool name."""
     if not ctx.faithful:
-        ctx.drift.add(
-            "id-rewritten",
+        report_rewritten(
+            ctx.drift,
             "Forge tool calls have no id; results follow their call by tool name",
-            field=at(path, "id"),
-            original=block.id,
-            severity="info",
+            at(path, "id"),
+            block.id,
+            None,
         )

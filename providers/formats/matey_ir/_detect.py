@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._kit.detect import score_messages
 from providers.formats._kit.paths import is_int
-from providers.formats._message_lists.shapes import score_messages
 from providers.formats.matey_ir._constants import CHUNK_TYPES, MESSAGE_KEYS, REQUEST_KEYS, ROLES
 from providers.umf import JSON
 

@@ -12,9 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._kit.fields import require_mapping, require_str, split, unknown_fields
+from providers.formats._kit.fields import (
+    require_bool,
+    require_mapping,
+    require_str,
+    split,
+    unknown_fields,
+)
 from providers.formats._kit.paths import at, item
-from providers.formats._message_lists.shapes import read_list, read_role, require_bool
+from providers.formats._message_lists.shapes import read_list, read_role
 from providers.formats.base import FormatError
 from providers.formats.matey_ir._constants import BLOCK_TYPES, NS, ROLES
 from providers.umf import (

@@ -10,14 +10,12 @@ objects come back; once anything changed, metadata is written from UMF.
 
 from __future__ import annotations
 
-import hashlib
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import orjson
-
 from providers.formats._kit.fields import require_list, require_mapping, require_str
 from providers.formats._kit.paths import at, is_int, is_number, item, require
+from providers.formats._kit.wire import json_digest
 from providers.formats.base import FormatError
 from providers.formats.matey_ir._constants import FINISH_REASONS, SEVERITIES, USAGE_KEYS
 from providers.umf import (
@@ -127,7 +125,7 @@ def merge_metadata(base: Metadata, update: Metadata) -> Metadata:
 def state_digest(conversation: Conversation, answer: Message | None) -> str:
     """A digest of the metadata (and answer) UMF holds, to tell whether what was read is
     unchanged."""
-    return digest(
+    return json_digest(
         {
             "metadata": conversation.metadata.model_dump(mode="json"),
             "answer": None if answer is None else answer.model_dump(mode="json", exclude={"extra"}),
@@ -165,8 +163,3 @@ def from_millis(value: JSON) -> datetime | None:
         return EPOCH + timedelta(milliseconds=value)
     except OverflowError:
         return None
-
-
-def digest(value: JSON) -> str:
-    """A short stable digest of a JSON value."""
-    return hashlib.sha256(orjson.dumps(value, option=orjson.OPT_SORT_KEYS)).hexdigest()[:32]

@@ -9,15 +9,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._kit.drift import report_block_dropped, report_thinking_dropped
+from providers.formats._kit.drift import (
+    report_block_as_text,
+    report_block_dropped,
+    report_citations_dropped,
+    report_field_dropped,
+    report_thinking_dropped,
+)
 from providers.formats._kit.paths import at, item
 from providers.formats._message_lists.render import (
     ListContext,
     developer_as_system,
+    input_object,
     media_type_or_default,
     plain_text,
-    report_as_text,
-    report_citations,
     report_foreign,
     report_invalid_arguments,
     report_reasoning_fields,
@@ -90,7 +95,9 @@ def render_block(block: Block, path: str, ctx: ListContext) -> Wire | None:
         return _tool_result(block, path, ctx)
     text = plain_text(block, empty_documents=True)
     if text is not None:
-        report_as_text(block, path, ctx, f"the IR has no {block.type} content; sent as text")
+        report_block_as_text(
+            block, path, ctx.drift, f"the IR has no {block.type} content; sent as text"
+        )
         return {"type": "text", "text": text}
     if isinstance(block, ThinkingBlock):
         report_thinking_dropped(block, path, ctx.drift, "IR messages carry no reasoning")
@@ -101,7 +108,7 @@ def render_block(block: Block, path: str, ctx: ListContext) -> Wire | None:
 
 def _text(block: TextBlock, path: str, ctx: ListContext) -> str:
     if block.citations:
-        report_citations(block, path, ctx, "IR text carries no citations")
+        report_citations_dropped(block, path, ctx.drift, "IR text carries no citations")
     return block.text
 
 
@@ -117,13 +124,8 @@ def _image(block: ImageBlock, path: str, ctx: ListContext) -> Wire | None:
         report_block_dropped(block, path, ctx.drift, "IR images are a URL or base64 data")
         return None
     if block.detail is not None:
-        ctx.drift.add(
-            "content-dropped",
-            "IR images have no detail level",
-            field=at(path, "detail"),
-            original=block.detail,
-            severity="info",
-        )
+        why = "IR images have no detail level"
+        report_field_dropped(path, "detail", block.detail, ctx.drift, why)
     wire.update(NS.hint(block.extra, "source", {}))
     return NS.put({"type": "image", "source": wire}, block.extra)
 
@@ -131,16 +133,7 @@ def _image(block: ImageBlock, path: str, ctx: ListContext) -> Wire | None:
 def _input(block: ToolUseBlock, path: str, ctx: ListContext) -> Any:
     if block.raw_arguments is not None:
         report_invalid_arguments(block, path, ctx, "the IR")
-    if isinstance(block.input, dict):
-        return block.input
-    ctx.drift.add(
-        "content-type-unsupported",
-        "an IR tool input is an object; the value is wrapped",
-        field=at(path, "input"),
-        original=block.input,
-        transformed={"input": block.input},
-    )
-    return {"input": block.input}
+    return input_object(block, path, ctx, "an IR tool input is an object; the value is wrapped")
 
 
 def _tool_result(block: ToolResultBlock, path: str, ctx: ListContext) -> Wire:

@@ -8,9 +8,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from providers.formats._kit.context import RenderContext
+from providers.formats._kit.drift import report_defaulted, report_field_dropped
 from providers.formats._kit.paths import is_int
+from providers.formats._kit.wire import json_digest
 from providers.formats.matey_ir._constants import IR_WARNING_CATEGORIES, USAGE_KEYS
-from providers.formats.matey_ir._parse_metadata import EPOCH, digest
+from providers.formats.matey_ir._parse_metadata import EPOCH
 from providers.umf import Conversation, DriftWarning, Metadata, Provenance, Usage
 
 
@@ -28,12 +30,8 @@ def render_metadata(
     ):
         if out[key] is None:
             out[key] = value
-            ctx.drift.add(
-                "parameter-defaulted",
-                f"IR metadata needs {key}; none was given",
-                field=f"metadata.{field}",
-                transformed=value,
-                severity="info",
+            report_defaulted(
+                f"metadata.{field}", value, ctx.drift, f"IR metadata needs {key}; none was given"
             )
     if response and metadata.provider_response_id is not None:
         out["providerResponseId"] = metadata.provider_response_id
@@ -51,13 +49,8 @@ def _render_provenance(provenance: Provenance, ctx: RenderContext) -> dict[str, 
     if not provenance.middleware:
         out.pop("middleware", None)
     if provenance.model is not None:
-        ctx.drift.add(
-            "content-dropped",
-            "IR provenance does not name the served model",
-            field="metadata.provenance.model",
-            original=provenance.model,
-            severity="info",
-        )
+        why = "IR provenance does not name the served model"
+        report_field_dropped("metadata.provenance", "model", provenance.model, ctx.drift, why)
     return out
 
 
@@ -100,7 +93,7 @@ def fallback_identity(conversation: Conversation) -> tuple[str, int]:
         message.model_dump(mode="json", exclude={"extra"}) for message in conversation.messages
     ]
     stamps = [m.timestamp for m in conversation.messages if m.timestamp is not None]
-    return f"req_{digest(messages)[:24]}", to_millis(stamps[0]) if stamps else 0
+    return f"req_{json_digest(messages)[:24]}", to_millis(stamps[0]) if stamps else 0
 
 
 def render_usage(usage: Usage) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._kit.drift import report_parameters_dropped
 from providers.formats._kit.paths import at, item
 from providers.formats._message_lists.render import ListContext, report_foreign
 from providers.formats.matey_ir._constants import NS, PARAMETER_KEYS
@@ -26,12 +27,8 @@ def render_parameters(conversation: Conversation, ctx: ListContext) -> dict[str,
         if value is not None and value != {}:
             out[key] = value
     if parameters.parallel_tool_calls is not None:
-        ctx.drift.add(
-            "parameter-unsupported",
-            "the IR has no parallel tool calls switch",
-            field="parameters.parallel_tool_calls",
-            original=parameters.parallel_tool_calls,
-        )
+        dropped = {"parallel_tool_calls": parameters.parallel_tool_calls}
+        report_parameters_dropped(dropped, ctx.drift, "the IR has no parallel tool calls switch")
     for key, value in (kept or {}).items():
         if _still_true(key, value, out):
             out[key] = value

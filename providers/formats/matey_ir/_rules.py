@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import clamp_parameter
+from providers.formats._kit.drift import clamp_parameter, report_defaulted
 from providers.formats.matey_ir._constants import POSITIVE, RANGES
 from providers.umf import FinishReason, Message
 
@@ -33,13 +33,7 @@ def fit_parameter(name: str, value: Any, ctx: RenderContext) -> Any:
 
 def default_tool_field(ctx: RenderContext, path: str, value: Any) -> Any:
     """``value`` for a tool's missing description or schema, with a note."""
-    ctx.drift.add(
-        "parameter-defaulted",
-        "IR tools need a description and a parameter schema",
-        field=path,
-        transformed=value,
-        severity="info",
-    )
+    report_defaulted(path, value, ctx.drift, "IR tools need a description and a parameter schema")
     return value
 
 
@@ -47,11 +41,10 @@ def finish_reason(answer: Message, index: int, ctx: RenderContext) -> FinishReas
     """The answer's finish reason, ``stop`` (with a warning) when it has none."""
     if answer.finish_reason is not None:
         return answer.finish_reason
-    ctx.drift.add(
-        "parameter-defaulted",
+    report_defaulted(
+        f"messages[{index}].finish_reason",
+        "stop",
+        ctx.drift,
         "an IR response needs a finish reason",
-        field=f"messages[{index}].finish_reason",
-        transformed="stop",
-        severity="info",
     )
     return "stop"

@@ -9,14 +9,13 @@ from typing import Any
 
 from providers.formats._chat_completions.blocks import (
     decoded_text,
-    drop_reasoning,
     image_url,
     media_uri,
     same_bytes,
 )
 from providers.formats._chat_completions.content import sent_as_text
 from providers.formats._kit.context import RenderContext as Context
-from providers.formats._kit.drift import describe, report_block_dropped
+from providers.formats._kit.drift import describe, report_block_dropped, report_thinking_dropped
 from providers.formats._kit.wire import report_signature_stripped, signature_portable
 from providers.umf import AudioBlock, DocumentBlock, ImageBlock, ThinkingBlock
 
@@ -77,7 +76,7 @@ def render_thinking(block: ThinkingBlock, path: str, ctx: Context) -> dict[str, 
     """A ``thinking`` chunk; the signature only back to Mistral (``signature-stripped``
     otherwise); None (``reasoning-dropped``) when there is no readable text to send."""
     if not ctx.faithful and (block.redacted or not block.text):
-        drop_reasoning(block, path, "Mistral takes only readable reasoning", ctx)
+        report_thinking_dropped(block, path, ctx.drift, "Mistral takes only readable reasoning")
         return None
     kept = NS.hint(block.extra, "thinking")
     inner = kept if isinstance(kept, list) and thinking_text(kept) == block.text else None

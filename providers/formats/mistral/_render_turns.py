@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._chat_completions.blocks import (
-    drop_reasoning,
     leave_out_empty,
     sendable,
 )
@@ -23,9 +22,10 @@ from providers.formats._chat_completions.content import (
     write_result_content,
     write_text,
 )
+from providers.formats._chat_completions.pairing import carried
 from providers.formats._chat_completions.turns import Located, Turn, locate, mark_error
 from providers.formats._kit.context import RenderContext as Context
-from providers.formats._kit.drift import report_block_dropped
+from providers.formats._kit.drift import report_block_dropped, report_thinking_dropped
 from providers.formats._kit.extra import put_fields
 from providers.umf import (
     AudioBlock,
@@ -115,15 +115,7 @@ class TurnWriter:
         if self.ctx.faithful or role == "user" or chunk["type"] not in _MEDIA:
             chunks.append(chunk)
             return
-        self.ctx.drift.add(
-            "message-reordered",
-            f"a {role} message cannot hold {entry.block.type} content; "
-            "moved to a user message after it",
-            field=entry.path,
-            original=role,
-            transformed="user",
-        )
-        written.carry.append(chunk)
+        written.carry.append(carried(chunk, entry.block, entry.path, role, self.ctx))
 
     def chunk(self, entry: Located, role: str) -> dict[str, Any] | None:
         """The chunk for a block, or None (warned) when it has none."""
@@ -131,7 +123,9 @@ class TurnWriter:
         if isinstance(block, ThinkingBlock):
             if role == "assistant" or (self.ctx.faithful and role == "system"):
                 return render_thinking(block, path, self.ctx)
-            drop_reasoning(block, path, f"Mistral takes no reasoning in a {role} message", self.ctx)
+            report_thinking_dropped(
+                block, path, self.ctx.drift, f"Mistral takes no reasoning in a {role} message"
+            )
             return None
         if isinstance(block, RefusalBlock):
             return refusal_as_text(block, path, self.ctx)

@@ -17,6 +17,7 @@ from typing import Any
 
 from providers.formats._chat_completions.render import Dialect
 from providers.formats._kit.context import RenderContext as Context
+from providers.formats._kit.drift import report_defaulted
 
 from ._constants import BRIDGE_TEXT, DEFAULT_MODEL, LABEL, NS, PARAMETERS
 from ._render_turns import Written
@@ -131,11 +132,10 @@ def _mark_prefix(merged: list[Written], ctx: Context) -> None:
     if last is None or last.wire is None or last.role != "assistant":
         return
     last.wire["prefix"] = True
-    ctx.drift.add(
-        "parameter-defaulted",
+    report_defaulted(
+        last.path,
+        {"prefix": True},
+        ctx.drift,
         "Mistral wants the last message from the user or a tool; the final assistant "
         "message is sent as a prefix to continue",
-        field=last.path,
-        transformed={"prefix": True},
-        severity="info",
     )

@@ -20,6 +20,7 @@ import binascii
 from typing import Any
 
 from providers.formats._kit.fields import Fields
+from providers.formats._kit.ids import report_synthesized
 from providers.formats._kit.paths import item
 from providers.formats._kit.wire import is_base64
 from providers.formats.base import FormatError
@@ -97,12 +98,11 @@ def _parse_call(raw: Any, path: str, number: int, state: ParseState) -> ToolUseB
     synthesized = call_id is None
     if call_id is None:
         call_id = state.unique(f"call_{state.position}_{number}")
-        state.drift.add(
-            "id-synthesized",
+        report_synthesized(
+            state.drift,
             "Ollama sent this tool call without an id; one was made up",
-            field=call.at("id"),
-            transformed=call_id,
-            severity="info",
+            call.at("id"),
+            call_id,
         )
     else:
         state.used.add(call_id)

@@ -15,6 +15,7 @@ from providers.formats._kit.drift import (
     report_unsupported_parameters,
 )
 from providers.formats._kit.paths import item
+from providers.formats._kit.wire import tool_definition
 from providers.formats.base import Drift, Rendered
 from providers.umf import Conversation, Message, Tool, ToolUseBlock, Usage, extract_text
 
@@ -140,11 +141,7 @@ def _tools(conversation: Conversation, ctx: Context) -> list[dict[str, Any]] | N
 
 
 def _tool(tool: Tool, path: str, ctx: Context) -> dict[str, Any]:
-    function: dict[str, Any] = {"name": tool.name}
-    if tool.description is not None:
-        function["description"] = tool.description
-    if tool.parameters is not None:
-        function["parameters"] = tool.parameters
+    function = tool_definition(tool)
     outer = NS.hint(tool.extra, "outer")
     body = dict(outer) if outer is not None else {"type": "function"}
     body["function"] = NS.put(function, tool.extra)

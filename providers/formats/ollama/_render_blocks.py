@@ -18,11 +18,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._chat_completions.blocks import decoded_text
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_block_dropped, report_reasoning_dropped
+from providers.formats._kit.drift import (
+    report_block_as_text,
+    report_block_dropped,
+    report_citations_dropped,
+    report_reasoning_dropped,
+)
+from providers.formats._kit.ids import report_rewritten
 from providers.formats._kit.paths import at
-from providers.formats._kit.wire import arguments_object, is_base64, media_summary, parse_data_uri
+from providers.formats._kit.wire import (
+    arguments_object,
+    document_text,
+    is_base64,
+    parse_data_uri,
+    report_call_not_made,
+    report_signature_not_written,
+)
 from providers.formats.base import Drift
 from providers.umf import (
     AudioBlock,
@@ -68,16 +80,12 @@ def place(block: Block, path: str, role: str, parts: Parts, ctx: Context) -> Non
     """Sort one block into ``parts`` (or drop it with a warning)."""
     if isinstance(block, TextBlock):
         parts.texts.append(block.text)
-        _drop_citations(block, path, ctx)
+        if block.citations:
+            why = "Ollama has no citations; the text is sent without them"
+            report_citations_dropped(block, path, ctx.drift, why)
     elif isinstance(block, RefusalBlock):
         parts.texts.append(block.text)
-        ctx.drift.add(
-            "content-type-unsupported",
-            "Ollama has no refusal field; sent as text",
-            field=path,
-            original="refusal",
-            transformed="text",
-        )
+        report_block_as_text(block, path, ctx.drift, "Ollama has no refusal field; sent as text")
     elif isinstance(block, ThinkingBlock):
         _place_thinking(block, path, role, parts, ctx)
     elif isinstance(block, ImageBlock):
@@ -90,16 +98,6 @@ def place(block: Block, path: str, role: str, parts: Parts, ctx: Context) -> Non
         _place_media_text(block, path, parts.texts, ctx)
 
 
-def _drop_citations(block: TextBlock, path: str, ctx: Context) -> None:
-    if block.citations:
-        ctx.drift.add(
-            "content-dropped",
-            "Ollama has no citations; the text is sent without them",
-            field=at(path, "citations"),
-            original=block.citations,
-        )
-
-
 def _place_thinking(block: ThinkingBlock, path: str, role: str, parts: Parts, ctx: Context) -> None:
     if block.redacted or not block.text or (role != "assistant" and not ctx.faithful):
         why = "redacted reasoning has no text Ollama could take"
@@ -109,13 +107,8 @@ def _place_thinking(block: ThinkingBlock, path: str, role: str, parts: Parts, ct
         return
     parts.thinking.append(block.text)
     if block.signature is not None or block.data is not None:
-        ctx.drift.add(
-            "signature-stripped",
-            "Ollama takes reasoning as plain text; its signature is not sent",
-            field=path,
-            original={"provider": block.provider, "signed": True},
-            transformed="thinking",
-        )
+        why = "Ollama takes reasoning as plain text; its signature is not sent"
+        report_signature_not_written(block, path, ctx.drift, why, written_as="thinking")
 
 
 def _place_image(block: ImageBlock, path: str, role: str, parts: Parts, ctx: Context) -> None:
@@ -153,33 +146,17 @@ def _place_media_text(block: Block, path: str, texts: list[str], ctx: Context) -
     text = document_text(block) if isinstance(block, DocumentBlock) else None
     if text is not None:
         texts.append(text)
-        ctx.drift.add(
-            "content-type-unsupported",
-            "Ollama has no documents; this plain-text one is sent as text",
-            field=path,
-            original="document",
-            transformed="text",
-        )
+        why = "Ollama has no documents; this plain-text one is sent as text"
+        report_block_as_text(block, path, ctx.drift, why)
         return
     assert isinstance(block, DocumentBlock | AudioBlock)
     report_block_dropped(block, path, ctx.drift, f"Ollama takes no {block.type} content; left out")
 
 
-def document_text(block: DocumentBlock) -> str | None:
-    """The text of a plain-text document (given as text or as base64 ``text/*``)."""
-    source = block.source
-    if source.type == "text" and source.data is not None:
-        return source.data
-    return decoded_text(source) if source.data else None
-
-
 def _place_call(block: ToolUseBlock, path: str, role: str, parts: Parts, ctx: Context) -> None:
     if role != "assistant" and not ctx.faithful:
-        ctx.drift.add(
-            "content-dropped",
-            f"a {role} message cannot make tool calls; left out",
-            field=path,
-            original={"id": block.id, "name": block.name, "input": block.input},
+        report_call_not_made(
+            block, path, ctx.drift, f"a {role} message cannot make tool calls; left out"
         )
         return
     parts.calls.append(render_call(block, path, ctx))
@@ -200,12 +177,12 @@ def render_call(block: ToolUseBlock, path: str, ctx: Context) -> dict[str, Any]:
 def drop_id(value: str, path: str, ctx: Context) -> None:
     """Warn that a tool id does not travel (Ollama pairs calls and results by name)."""
     if value:
-        ctx.drift.add(
-            "id-rewritten",
+        report_rewritten(
+            ctx.drift,
             "Ollama pairs tool results with calls by tool name and order; the id is not sent",
-            field=path,
-            original=value,
-            severity="info",
+            path,
+            value,
+            None,
         )
 
 
@@ -238,12 +215,8 @@ def image_data(block: ImageBlock, path: str, drift: Drift) -> str | None:
         return data
     if source.type == "url" and source.url and not source.url.startswith("data:"):
         return None
-    drift.add(
-        "content-dropped",
-        "Ollama takes images as base64 bytes only; this one has none to send",
-        field=path,
-        original={"type": "image", **media_summary(source)},
-    )
+    why = "Ollama takes images as base64 bytes only; this one has none to send"
+    report_block_dropped(block, path, drift, why)
     return None
 
 

@@ -15,14 +15,17 @@ from typing import Any
 
 from providers.formats._chat_completions.turns import mark_error
 from providers.formats._kit.drift import (
+    report_block_as_text,
     report_block_dropped,
     report_developer,
+    report_field_dropped,
     report_foreign_extra,
     report_reasoning_details,
     report_reasoning_text,
 )
 from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import document_text
 from providers.umf import (
     Block,
     DocumentBlock,
@@ -37,7 +40,6 @@ from ._constants import NS
 from ._render_blocks import (
     Context,
     Parts,
-    document_text,
     drop_id,
     joined,
     place,
@@ -78,12 +80,8 @@ def render_message(message: Message, index: int, ctx: Context) -> list[dict[str,
 
 def _role(message: Message, index: int, path: str, ctx: Context) -> str:
     if message.name is not None:
-        ctx.drift.add(
-            "content-dropped",
-            "Ollama messages have no author name; left out",
-            field=at(path, "name"),
-            original=message.name,
-        )
+        why = "Ollama messages have no author name; left out"
+        report_field_dropped(path, "name", message.name, ctx.drift, why, severity="warning")
     if message.role == "developer":
         why = "Ollama has no developer role; sent as a system message"
         report_developer(path, ctx.drift, why, severity="info")
@@ -220,13 +218,8 @@ def _result_part(block: Block, path: str, texts: list[str], ctx: Context) -> Non
         text = document_text(block)
     if text is not None:
         texts.append(text)
-        ctx.drift.add(
-            "content-type-unsupported",
-            f"an Ollama tool result is text; this {block.type} is sent as text",
-            field=path,
-            original=block.type,
-            transformed="text",
-        )
+        why = f"an Ollama tool result is text; this {block.type} is sent as text"
+        report_block_as_text(block, path, ctx.drift, why)
         return
     report_block_dropped(
         block,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from providers.formats._kit.ids import suffixed
+from providers.formats._kit.ids import report_synthesized, suffixed
 from providers.formats.base import Drift
 
 
@@ -49,5 +49,5 @@ def find_call(
     paired = state.answer(tool_name)
     if paired is not None:
         why = f"the tool result names no call id; paired with the earliest open call {paired[1]!r}"
-        state.drift.add("id-synthesized", why, field=path, transformed=paired[0], severity="info")
+        report_synthesized(state.drift, why, path, paired[0])
     return paired

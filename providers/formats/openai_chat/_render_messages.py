@@ -14,12 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._chat_completions.blocks import drop_reasoning, result_part
+from providers.formats._chat_completions.blocks import result_part
 from providers.formats._chat_completions.pairing import carried, loose_tool_message
 from providers.formats._chat_completions.turns import mark_error
-from providers.formats._kit.drift import report_reasoning_details
+from providers.formats._kit.drift import report_reasoning_details, report_thinking_dropped
 from providers.formats._kit.paths import at, item
-from providers.formats._kit.wire import arguments_string, dump_arguments
+from providers.formats._kit.wire import arguments_string, dump_arguments, report_call_not_made
 from providers.umf import (
     AudioBlock,
     Block,
@@ -87,19 +87,14 @@ def _place(
     block: Block, position: int, path: str, role: str, pieces: _Pieces, ctx: RenderContext
 ) -> None:
     if isinstance(block, ThinkingBlock):
-        drop_reasoning(block, path, _NO_REASONING, ctx)
+        report_thinking_dropped(block, path, ctx.drift, _NO_REASONING)
     elif isinstance(block, ToolResultBlock):
         pieces.results.append((position, block, path))
     elif isinstance(block, ToolUseBlock):
         if role == "assistant":
             pieces.calls.append((position, block, path))
         else:
-            ctx.drift.add(
-                "content-dropped",
-                f"a {role} message cannot make tool calls",
-                field=path,
-                original={"id": block.id, "name": block.name, "input": block.input},
-            )
+            report_call_not_made(block, path, ctx.drift, f"a {role} message cannot make tool calls")
     elif role == "assistant" and NAMESPACE.hint(block.extra, "field") in ("refusal", "audio"):
         pieces.fields.append((position, block, path))
     else:
@@ -254,7 +249,13 @@ def _tool_entries(message: Message, index: int, path: str, ctx: RenderContext) -
     if len(results) == 1 and len(message.content) == 1:
         return [_result_entry(results[0][1], item(content_path, 0), index, 0, ctx, owner=message)]
     if not results:
-        return _loose_tool_message(message, index, path, ctx)
+        return loose_tool_message(
+            message,
+            path,
+            ctx,
+            as_result=lambda block: [_result_entry(block, path, index, 0, ctx, owner=message)],
+            as_user=lambda user: _turn_entries(user, index, path, ctx),
+        )
     pieces = _Pieces()
     for position, block in enumerate(message.content):
         _place(block, position, item(content_path, position), "tool", pieces, ctx)
@@ -266,16 +267,6 @@ def _tool_entries(message: Message, index: int, path: str, ctx: RenderContext) -
         )
     entries[-1].carry.extend(pieces.carry)
     return entries
-
-
-def _loose_tool_message(message: Message, index: int, path: str, ctx: RenderContext) -> list[Entry]:
-    return loose_tool_message(
-        message,
-        path,
-        ctx,
-        as_result=lambda block: [_result_entry(block, path, index, 0, ctx, owner=message)],
-        as_user=lambda user: _turn_entries(user, index, path, ctx),
-    )
 
 
 def _result_entry(

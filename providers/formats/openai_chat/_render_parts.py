@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._chat_completions.blocks import media_uri
-from providers.formats._chat_completions.content import write_text
+from providers.formats._chat_completions.content import sent_as_text, write_text
 from providers.formats._chat_completions.files import filename_for
 from providers.formats._kit.context import RenderContext as KitContext
 from providers.formats._kit.drift import describe, report_block_dropped, report_foreign_fields
@@ -85,14 +85,8 @@ def _render_refusal(
 ) -> dict[str, Any]:
     if role == "assistant" or ctx.faithful:
         return NAMESPACE.put({"type": "refusal", "refusal": block.text}, block.extra)
-    ctx.drift.add(
-        "content-type-unsupported",
-        f"only assistant messages hold refusals; sent as text in a {role} message",
-        field=path,
-        original="refusal",
-        transformed="text",
-    )
-    return {"type": "text", "text": block.text}
+    why = f"only assistant messages hold refusals; sent as text in a {role} message"
+    return sent_as_text(block.text, path, ctx, why, original="refusal")
 
 
 def _render_image(block: ImageBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
@@ -149,11 +143,5 @@ def _document_as_text(block: DocumentBlock, path: str, ctx: RenderContext) -> di
             block, path, ctx.drift, "OpenAI Chat takes documents only as base64 data or a file id"
         )
         return None
-    ctx.drift.add(
-        "content-type-unsupported",
-        f"OpenAI Chat files take no {block.source.type} source; sent as a text part",
-        field=path,
-        original=describe(block),
-        transformed="text",
-    )
-    return {"type": "text", "text": text}
+    why = f"OpenAI Chat files take no {block.source.type} source; sent as a text part"
+    return sent_as_text(text, path, ctx, why, original=describe(block))

@@ -13,6 +13,7 @@ from providers.formats._chat_completions.parameters import (
 )
 from providers.formats._chat_completions.shape import choice_without_tools, unnamed_tool_choice
 from providers.formats._kit.drift import report_unsupported_parameters
+from providers.formats._kit.wire import tool_definition
 from providers.umf import JSON, Conversation, Tool, ToolChoice
 
 from ._constants import DEFAULT_MODEL, NAMESPACE
@@ -60,11 +61,7 @@ def render_tool(tool: Tool, path: str, ctx: RenderContext) -> dict[str, Any]:
     """One tool definition (``{"type": "function", "function": {...}}`` unless custom)."""
     report_foreign_extra(tool.extra, path, ctx.drift)
     kind = NAMESPACE.hint(tool.extra, "type") or "function"
-    inner: dict[str, Any] = {"name": tool.name}
-    if tool.description is not None:
-        inner["description"] = tool.description
-    if tool.parameters is not None:
-        inner["parameters"] = tool.parameters
+    inner = tool_definition(tool)
     NAMESPACE.put(inner, tool.extra)
     return NAMESPACE.put({"type": kind, kind: inner}, tool.extra, "outer")
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from providers.formats._chat_completions.shape import read_allowed_mode, read_choice_mode
-from providers.formats._kit.fields import require_list, require_mapping, require_str
+from providers.formats._kit.fields import require_bool, require_list, require_mapping, require_str
 from providers.formats._kit.paths import at, is_int, is_number, item
 from providers.formats.base import FormatError
 from providers.umf import JSON, Parameters, Tool, ToolChoice
@@ -35,19 +35,13 @@ def _integer(value: JSON, path: str) -> Any:
     return value
 
 
-def _boolean(value: JSON, path: str) -> Any:
-    if not isinstance(value, bool):
-        raise FormatError("expected a boolean", field=path)
-    return value
-
-
 _CHECKS: dict[str, Callable[[JSON, str], Any]] = {
     "model": require_str,
     "temperature": _number,
     "top_p": _number,
     "max_output_tokens": _integer,
-    "parallel_tool_calls": _boolean,
-    "stream": _boolean,
+    "parallel_tool_calls": require_bool,
+    "stream": require_bool,
     "user": require_str,
 }
 PARAMETER_KEYS = tuple(_CHECKS)

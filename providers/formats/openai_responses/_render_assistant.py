@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._chat_completions.pairing import carried
+from providers.formats._kit.drift import report_block_as_text
 from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
 from providers.formats._kit.wire import (
@@ -123,13 +124,8 @@ class AssistantWriter:
                 warn_citations(block, path, self.ctx)
             self._add({"role": "assistant", "content": block.text}, position)
         elif isinstance(block, RefusalBlock):
-            self.ctx.drift.add(
-                "content-type-unsupported",
-                "a refusal needs the answer's own message item; sent as assistant text",
-                field=path,
-                original="refusal",
-                transformed="text",
-            )
+            why = "a refusal needs the answer's own message item; sent as assistant text"
+            report_block_as_text(block, path, self.ctx.drift, why)
             self._add({"role": "assistant", "content": block.text}, position)
         elif (part := render_part(block, path, self.ctx, "user")) is not None:
             self.carry.append(carried(part, block, path, "assistant", self.ctx))

@@ -29,12 +29,14 @@ from typing import Any
 from providers.formats._chat_completions.pairing import carried, loose_tool_message
 from providers.formats._kit.drift import (
     report_blocks_foreign_extra,
+    report_field_dropped,
     report_foreign_extra,
     report_reasoning_details,
     report_reasoning_text,
 )
 from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import report_call_not_made
 from providers.umf import Block, Message, ThinkingBlock, ToolResultBlock, ToolUseBlock
 
 from ._constants import FORMAT_ID, ITEM_TYPES, NS, OUTPUT_ITEMS, UNMAPPED_ITEMS
@@ -91,12 +93,8 @@ def _report_message_fields(message: Message, path: str, ctx: Context) -> None:
     report_foreign_extra(message.extra, path, ctx)
     report_blocks_foreign_extra(message.content, path, ctx)
     if message.name is not None and message.role != "tool":
-        ctx.drift.add(
-            "content-dropped",
-            "OpenAI Responses messages have no author name; left out",
-            field=at(path, "name"),
-            original=message.name,
-        )
+        why = "OpenAI Responses messages have no author name; left out"
+        report_field_dropped(path, "name", message.name, ctx.drift, why, severity="warning")
     why = "reasoning text outside reasoning items cannot be sent to OpenAI Responses"
     report_reasoning_text(message, path, ctx.drift, why)
     why = "reasoning details of another provider cannot be sent to OpenAI Responses"
@@ -109,12 +107,7 @@ def _misplaced(block: Block, path: str, role: str, ctx: Context) -> None:
         drop_reasoning(block, path, f"a {role} message cannot hold reasoning", ctx)
         return
     assert isinstance(block, ToolUseBlock)
-    ctx.drift.add(
-        "content-dropped",
-        f"a {role} message cannot make tool calls",
-        field=path,
-        original={"id": block.id, "name": block.name, "input": block.input},
-    )
+    report_call_not_made(block, path, ctx.drift, f"a {role} message cannot make tool calls")
 
 
 # --------------------------------------------------------------------------- user, system
@@ -164,7 +157,13 @@ def _message_content(message: Message, parts: list[dict[str, Any]], ctx: Context
 def _tool_entries(message: Message, index: int, path: str, ctx: Context) -> list[Entry]:
     results = [block for block in message.content if isinstance(block, ToolResultBlock)]
     if not results:
-        return _loose_tool_message(message, index, path, ctx)
+        return loose_tool_message(
+            message,
+            path,
+            ctx,
+            as_result=lambda block: [result_entry(block, path, index, ctx, owner=message)],
+            as_user=lambda user: _turn_entries(user, index, path, ctx),
+        )
     owner = message if len(results) == 1 else None
     entries: list[Entry] = []
     carry: list[dict[str, Any]] = []
@@ -178,13 +177,3 @@ def _tool_entries(message: Message, index: int, path: str, ctx: Context) -> list
             carry.append(carried(part, block, block_path, "tool", ctx))
     entries[-1].carry.extend(carry)
     return entries
-
-
-def _loose_tool_message(message: Message, index: int, path: str, ctx: Context) -> list[Entry]:
-    return loose_tool_message(
-        message,
-        path,
-        ctx,
-        as_result=lambda block: [result_entry(block, path, index, ctx, owner=message)],
-        as_user=lambda user: _turn_entries(user, index, path, ctx),
-    )

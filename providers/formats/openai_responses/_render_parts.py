@@ -8,9 +8,8 @@ from typing import Any
 from providers.formats._chat_completions.blocks import media_uri
 from providers.formats._chat_completions.content import sent_as_text
 from providers.formats._chat_completions.files import filename_for, openai_file_id
-from providers.formats._kit.drift import describe, report_block_dropped
+from providers.formats._kit.drift import describe, report_block_dropped, report_citations_dropped
 from providers.formats._kit.extra import put_fields
-from providers.formats._kit.paths import at
 from providers.umf import AudioBlock, Block, DocumentBlock, ImageBlock, RefusalBlock, TextBlock
 
 from ._constants import IMAGE_DETAILS, NS
@@ -51,12 +50,8 @@ def _render_text(block: TextBlock, path: str, ctx: Context, role: str) -> dict[s
 
 def warn_citations(block: TextBlock, path: str, ctx: Context) -> None:
     """Citations that only an assistant's ``output_text`` annotations could carry."""
-    ctx.drift.add(
-        "content-dropped",
-        "OpenAI Responses carries citations only as annotations of its own answers",
-        field=at(path, "citations"),
-        original=block.citations,
-    )
+    why = "OpenAI Responses carries citations only as annotations of its own answers"
+    report_citations_dropped(block, path, ctx.drift, why)
 
 
 def _render_refusal(block: RefusalBlock, path: str, ctx: Context, role: str) -> dict[str, Any]:

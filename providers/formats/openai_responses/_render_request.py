@@ -16,6 +16,7 @@ from providers.formats._chat_completions.parameters import default_model, write_
 from providers.formats._chat_completions.shape import choice_without_tools, unnamed_tool_choice
 from providers.formats._kit.drift import (
     clamp_parameter,
+    report_defaulted,
     report_foreign_extra,
     report_unsupported_parameters,
 )
@@ -99,12 +100,11 @@ def render_tool(tool: Tool, path: str, ctx: Context) -> dict[str, Any]:
         return out
     if "parameters" not in out or out["parameters"] is None:
         out["parameters"] = _EMPTY_SCHEMA
-        ctx.drift.add(
-            "parameter-defaulted",
+        report_defaulted(
+            at(path, "parameters"),
+            _EMPTY_SCHEMA,
+            ctx.drift,
             "OpenAI function tools need a parameters schema; an empty object schema was used",
-            field=at(path, "parameters"),
-            transformed=_EMPTY_SCHEMA,
-            severity="info",
         )
     out.setdefault("strict", False)  # the API's default is strict; other formats mean loose
     return out

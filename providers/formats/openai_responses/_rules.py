@@ -25,31 +25,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._chat_completions.pairing import (
+    MISSING_RESULT_TEXT,
     Assembler,
     flush_carry,
     warn_orphan,
     warn_placeholder,
     warn_reordered,
 )
-from providers.formats._chat_completions.turns import MISSING_RESULT_TEXT
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.ids import ToolIdMap
+from providers.formats._kit.ids import ToolIdMap, call_id_from_hash, full_match
 from providers.umf import JSON
 
 # Call ids: OpenAI's alphabet, and a length every OpenAI API takes.
-_CALL_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_VALID_CALL_ID = full_match(r"[A-Za-z0-9_-]{1,64}")
 # Item ids: letters, digits, _ and - only, behind the prefix of the item's type.
 _ITEM_ID = re.compile(r"[A-Za-z0-9_-]+")
-
-
-def valid_call_id(value: str) -> bool:
-    """Whether OpenAI takes ``value`` as a ``call_id``."""
-    return _CALL_ID.fullmatch(value) is not None
-
-
-def make_call_id(digest: str) -> str:
-    """A valid call id built from a hash (``call_`` and 24 hex digits)."""
-    return f"call_{digest[:24]}"
 
 
 def valid_item_id(value: JSON, prefix: str) -> bool:
@@ -71,7 +61,7 @@ class Context(RenderContext):
     ids: ToolIdMap = field(init=False)
 
     def __post_init__(self) -> None:
-        self.ids = ToolIdMap(self.drift, valid_call_id, make_call_id)
+        self.ids = ToolIdMap(self.drift, _VALID_CALL_ID, call_id_from_hash)
 
 
 @dataclass
@@ -149,7 +139,7 @@ class _Assembler(Assembler[Entry, Context]):
         if entry.call is None:
             return
         if entry.wire["call_id"] in self.call_ids:
-            entry.wire["call_id"] = self.fresh_id(entry.call, entry.path, make_call_id, "call")
+            entry.wire["call_id"] = self.fresh_id(entry.call, entry.path, call_id_from_hash, "call")
         self.call_ids.add(entry.wire["call_id"])
 
     def _answer(self, start: int, end: int, group: list[int]) -> list[Entry]:

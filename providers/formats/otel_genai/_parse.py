@@ -26,6 +26,7 @@ from providers.formats._kit.fields import (
     require_str,
     unknown_fields,
 )
+from providers.formats._kit.ids import report_synthesized
 from providers.formats._kit.paths import at
 from providers.formats.base import Drift, FormatError
 from providers.umf import (
@@ -218,12 +219,11 @@ def _call_id(block: ToolUseBlock, part: dict[str, Any], path: str, state: State)
     if not block.id:
         block.id = f"call_{len(state.names)}"
         _made_up_id(block, part)
-        state.drift.add(
-            "id-synthesized",
+        report_synthesized(
+            state.drift,
             "a tool_call without an id; one is made up so its response can pair with it",
-            field=path,
-            transformed=block.id,
-            severity="info",
+            path,
+            block.id,
         )
     state.pending.append(block.id)
     state.names[block.id] = block.name
@@ -233,12 +233,11 @@ def _result_id(block: ToolResultBlock, part: dict[str, Any], path: str, state: S
     if not block.tool_use_id:
         block.tool_use_id = state.pending[0] if state.pending else f"call_unpaired_{path}"
         _made_up_id(block, part)
-        state.drift.add(
-            "id-synthesized",
+        report_synthesized(
+            state.drift,
             "a tool_call_response without an id answers the oldest unanswered call",
-            field=path,
-            transformed=block.tool_use_id,
-            severity="info",
+            path,
+            block.tool_use_id,
         )
     if block.tool_use_id in state.pending:
         state.pending.remove(block.tool_use_id)

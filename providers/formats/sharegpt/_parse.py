@@ -26,6 +26,7 @@ from providers.formats._kit.fields import (
     require_str,
     unknown_fields,
 )
+from providers.formats._kit.ids import report_synthesized
 from providers.formats._kit.paths import at
 from providers.formats._kit.wire import parse_data_uri
 from providers.formats.base import Drift, FormatError
@@ -127,13 +128,7 @@ def _calls(value: str, path: str, index: int, state: _State) -> list[Block] | No
     blocks: list[Block] = []
     for number, call in enumerate(items):
         call_id = f"call_{index}_{number}"
-        state.drift.add(
-            "id-synthesized",
-            "ShareGPT calls have no ids",
-            field=path,
-            transformed=call_id,
-            severity="info",
-        )
+        report_synthesized(state.drift, "ShareGPT calls have no ids", path, call_id)
         blocks.append(_call_block(call, call_id))
     state.pending = [(block.id, block.name) for block in blocks if isinstance(block, ToolUseBlock)]
     # The text is kept: storage may reorder the keys of the arguments, and JSON equality

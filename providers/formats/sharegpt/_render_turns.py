@@ -21,7 +21,11 @@ from providers.formats._archive.foreign import (
     thinking_text,
 )
 from providers.formats._archive.values import join_texts
-from providers.formats._kit.drift import report_block_dropped
+from providers.formats._kit.drift import (
+    report_block_as_text,
+    report_block_dropped,
+    report_thinking_dropped,
+)
 from providers.formats._kit.wire import data_uri, parse_arguments
 from providers.formats.base import Drift
 from providers.umf import (
@@ -39,7 +43,7 @@ from providers.umf import (
 
 from ._constants import CANONICAL, MEDIA, NS
 
-_NO_ERROR_FLAG = "ShareGPT observations have no error flag; the error is said in the text"
+_RESULTS = "ShareGPT observations"  # which have no error flag
 
 _TEXT = PlainText(
     citations="ShareGPT has no citations",
@@ -123,13 +127,8 @@ def message_turns(message: Message, index: int, ctx: Context) -> list[Turn]:
 def _beside_calls(block: Block, path: str, ctx: Context) -> None:
     # A function_call turn holds calls only: what the message says beside them is lost.
     if isinstance(block, ThinkingBlock):
-        ctx.drift.add(
-            "reasoning-dropped",
-            "a function_call turn holds only calls; the reasoning beside them is dropped",
-            field=path,
-            original=block.text or None,
-            details={"redacted": block.redacted, "signed": bool(block.signature or block.data)},
-        )
+        why = "a function_call turn holds only calls; the reasoning beside them is dropped"
+        report_thinking_dropped(block, path, ctx.drift, why)
         return
     text = block.text if isinstance(block, TextBlock | RefusalBlock) else block.type
     ctx.drift.add(
@@ -194,7 +193,7 @@ def _place(
         _turn(turns, "function_call", index).calls.append(block)
     elif isinstance(block, ToolResultBlock):
         _turn(turns, "observation", index).results.append(
-            result_text(block, path, ctx, _text_of, _NO_ERROR_FLAG)
+            result_text(block, path, ctx, _text_of, _RESULTS)
         )
     elif isinstance(block, ThinkingBlock):
         _thinking(block, path, text_kind, index, turns, ctx)
@@ -213,13 +212,8 @@ def _thinking(
     if thinking_text(block, path, ctx.drift, unsigned) is None:
         return
     if not (block.signature or block.data):
-        ctx.drift.add(
-            "content-type-unsupported",
-            "ShareGPT has no reasoning; it is written as <think> text",
-            field=path,
-            original="thinking",
-            transformed="text",
-        )
+        why = "ShareGPT has no reasoning; it is written as <think> text"
+        report_block_as_text(block, path, ctx.drift, why)
     _turn(turns, kind, index).pieces.append(("text", f"<think>\n{block.text}\n</think>"))
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from providers import formats
-from providers.formats._chat_completions.turns import MISSING_RESULT_TEXT
+from providers.formats._chat_completions.pairing import MISSING_RESULT_TEXT
 from providers.formats.cohere import DEFAULT_MODEL
 from providers.umf import (
     Conversation,

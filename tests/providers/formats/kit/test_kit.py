@@ -12,7 +12,14 @@ from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import clamp_parameter
 from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import Fields, umf_checked, union_member
-from providers.formats._kit.ids import ToolNames, salted_id, suffixed
+from providers.formats._kit.ids import (
+    ToolNames,
+    call_id_from_hash,
+    full_match,
+    report_synthesized,
+    salted_id,
+    suffixed,
+)
 from providers.formats.base import Drift, FormatError
 from providers.umf import Message
 
@@ -134,3 +141,19 @@ def test_a_clamped_number_keeps_its_kind(
 ) -> None:
     clamped = clamp_parameter(value, low, high, Drift("bedrock-converse"), "temperature", "why")
     assert (clamped, type(clamped)) == (expected, type(expected))
+
+
+def test_an_id_rule_matches_whole_ids_and_a_made_call_id_is_its_hash() -> None:
+    valid = full_match(r"[a-z]{1,4}")
+    assert valid("abcd")
+    assert not valid("abcde")
+    assert not valid("ab-c")
+    assert call_id_from_hash("0123456789abcdef" * 4) == "call_0123456789abcdef01234567"
+    drift = Drift("x")
+    report_synthesized(drift, "no id; one was made up", "messages[1].id", "call_0")
+    [note] = drift.warnings
+    assert (note.category, note.severity, note.transformed_value) == (
+        "id-synthesized",
+        "info",
+        "call_0",
+    )

@@ -6,9 +6,17 @@ from __future__ import annotations
 import base64
 
 from providers.formats._kit.drift import describe, report_block_dropped
-from providers.formats._kit.wire import media_summary
+from providers.formats._kit.wire import document_text, json_digest, media_summary, tool_definition
 from providers.formats.base import Drift
-from providers.umf import ImageBlock, MediaSource, TextBlock, ThinkingBlock, ToolResultBlock
+from providers.umf import (
+    DocumentBlock,
+    ImageBlock,
+    MediaSource,
+    TextBlock,
+    ThinkingBlock,
+    Tool,
+    ToolResultBlock,
+)
 
 _BYTES = base64.b64encode(b"RIFF" + bytes(3000)).decode()
 _DATA_URL = f"data:audio/wav;base64,{_BYTES}"
@@ -44,3 +52,22 @@ def test_a_dropped_block_is_described_without_bytes_or_secrets() -> None:
         ],
     }
     assert describe(thinking) == {"type": "thinking", "text": "plan", "redacted": False}
+
+
+def test_a_plain_text_document_is_read_as_text_and_other_bytes_are_not() -> None:
+    def document(**source: str) -> DocumentBlock:
+        return DocumentBlock(source=MediaSource(**source))  # type: ignore[arg-type]
+
+    hello = base64.b64encode(b"hello").decode()
+    assert document_text(document(type="text", data="notes")) == "notes"
+    assert document_text(document(type="base64", media_type="text/plain", data=hello)) == "hello"
+    assert document_text(document(type="base64", media_type="application/pdf", data=hello)) is None
+    assert document_text(document(type="url", url="https://example.com/a.txt")) is None
+
+
+def test_a_tool_definition_names_only_what_the_tool_has_and_a_digest_ignores_key_order() -> None:
+    assert tool_definition(Tool(name="f")) == {"name": "f"}
+    full = tool_definition(Tool(name="f", description="d", parameters={"type": "object"}))
+    assert list(full) == ["name", "description", "parameters"]
+    assert json_digest({"a": 1, "b": [2]}) == json_digest({"b": [2], "a": 1})
+    assert json_digest({"a": 1}) != json_digest({"a": 2})

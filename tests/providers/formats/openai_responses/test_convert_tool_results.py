@@ -7,7 +7,7 @@ rules they cannot express), and everything it could not carry must be a warning.
 
 from __future__ import annotations
 
-from providers.formats._chat_completions.turns import MISSING_RESULT_TEXT as ORPHAN_CALL_OUTPUT
+from providers.formats._chat_completions.pairing import MISSING_RESULT_TEXT as ORPHAN_CALL_OUTPUT
 from providers.umf import (
     AudioBlock,
     MediaSource,

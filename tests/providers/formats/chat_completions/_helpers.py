@@ -189,7 +189,7 @@ def imported(format_id: str, name: str) -> Conversation:
     return stored(item.conversation)
 
 
-def parse_one(format_id: str, payload: Any) -> Conversation:
+def parse_one_without_warnings(format_id: str, payload: Any) -> Conversation:
     """The one conversation ``format_id`` reads from ``payload``, asserting no warnings."""
     [item] = formats.get(format_id).parse(payload)
     assert item.warnings == []
@@ -199,7 +199,7 @@ def parse_one(format_id: str, payload: Any) -> Conversation:
 def assert_round_trips(format_id: str, payload: Any) -> None:
     """Assert that ``payload`` comes back exactly, without warnings, whether rendered
     straight from what was read or after the storage round trip."""
-    conversation = parse_one(format_id, payload)
+    conversation = parse_one_without_warnings(format_id, payload)
     for candidate in (conversation, stored(conversation)):
         rendered = formats.get(format_id).render(candidate)
         assert canonical(rendered.payload) == canonical(payload)

@@ -42,7 +42,7 @@ def fixture(name: str) -> Any:
     return load(FIXTURE_DIR / f"{name}.json")
 
 
-parse_one = partial(family.parse_one, "cohere")
+parse_one_without_warnings = partial(family.parse_one_without_warnings, "cohere")
 assert_round_trips = partial(family.assert_round_trips, "cohere")
 shape_of = partial(family.shape_of, "cohere")
 
@@ -52,7 +52,7 @@ shape_of = partial(family.shape_of, "cohere")
 
 def test_exchange_answer_carries_usage_finish_reason_model_and_id() -> None:
     payload = fixture("exchange_reasoning_usage")
-    conversation = parse_one(payload)
+    conversation = parse_one_without_warnings(payload)
     answer = conversation.messages[-1]
     thinking, text = answer.content
     assert isinstance(thinking, ThinkingBlock) and thinking.provider == "cohere"
@@ -76,7 +76,7 @@ def test_exchange_answer_carries_usage_finish_reason_model_and_id() -> None:
 
 
 def test_tool_plan_calls_and_document_results_are_read() -> None:
-    conversation = parse_one(fixture("tool_loop_documents"))
+    conversation = parse_one_without_warnings(fixture("tool_loop_documents"))
     plan, paris, weather = conversation.messages[2].content
     assert isinstance(plan, TextBlock) and plan.extra == {"cohere": {"$field": "tool_plan"}}
     assert isinstance(paris, ToolUseBlock) and paris.name == "get_train_status"
@@ -104,7 +104,7 @@ def test_tool_plan_calls_and_document_results_are_read() -> None:
 
 def test_citations_ride_on_the_first_text_block() -> None:
     payload = fixture("tool_loop_documents")
-    answer = parse_one(payload).messages[5]
+    answer = parse_one_without_warnings(payload).messages[5]
     [text] = answer.content
     assert isinstance(text, TextBlock)
     assert text.citations == payload["messages"][5]["citations"]
@@ -113,13 +113,13 @@ def test_citations_ride_on_the_first_text_block() -> None:
 
 def test_request_documents_stay_verbatim() -> None:
     payload = fixture("rag_documents_citations")
-    kept = parse_one(payload).extra["cohere"]
+    kept = parse_one_without_warnings(payload).extra["cohere"]
     assert kept["documents"] == payload["documents"]
     assert kept["citation_options"] == {"mode": "ACCURATE"}
 
 
 def test_sampling_parameters_are_read() -> None:
-    conversation = parse_one(fixture("vision_sampling"))
+    conversation = parse_one_without_warnings(fixture("vision_sampling"))
     parameters = conversation.parameters
     assert (parameters.top_p, parameters.top_k, parameters.seed) == (0.75, 40, 7)
     assert parameters.stop == ["</answer>"]
@@ -133,7 +133,7 @@ def test_sampling_parameters_are_read() -> None:
 
 
 def test_bare_response_tool_calls_and_usage() -> None:
-    message = parse_one(fixture("bare_response")).messages[0]
+    message = parse_one_without_warnings(fixture("bare_response")).messages[0]
     assert (message.finish_reason, message.provider_finish_reason) == ("tool_calls", "TOOL_CALL")
     assert [type(block) for block in message.content] == [TextBlock, ToolUseBlock, ToolUseBlock]
     assert message.usage is not None and message.usage.cached_tokens == 1536
@@ -153,14 +153,14 @@ def test_bare_response_tool_calls_and_usage() -> None:
 )
 def test_finish_reasons_are_normalised(raw: str, normalised: str | None) -> None:
     response = {**fixture("bare_response"), "finish_reason": raw}
-    message = parse_one(response).messages[0]
+    message = parse_one_without_warnings(response).messages[0]
     assert (message.finish_reason, message.provider_finish_reason) == (normalised, raw)
     assert_round_trips(response)
 
 
 def test_usage_falls_back_to_billed_units() -> None:
     response = {**fixture("bare_response"), "usage": {"billed_units": {"input_tokens": 9.0}}}
-    usage = parse_one(response).messages[0].usage
+    usage = parse_one_without_warnings(response).messages[0].usage
     assert usage is not None
     assert (usage.prompt_tokens, usage.completion_tokens, usage.total_tokens) == (9, None, None)
 

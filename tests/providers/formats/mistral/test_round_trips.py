@@ -46,7 +46,7 @@ def fixture(name: str) -> Any:
     return load(FIXTURE_DIR / f"{name}.json")
 
 
-parse_one = partial(family.parse_one, "mistral")
+parse_one_without_warnings = partial(family.parse_one_without_warnings, "mistral")
 assert_round_trips = partial(family.assert_round_trips, "mistral")
 shape_of = partial(family.shape_of, "mistral")
 
@@ -55,7 +55,7 @@ def test_a_bare_response_is_read_and_written_back() -> None:
     # Not a fixture: a bare chat.completion is OpenAI's too, so auto-detection cannot
     # tell them apart; read as mistral it round-trips all the same.
     response = fixture("exchange_usage")["response"]
-    assert shape_of(parse_one(response)) == "response"
+    assert shape_of(parse_one_without_warnings(response)) == "response"
     assert_round_trips(response)
     validate_mistral_response(response)
 
@@ -65,7 +65,7 @@ def test_a_bare_response_is_read_and_written_back() -> None:
 
 def test_exchange_answer_carries_usage_finish_reason_model_and_id() -> None:
     payload = fixture("exchange_usage")
-    conversation = parse_one(payload)
+    conversation = parse_one_without_warnings(payload)
     answer = conversation.messages[-1]
     thinking, text = answer.content
     assert isinstance(thinking, ThinkingBlock) and thinking.provider == "mistral"
@@ -88,7 +88,7 @@ def test_exchange_answer_carries_usage_finish_reason_model_and_id() -> None:
 
 
 def test_thinking_calls_and_named_results_are_read() -> None:
-    conversation = parse_one(fixture("magistral_thinking_tools"))
+    conversation = parse_one_without_warnings(fixture("magistral_thinking_tools"))
     thinking, airbus, _ = conversation.messages[2].content
     assert isinstance(thinking, ThinkingBlock) and thinking.text.startswith("Airbus trades")
     assert (thinking.provider, thinking.signature) == (
@@ -113,7 +113,7 @@ def test_thinking_calls_and_named_results_are_read() -> None:
 
 
 def test_media_chunks_become_media_blocks() -> None:
-    conversation = parse_one(fixture("multimodal_documents_audio"))
+    conversation = parse_one_without_warnings(fixture("multimodal_documents_audio"))
     url_image, data_image, pdf = conversation.messages[1].content[1:]
     assert isinstance(url_image, ImageBlock) and url_image.source.type == "url"
     assert isinstance(data_image, ImageBlock) and data_image.detail == "high"
@@ -133,7 +133,7 @@ def test_media_chunks_become_media_blocks() -> None:
 
 
 def test_object_arguments_and_any_tool_choice() -> None:
-    conversation = parse_one(fixture("tool_choice_any_object_arguments"))
+    conversation = parse_one_without_warnings(fixture("tool_choice_any_object_arguments"))
     call = conversation.messages[1].content[1]
     assert isinstance(call, ToolUseBlock) and call.raw_arguments is None
     assert call.input["priority"] == "high"
@@ -143,7 +143,7 @@ def test_object_arguments_and_any_tool_choice() -> None:
 
 def test_unmapped_chunks_and_tools_are_kept_with_their_positions() -> None:
     payload = fixture("document_library_references")
-    conversation = parse_one(payload)
+    conversation = parse_one_without_warnings(payload)
     assert conversation.tools == []
     assert conversation.extra["mistral"]["unmapped_tools"] == [
         {"at": 0, "tool": payload["tools"][0]}
@@ -157,9 +157,9 @@ def test_unmapped_chunks_and_tools_are_kept_with_their_positions() -> None:
 
 
 def test_prefix_and_long_conversation_fields_stay_verbatim() -> None:
-    prefill = parse_one(fixture("bare_messages")).messages[-1]
+    prefill = parse_one_without_warnings(fixture("bare_messages")).messages[-1]
     assert prefill.extra == {"mistral": {"prefix": True}}
-    conversation = parse_one(fixture("long_conversation"))
+    conversation = parse_one_without_warnings(fixture("long_conversation"))
     assert conversation.extra["mistral"]["safe_prompt"] is True
     assert conversation.extra["mistral"]["$stop"] == "string"
     assert conversation.extra["mistral"]["$int_parameters"] == ["temperature"]
@@ -180,7 +180,7 @@ def test_prefix_and_long_conversation_fields_stay_verbatim() -> None:
 def test_finish_reasons_are_normalised(raw: str, normalised: str | None) -> None:
     response = fixture("exchange_usage")["response"]
     response["choices"][0]["finish_reason"] = raw
-    message = parse_one(response).messages[0]
+    message = parse_one_without_warnings(response).messages[0]
     assert (message.finish_reason, message.provider_finish_reason) == (normalised, raw)
     assert_round_trips(response)
 

@@ -22,7 +22,7 @@ from providers.formats._kit.fields import (
     split,
     unknown_fields,
 )
-from providers.formats._kit.paths import at
+from providers.formats._kit.paths import at, item, placed_at, placed_under
 from providers.formats._kit.wire import parse_arguments
 from providers.formats.base import Drift, FormatError
 from providers.umf import (
@@ -67,7 +67,20 @@ class ParseState:
 def parse_messages(raw: JSON, path: str, state: ParseState) -> list[Message]:
     """The messages of a ``messages`` array (``path`` is where the array is)."""
     items = require_list(raw, path or "payload")
-    return [parse_message(message, f"{path}[{i}]", state) for i, message in enumerate(items)]
+    # Each message is read with its fields named from the message itself (an empty path):
+    # only one with an error or a warning has its own path written, here. Most have
+    # neither, and writing ``messages[i]`` for every message was 6% of the parse.
+    warnings = state.drift.warnings
+    messages = []
+    for index, message in enumerate(items):
+        known = len(warnings)
+        try:
+            messages.append(parse_message(message, "", state))
+        except FormatError as error:
+            raise placed_at(item(path, index), error) from None
+        for warning in warnings[known:] if len(warnings) > known else ():
+            warning.field = placed_under(item(path, index), warning.field or "")
+    return messages
 
 
 def parse_message(raw: JSON, path: str, state: ParseState) -> Message:
@@ -188,9 +201,13 @@ def _parse_assistant_fields(fields: dict[str, Any], path: str) -> list[Block]:
 def _parse_calls(fields: dict[str, Any], path: str, state: ParseState) -> list[Block]:
     calls: list[Block] = []
     if "tool_calls" in fields:
-        calls_path = at(path, "tool_calls")
-        raw_calls = require_list(fields["tool_calls"], calls_path)
-        calls = [_parse_call(raw, f"{calls_path}[{i}]", state) for i, raw in enumerate(raw_calls)]
+        raw_calls = require_list(fields["tool_calls"], path, "tool_calls")
+        # As for messages (parse_messages): a call's path is written only for its error.
+        for index, raw in enumerate(raw_calls):
+            try:
+                calls.append(_parse_call(raw, "", state))
+            except FormatError as error:
+                raise placed_at(item(at(path, "tool_calls"), index), error) from None
     if "function_call" in fields:
         calls.append(_parse_legacy_call(fields["function_call"], at(path, "function_call"), state))
     return calls

@@ -256,11 +256,14 @@ def text_only(
 
 
 def drop_blank_text(parts: list[Part], drift: Drift, dialect: Dialect[Any]) -> list[Part]:
-    """``parts`` without blank text blocks (each dropped one noted as info in ``drift``)."""
-    kept = []
-    for part in parts:
+    """``parts`` without blank text blocks (each dropped one noted as info in ``drift``):
+    ``parts`` itself when it has none (every draft passes here, and most have none)."""
+    kept: list[Part] | None = None  # made at the first blank block
+    for index, part in enumerate(parts):
         # A text block the API refuses: empty or whitespace only.
         if part.kind == "text" and not str(part.body.get("text", "")).strip():
+            if kept is None:
+                kept = parts[:index]
             drift.add(
                 "content-dropped",
                 dialect.blank_note,
@@ -268,9 +271,9 @@ def drop_blank_text(parts: list[Part], drift: Drift, dialect: Dialect[Any]) -> l
                 original=part.body.get("text"),
                 severity="info",
             )
-        else:
+        elif kept is not None:
             kept.append(part)
-    return kept
+    return parts if kept is None else kept
 
 
 def _move_media(draft: Draft, ctx: Ctx, dialect: Dialect[Ctx]) -> Draft | None:

@@ -127,22 +127,24 @@ def _parse_turn(source: dict[str, Any], role: str, path: str, state: ParseState)
     name = fields.get("name")
     if name is not None:
         require_str(name, path, "name")
-    field_blocks: list[Block] = []
-    calls: list[Block] = []
+    if "annotations" in rest and role == "assistant" and kind == "string":
+        _lift_annotations(blocks, rest)  # the text's citations, while it is the only block
+    has_calls = False
     if len(fields) > (name is not None):  # an assistant's refusal, audio or tool calls
         if fields.get("tool_calls") == []:
             rest["tool_calls"] = fields.pop("tool_calls")
         field_blocks = _parse_assistant_fields(fields, path)
         calls = _parse_calls(fields, path, state)
+        has_calls = bool(calls)
+        blocks += field_blocks  # ``blocks`` is this message's own list: no new one made
+        blocks += calls
     content_hint = None
     if kind != "string":
         parts = raw_content if isinstance(raw_content, list) else []
-        content_hint = None if kind == content_shape(parts, bool(calls)) else kind
-    if "annotations" in rest and role == "assistant" and kind == "string":
-        _lift_annotations(blocks, rest)
+        content_hint = None if kind == content_shape(parts, has_calls) else kind
     return Message(
         role=role,  # type: ignore[arg-type]  # one of _TURN_ROLES
-        content=blocks + field_blocks + calls if field_blocks or calls else blocks,
+        content=blocks,
         name=name,
         extra=NAMESPACE.extra(rest, content=content_hint) if rest or content_hint else {},
     )

@@ -15,12 +15,13 @@ every target's figure includes.
 
     .venv/bin/python bench/convert_instructions.py [--messages 1000] [--targets parse,gemini]
 
-Needs ``valgrind`` on the PATH. Each child runs with ``PYTHONHASHSEED=0``, so the same
-code gives the same count to within about 0.1%; a change that moves it by more than
-that is a real one. It takes about a minute per target at 1,000 messages. Instructions
-are not time: memory traffic (cache misses, which grow with the conversation's size) is
-not counted, so check a change that trades instructions for memory with
-``bench/convert.py`` as well.
+Needs ``valgrind`` on the PATH. Each child runs with ``PYTHONHASHSEED=0``, and the same
+code gives the same count from run to run; two versions of the code differ by up to
+about 1% for reasons of memory layout alone (which pools the allocator takes), so a
+change smaller than that needs a larger N (``--messages 3000``) or several sizes to be
+seen. It takes about a minute per target at 1,000 messages. Instructions are not time:
+memory traffic (cache misses, which grow with the conversation's size) is not counted,
+so check a change that trades instructions for memory with ``bench/convert.py`` as well.
 """
 
 from __future__ import annotations

@@ -26,6 +26,8 @@ and the conversation rendered back, in microseconds per message.
 ``--calls N`` counts, instead, the Python calls per message (cProfile: functions and
 builtins) of parsing the N-message conversation from ``openai-chat`` and of rendering it
 into each target: a figure a busy machine does not disturb, unlike the times.
+``bench/convert_instructions.py`` counts the CPU instructions per message of the same
+conversions under Valgrind, the other such figure.
 
 Goal (issue 3): at least 3x LiteLLM's messages per second, and no silent loss where
 LiteLLM has one. Pure Python: no Django, no network, no API key.

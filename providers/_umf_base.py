@@ -43,9 +43,16 @@ class UMFValidationError(ValueError):
 
     def under(self, base: str) -> str:
         """The field's path inside the value at ``base`` (``messages[1]`` + ``role``)."""
-        if not base or not self.field:
-            return base or self.field
-        return f"{base}{self.field}" if self.field.startswith("[") else f"{base}.{self.field}"
+        return placed_under(base, self.field)
+
+
+def placed_under(base: str, field: str) -> str:
+    """``field``, a path inside the value at ``base``, as a path from where ``base`` is
+    (``messages[1]`` + ``role`` -> ``messages[1].role``, + ``[0]`` -> ``messages[1][0]``);
+    either alone when the other is empty."""
+    if not base or not field:
+        return base or field
+    return f"{base}{field}" if field.startswith("[") else f"{base}.{field}"
 
 
 class UMFModel(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -22,6 +23,9 @@ from providers.formats.base import Drift
 from providers.umf import JSON, Block, Extra, Message, ToolResultBlock
 
 SYSTEM_ROLES = ("system", "developer")
+# An empty mapping nobody can change: the default of the draft fields most drafts leave
+# empty.
+NOTHING: Mapping[str, Any] = MappingProxyType({})
 
 
 def union_member(body: dict[str, Any]) -> str:
@@ -71,7 +75,9 @@ class Draft(msgspec.Struct, gc=False):
     path: str
     source_role: str
     content_hint: str | None = None
-    extra: dict[str, Any] = msgspec.field(default_factory=dict)
+    # Most drafts carry no field of their own: one shared, read-only mapping for them all
+    # (a merge makes a new one), not an empty dict each.
+    extra: Mapping[str, Any] = NOTHING
     # Made up by the renderer (moved media, a bridge turn, missing tool results).
     synthetic: bool = False
 
@@ -121,11 +127,10 @@ class Dialect(Generic[Ctx]):
 
     def payload(self, draft: Draft) -> dict[str, Any]:
         """The message as sent."""
-        return {
-            "role": draft.role,
-            "content": self.content(draft.parts, draft.content_hint),
-            **draft.extra,
-        }
+        body = {"role": draft.role, "content": self.content(draft.parts, draft.content_hint)}
+        if draft.extra:  # most drafts have none (unpacking even an empty one costs)
+            body.update(draft.extra)
+        return body
 
     def inner(self, part: Part) -> dict[str, Any]:
         """The object that holds a call's or a result's fields: the body, or its member."""
@@ -251,11 +256,14 @@ def text_only(
 
 
 def drop_blank_text(parts: list[Part], drift: Drift, dialect: Dialect[Any]) -> list[Part]:
-    """``parts`` without blank text blocks (each dropped one noted as info in ``drift``)."""
-    kept = []
-    for part in parts:
+    """``parts`` without blank text blocks (each dropped one noted as info in ``drift``):
+    ``parts`` itself when it has none (every draft passes here, and most have none)."""
+    kept: list[Part] | None = None  # made at the first blank block
+    for index, part in enumerate(parts):
         # A text block the API refuses: empty or whitespace only.
         if part.kind == "text" and not str(part.body.get("text", "")).strip():
+            if kept is None:
+                kept = parts[:index]
             drift.add(
                 "content-dropped",
                 dialect.blank_note,
@@ -263,9 +271,9 @@ def drop_blank_text(parts: list[Part], drift: Drift, dialect: Dialect[Any]) -> l
                 original=part.body.get("text"),
                 severity="info",
             )
-        else:
+        elif kept is not None:
             kept.append(part)
-    return kept
+    return parts if kept is None else kept
 
 
 def _move_media(draft: Draft, ctx: Ctx, dialect: Dialect[Ctx]) -> Draft | None:

@@ -62,7 +62,8 @@ def _fit_drop_and_merge(
             )
         previous.parts.extend(draft.parts)
         previous.content_hint = "blocks"
-        previous.extra = {**previous.extra, **draft.extra}
+        if draft.extra:
+            previous.extra = {**previous.extra, **draft.extra}
         previous.synthetic = previous.synthetic and draft.synthetic
     ctx.drift.warnings += dropped.warnings + merges.warnings
     return merged

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from providers._umf_base import placed_under as placed_under
 from providers.formats.base import FormatError
 from providers.umf import JSON
 
@@ -19,6 +20,16 @@ def at(base: str, key: str) -> str:
 def item(base: str, index: int) -> str:
     """The path of element ``index`` of the list at ``base``."""
     return f"{base}[{index}]"
+
+
+def placed_at(base: str, error: FormatError) -> FormatError:
+    """``error``, found while reading the value at ``base`` with its field named from
+    that value, with its field named from the root instead. A reader that calls this where
+    a value's errors come out can read the value with an empty path: it then builds no
+    path for a value that has no error (one for each message and call of a payload)."""
+    if error.field is None:
+        return error
+    return FormatError(error.message, field=placed_under(base, error.field))
 
 
 def is_int(value: JSON) -> bool:

@@ -143,13 +143,18 @@ def new_context(*, faithful: bool) -> RenderContext:
     return RenderContext.create(NAMESPACE, "Anthropic", faithful=faithful)
 
 
+# The keys of a plain text block (a constant: a set literal is built at every test).
+_TEXT_KEYS = frozenset({"type", "text"})
+
+
 def content_payload(parts: list[Part], content_hint: str | None) -> JSON:
     """Blocks, or their text when ``content_hint`` allows a bare string: when the content
     was a string, or when a message from another format holds a single plain text block."""
     bodies = [part.body for part in parts]
-    single = bodies[0] if len(bodies) == 1 else {}
-    if content_hint != "blocks" and single.keys() == {"type", "text"} and single["type"] == "text":
-        return single["text"]
+    if content_hint != "blocks" and len(bodies) == 1:
+        single = bodies[0]
+        if single.keys() == _TEXT_KEYS and single["type"] == "text":
+            return single["text"]
     return bodies
 
 

@@ -10,7 +10,7 @@ is dropped.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +33,7 @@ from providers.formats.gemini._constants import (
 )
 from providers.formats.gemini._parse_results import response_object
 from providers.formats.gemini._render_media import render_media
-from providers.umf import Block, ToolResultBlock
+from providers.umf import Block, ToolResultBlock, ToolUseBlock
 
 
 @dataclass
@@ -87,14 +87,16 @@ def render_block(block: Block, path: str, ctx: Context) -> Part | None:
         return None
     if extra:
         merge_fields(body, own_extra(extra, FORMAT_ID))
-    if block.type == "tool_use":
+    # The block's class, not its ``type`` (a class attribute, which CPython 3.11 reads
+    # through the generic lookup): the test runs for every block.
+    if type(block) is ToolUseBlock:
         return Part(body, path, call_id=block.id, name=body["functionCall"]["name"])
-    if block.type == "tool_result":
+    if type(block) is ToolResultBlock:
         return Part(body, path, answers=block.tool_use_id, name=body["functionResponse"]["name"])
     return Part(body, path)
 
 
-def merge_fields(body: dict[str, Any], fields: dict[str, Any]) -> None:
+def merge_fields(body: dict[str, Any], fields: Mapping[str, Any]) -> None:
     """Put kept provider fields back: at the part level, or inside the data object
     (``{"functionCall": {"willContinue": true}}`` joins the call's own fields)."""
     for key, value in fields.items():
@@ -186,7 +188,11 @@ _WRAPPED_ERROR = f"{_WRAPPED} as an error"
 def _tool_result(block: Any, path: str, ctx: Context) -> dict[str, Any]:
     # Most results are one string and carry no extra: two calls saved for each.
     content = block.content
-    text, media = (content, []) if type(content) is str else _result_content(block, path, ctx)
+    media: Sequence[Part] = ()
+    if type(content) is str:  # the common result: no tuple or list built for it
+        text = content
+    else:
+        text, media = _result_content(block, path, ctx)
     response = hint(block.extra, FORMAT_ID, "response") if block.extra else None
     if not isinstance(response, dict):
         response, wrapped = response_object(text, block.is_error)

@@ -6,11 +6,13 @@ Turns keep the UMF path of every part so that the structural rules applied after
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 
 from providers.formats._content_blocks.drafts import (
+    NOTHING,
     report_system_moved,
     text_only,
     wrapped_tool_result,
@@ -37,8 +39,9 @@ class Turn(msgspec.Struct, gc=False):
     parts: list[Part]
     path: str
     source_role: str
-    extra: dict[str, Any] = msgspec.field(default_factory=dict)
-    hints: dict[str, Any] = msgspec.field(default_factory=dict)
+    # Empty for a turn converted from another format: shared, not a new dict each.
+    extra: Mapping[str, Any] = NOTHING
+    hints: Mapping[str, Any] = NOTHING
     # Made up by the renderer (a bridge turn, results for unanswered calls).
     synthetic: bool = False
 

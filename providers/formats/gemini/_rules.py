@@ -67,7 +67,8 @@ def _drop_empty_and_merge(turns: list[Turn], ctx: Context) -> list[Turn]:
             details={"merged_into": previous.path},
         )
         previous.parts.extend(parts)
-        previous.extra = {**previous.extra, **turn.extra}
+        if turn.extra:
+            previous.extra = {**previous.extra, **turn.extra}
     drift.warnings += merges.warnings
     return merged
 

@@ -18,7 +18,8 @@ def load(name: str) -> Any:
     return orjson.loads((FIXTURES / f"{name}.json").read_bytes())
 
 
-def read(payload: Any) -> Conversation:
+def read_without_warnings(payload: Any) -> Conversation:
+    """The one conversation read from ``payload``, asserting that nothing was warned."""
     results = parse(payload)
     assert len(results) == 1
     assert results[0].warnings == []

@@ -16,7 +16,7 @@ from tests.providers.formats.anthropic._helpers import (
     USER,
     _request,
     load,
-    read,
+    read_without_warnings,
     stored,
 )
 
@@ -24,7 +24,7 @@ from tests.providers.formats.anthropic._helpers import (
 
 
 def test_exchange_response_becomes_last_assistant_message() -> None:
-    conversation = read(load("exchange_cache_usage"))
+    conversation = read_without_warnings(load("exchange_cache_usage"))
     last = conversation.messages[-1]
     assert last.role == "assistant"
     assert (last.id, last.model) == ("msg_01XFDUDYJgAACzvnptvVoYEL", "claude-sonnet-4-5-20250929")
@@ -39,7 +39,7 @@ def test_exchange_response_becomes_last_assistant_message() -> None:
 
 
 def test_usage_counts_cache_reads_and_writes_as_prompt_tokens() -> None:
-    usage = read(load("exchange_cache_usage")).messages[-1].usage
+    usage = read_without_warnings(load("exchange_cache_usage")).messages[-1].usage
     assert usage is not None
     assert (usage.prompt_tokens, usage.completion_tokens, usage.total_tokens) == (1845, 19, 1864)
     assert (usage.cached_tokens, usage.cache_write_tokens) == (1824, 0)
@@ -47,7 +47,7 @@ def test_usage_counts_cache_reads_and_writes_as_prompt_tokens() -> None:
 
 
 def test_usage_reads_thinking_tokens_as_reasoning_tokens() -> None:
-    message = read(load("bare_response")).messages[0]
+    message = read_without_warnings(load("bare_response")).messages[0]
     assert message.usage is not None
     assert message.usage.prompt_tokens == 512 + 2048
     assert message.usage.cache_write_tokens == 2048
@@ -73,14 +73,14 @@ def test_stop_reason_is_normalised_and_kept_raw(
     stop_reason: str, finish_reason: str | None
 ) -> None:
     payload = {**load("bare_response"), "stop_reason": stop_reason}
-    message = read(payload).messages[0]
+    message = read_without_warnings(payload).messages[0]
     assert (message.finish_reason, message.provider_finish_reason) == (finish_reason, stop_reason)
-    assert render(message_conversation := read(payload)).payload == payload
+    assert render(message_conversation := read_without_warnings(payload)).payload == payload
     assert message_conversation.messages[0].extra["anthropic"]["$response"] is True
 
 
 def test_top_level_system_becomes_leading_system_message() -> None:
-    conversation = read(load("system_blocks_cache"))
+    conversation = read_without_warnings(load("system_blocks_cache"))
     system = conversation.messages[0]
     assert system.role == "system"
     assert [block.extra["anthropic"]["cache_control"]["type"] for block in system.content] == [
@@ -94,7 +94,7 @@ def test_top_level_system_becomes_leading_system_message() -> None:
 
 def test_mid_conversation_system_message_stays_in_place() -> None:
     payload = load("search_results_system_message")
-    conversation = read(payload)
+    conversation = read_without_warnings(payload)
     roles = [message.role for message in conversation.messages]
     assert roles == ["system", "user", "assistant", "user", "system", "assistant", "user"]
     assert conversation.messages[4].extra["anthropic"]["$system"] == "message"
@@ -102,7 +102,7 @@ def test_mid_conversation_system_message_stays_in_place() -> None:
 
 
 def test_tool_results_stay_in_user_messages_and_learn_the_tool_name() -> None:
-    conversation = read(load("tool_loop_parallel"))
+    conversation = read_without_warnings(load("tool_loop_parallel"))
     results = conversation.messages[3]
     assert results.role == "user"
     blocks = [b for b in results.content if isinstance(b, ToolResultBlock)]
@@ -117,7 +117,7 @@ def test_tool_results_stay_in_user_messages_and_learn_the_tool_name() -> None:
 
 
 def test_tools_and_tool_choice() -> None:
-    conversation = read(load("tool_loop_parallel"))
+    conversation = read_without_warnings(load("tool_loop_parallel"))
     assert [tool.name for tool in conversation.tools] == ["get_weather", "get_local_time"]
     assert conversation.tools[0].parameters is not None
     assert conversation.tools[1].extra == {
@@ -127,15 +127,15 @@ def test_tools_and_tool_choice() -> None:
     assert conversation.tool_choice.type == "auto"
     assert conversation.tool_choice.extra == {"anthropic": {"disable_parallel_tool_use": False}}
     any_choice = {**load("tool_loop_parallel"), "tool_choice": {"type": "any"}}
-    assert read(any_choice).tool_choice.type == "required"  # type: ignore[union-attr]
-    server = read(load("server_tools_pause_turn")).tools[0]
+    assert read_without_warnings(any_choice).tool_choice.type == "required"  # type: ignore[union-attr]
+    server = read_without_warnings(load("server_tools_pause_turn")).tools[0]
     assert server.parameters is None
     assert server.extra["anthropic"]["type"] == "web_search_20250305"
 
 
 def test_unknown_block_types_are_kept_in_place_and_never_become_umf_blocks() -> None:
     payload = load("server_tools_pause_turn")
-    message = read(payload).messages[-1]
+    message = read_without_warnings(payload).messages[-1]
     assert [block.type for block in message.content] == ["text", "text"]
     unmapped = message.extra["anthropic"]["unmapped_blocks"]
     assert [(entry["at"], entry["block"]["type"]) for entry in unmapped] == [
@@ -149,7 +149,7 @@ def test_unknown_block_types_are_kept_in_place_and_never_become_umf_blocks() -> 
 
 def test_search_results_inside_tool_results_are_kept_in_place() -> None:
     payload = load("search_results_system_message")
-    result = read(payload).messages[3].content[0]
+    result = read_without_warnings(payload).messages[3].content[0]
     assert isinstance(result, ToolResultBlock)
     assert [block.type for block in result.content] == ["text"]  # type: ignore[union-attr]
     assert result.extra["anthropic"]["unmapped_blocks"][0]["at"] == 1
@@ -163,7 +163,9 @@ def test_unmapped_blocks_are_reported_by_other_formats() -> None:
 
 def test_document_sources() -> None:
     documents = [
-        b for b in read(load("multimodal_documents")).messages[0].content if b.type == "document"
+        b
+        for b in read_without_warnings(load("multimodal_documents")).messages[0].content
+        if b.type == "document"
     ]
     assert [d.source.type for d in documents] == ["base64", "url", "text", "text"]
     assert documents[0].title == "Field guide, chapter 3"
@@ -222,7 +224,7 @@ UNKNOWN_EVERYWHERE = {
 
 def test_unknown_fields_and_nulls_survive_at_every_level() -> None:
     payload = copy.deepcopy(UNKNOWN_EVERYWHERE)
-    conversation = read(payload)
+    conversation = read_without_warnings(payload)
     assert render(conversation).payload == UNKNOWN_EVERYWHERE
     assert render(stored(conversation)).payload == UNKNOWN_EVERYWHERE
 
@@ -235,6 +237,6 @@ def test_json_schema_dollar_keys_are_data_not_hints() -> None:
         "properties": {"city": {"$ref": "#/$defs/city"}},
     }
     payload = _request(USER, tools=[{"name": "t", "input_schema": schema}])
-    conversation = read(copy.deepcopy(payload))
+    conversation = read_without_warnings(copy.deepcopy(payload))
     assert conversation.tools[0].parameters == schema
     assert render(stored(conversation)).payload == payload

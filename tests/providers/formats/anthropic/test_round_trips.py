@@ -13,7 +13,7 @@ from providers.umf import ThinkingBlock
 from tests.providers.formats.anthropic._helpers import (
     FIXTURE_NAMES,
     load,
-    read,
+    read_without_warnings,
     request_of,
     stored,
 )
@@ -29,7 +29,7 @@ def test_at_least_six_realistic_fixtures() -> None:
 @pytest.mark.parametrize("name", FIXTURE_NAMES)
 def test_fixture_round_trips_exactly(name: str) -> None:
     payload = load(name)
-    rendered = render(read(copy.deepcopy(payload)))
+    rendered = render(read_without_warnings(copy.deepcopy(payload)))
     assert rendered.payload == payload
     assert rendered.warnings == []
 
@@ -37,7 +37,7 @@ def test_fixture_round_trips_exactly(name: str) -> None:
 @pytest.mark.parametrize("name", FIXTURE_NAMES)
 def test_fixture_round_trips_through_storage(name: str) -> None:
     payload = load(name)
-    rendered = render(stored(read(payload)))
+    rendered = render(stored(read_without_warnings(payload)))
     assert orjson.dumps(rendered.payload, option=orjson.OPT_SORT_KEYS) == orjson.dumps(
         payload, option=orjson.OPT_SORT_KEYS
     )
@@ -49,12 +49,12 @@ def test_fixture_requests_validate_against_the_sdk(name: str) -> None:
     payload = load(name)
     if isinstance(payload, dict) and "type" in payload:
         pytest.skip("a bare response holds no request")
-    validate_anthropic_request(request_of(render(read(payload)).payload))
+    validate_anthropic_request(request_of(render(read_without_warnings(payload)).payload))
 
 
 def test_thinking_signature_round_trips() -> None:
     payload = load("thinking_tool_loop")
-    conversation = stored(read(payload))
+    conversation = stored(read_without_warnings(payload))
     thinking = [b for b in conversation.messages[1].content if isinstance(b, ThinkingBlock)]
     assert [(b.redacted, b.provider) for b in thinking] == [
         (False, "anthropic"),
@@ -70,7 +70,10 @@ def test_thinking_signature_round_trips() -> None:
 
 
 def test_every_fixture_records_its_shape() -> None:
-    shapes = {name: read(load(name)).extra["anthropic"]["$shape"] for name in FIXTURE_NAMES}
+    shapes = {
+        name: read_without_warnings(load(name)).extra["anthropic"]["$shape"]
+        for name in FIXTURE_NAMES
+    }
     assert shapes["bare_messages"] == "messages"
     assert shapes["bare_response"] == "response"
     assert shapes["exchange_cache_usage"] == "exchange"

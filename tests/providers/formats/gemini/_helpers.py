@@ -23,7 +23,9 @@ def load(name: str) -> Any:
     return orjson.loads((FIXTURES / f"{name}.json").read_bytes())
 
 
-def read(payload: Any) -> Conversation:
+def read_without_warnings_but_ids(payload: Any) -> Conversation:
+    """The one conversation read from ``payload``, asserting that its only warnings are
+    the id-synthesized notes for calls Gemini gives no id."""
     results = parse(payload)
     assert len(results) == 1
     assert all(w.category == "id-synthesized" for w in results[0].warnings)

@@ -16,7 +16,7 @@ from providers.umf import (
 )
 from tests.providers.formats.gemini._helpers import (
     load,
-    read,
+    read_without_warnings_but_ids,
     stored,
 )
 
@@ -62,7 +62,7 @@ def test_responses_pair_with_the_oldest_open_call_of_their_name() -> None:
 
 
 def test_given_ids_are_kept_and_sent_back() -> None:
-    conversation = read(load("forced_tool_json_schema"))
+    conversation = read_without_warnings_but_ids(load("forced_tool_json_schema"))
     call = conversation.messages[2].content[0]
     result = conversation.messages[3].content[0]
     assert isinstance(call, ToolUseBlock) and isinstance(result, ToolResultBlock)
@@ -75,7 +75,7 @@ def test_given_ids_are_kept_and_sent_back() -> None:
 
 def test_thought_signatures_stay_with_the_part_they_sit_on() -> None:
     payload = load("tool_loop_parallel")
-    conversation = stored(read(payload))
+    conversation = stored(read_without_warnings_but_ids(payload))
     first_call = conversation.messages[2].content[0]
     second_call = conversation.messages[2].content[1]
     assert isinstance(first_call, ToolUseBlock) and isinstance(second_call, ToolUseBlock)
@@ -92,7 +92,7 @@ def test_thought_signatures_stay_with_the_part_they_sit_on() -> None:
 
 
 def test_thought_parts_become_thinking_blocks() -> None:
-    conversation = read(load("thinking_exchange"))
+    conversation = read_without_warnings_but_ids(load("thinking_exchange"))
     answer = conversation.messages[-1]
     thought, text = answer.content
     assert isinstance(thought, ThinkingBlock) and isinstance(text, TextBlock)
@@ -107,7 +107,7 @@ def test_thought_parts_become_thinking_blocks() -> None:
 
 
 def test_media_parts_by_mime_type_and_uri_kind() -> None:
-    conversation = read(load("multimodal_request"))
+    conversation = read_without_warnings_but_ids(load("multimodal_request"))
     message = conversation.messages[0]
     assert message.role == "user" and message.extra["gemini"]["$role"] == "absent"
     summary = [
@@ -135,7 +135,7 @@ def test_media_parts_by_mime_type_and_uri_kind() -> None:
 
 def test_code_execution_parts_are_kept_verbatim_and_read_as_text() -> None:
     payload = load("code_execution_grounding_exchange")
-    answer = read(payload).messages[-1]
+    answer = read_without_warnings_but_ids(payload).messages[-1]
     code, result = answer.content[1], answer.content[2]
     assert isinstance(code, TextBlock) and isinstance(result, TextBlock)
     assert code.text.startswith("```python\nprimes = []")
@@ -146,7 +146,7 @@ def test_code_execution_parts_are_kept_verbatim_and_read_as_text() -> None:
 
 
 def test_function_response_objects_and_media_parts() -> None:
-    results = read(load("tool_loop_parallel")).messages[3].content
+    results = read_without_warnings_but_ids(load("tool_loop_parallel")).messages[3].content
     texts = [(b.content, b.extra.get("gemini", {}).get("$response")) for b in results]  # type: ignore[union-attr]
     assert texts[0] == (
         '{"temp_c":18,"conditions":"light rain"}',
@@ -154,6 +154,8 @@ def test_function_response_objects_and_media_parts() -> None:
     )
     assert texts[1] == ("weather service timed out for Tokyo", None)
     assert texts[2] == ('{"time":"2025-06-12T01:14:00+09:00","timezone":"Asia/Tokyo"}', None)
-    with_media = read(load("forced_tool_json_schema")).messages[3].content[0]
+    with_media = (
+        read_without_warnings_but_ids(load("forced_tool_json_schema")).messages[3].content[0]
+    )
     assert isinstance(with_media, ToolResultBlock) and isinstance(with_media.content, list)
     assert [block.type for block in with_media.content] == ["text", "image"]

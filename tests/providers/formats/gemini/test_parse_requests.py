@@ -12,7 +12,7 @@ import pytest
 from providers.formats.gemini import render
 from tests.providers.formats.gemini._helpers import (
     load,
-    read,
+    read_without_warnings_but_ids,
     stored,
 )
 from tests.providers.sdk.gemini import validate_gemini_request
@@ -21,7 +21,7 @@ from tests.providers.sdk.gemini import validate_gemini_request
 
 
 def test_tools_schemas_and_layout() -> None:
-    conversation = read(load("tool_loop_parallel"))
+    conversation = read_without_warnings_but_ids(load("tool_loop_parallel"))
     weather = conversation.tools[0]
     assert weather.parameters == {
         "type": "object",
@@ -33,14 +33,16 @@ def test_tools_schemas_and_layout() -> None:
     }
     assert weather.extra["gemini"]["$parameters"]["type"] == "OBJECT"
     assert conversation.tools[1].extra == {}
-    json_schema = read(load("forced_tool_json_schema")).tools[1]
+    json_schema = read_without_warnings_but_ids(load("forced_tool_json_schema")).tools[1]
     assert json_schema.extra["gemini"] == {"behavior": "BLOCKING", "$schema": "json"}
-    layout = read(load("code_execution_grounding_exchange")).extra["gemini"]["$tools"]
+    layout = read_without_warnings_but_ids(load("code_execution_grounding_exchange")).extra[
+        "gemini"
+    ]["$tools"]
     assert layout == [{"codeExecution": {}}, {"googleSearch": {}}]
 
 
 def test_generation_config_and_top_level_fields() -> None:
-    conversation = read(load("long_conversation"))
+    conversation = read_without_warnings_but_ids(load("long_conversation"))
     params = conversation.parameters
     assert (params.temperature, params.top_k, params.top_p, params.max_tokens) == (
         0.4,
@@ -80,7 +82,7 @@ def test_function_calling_config_as_tool_choice(
         "tools": [TOOL],
         "toolConfig": {"functionCallingConfig": calling, "retrievalConfig": {"languageCode": "fr"}},
     }
-    conversation = read(copy.deepcopy(payload))
+    conversation = read_without_warnings_but_ids(copy.deepcopy(payload))
     choice = conversation.tool_choice
     assert (choice.type if choice else None, choice.name if choice else None) == (kind, name)
     assert render(stored(conversation)).payload == payload
@@ -142,7 +144,7 @@ UNKNOWN_EVERYWHERE = {
 
 def test_unknown_fields_and_nulls_survive_at_every_level() -> None:
     payload = copy.deepcopy(UNKNOWN_EVERYWHERE)
-    conversation = read(payload)
+    conversation = read_without_warnings_but_ids(payload)
     assert render(conversation).payload == UNKNOWN_EVERYWHERE
     assert render(stored(conversation)).payload == UNKNOWN_EVERYWHERE
     assert conversation.parameters.model == "models/gemini-2.5-flash"

@@ -8,9 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._chat_completions.pairing import (
-    MISSING_RESULT_TEXT as MISSING_RESULT_TEXT,  # re-exported: openai-chat's rules read it here
-)
-from providers.formats._chat_completions.pairing import (
+    MISSING_RESULT_TEXT,
     warn_loose_tool,
     warn_orphan,
     warn_placeholder,

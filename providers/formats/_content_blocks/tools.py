@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._kit.drift import report_defaulted
 from providers.formats.base import Drift
 from providers.umf import ToolChoice
 
@@ -24,11 +25,6 @@ def defaulted_schema(
     schema: dict[str, Any], path: str, drift: Drift, target: str
 ) -> dict[str, Any]:
     """``schema`` (an empty object schema) for a tool that has none, said as an info."""
-    drift.add(
-        "parameter-defaulted",
-        f"{target} tools need an input schema; an empty object schema was used",
-        field=f"{path}.parameters",
-        transformed=schema,
-        severity="info",
-    )
+    why = f"{target} tools need an input schema; an empty object schema was used"
+    report_defaulted(f"{path}.parameters", schema, drift, why)
     return schema

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._kit.detect import score_messages
 from providers.formats.bedrock_converse._constants import (
     CONTENT_MEMBERS,
     OTHER_REQUEST_MEMBERS,
@@ -25,7 +26,7 @@ _ROLES = ("user", "assistant", "system")
 def detect(payload: JSON) -> int:
     """0 (not mine), 1 (fits) or 2 (surely Converse)."""
     if isinstance(payload, list):
-        return _score_messages(payload)
+        return score_messages(payload, _score_message)
     if not isinstance(payload, dict):
         return 0
     if "request" in payload and "response" in payload:
@@ -43,7 +44,7 @@ def _score_request(payload: dict[str, Any]) -> int:
     system = payload.get("system")
     if system is not None and _score_blocks(system) == 0:
         return 0
-    score = _score_messages(payload["messages"]) if payload["messages"] else 1
+    score = score_messages(payload["messages"], _score_message) if payload["messages"] else 1
     if score and (_DISTINCT_REQUEST_MEMBERS & payload.keys() or _score_blocks(system) == 2):
         return 2
     return score
@@ -54,13 +55,6 @@ def _is_response(payload: JSON) -> bool:
         return False
     message = payload["output"].get("message")
     return _score_message(message) > 0 and message.get("role") == "assistant"
-
-
-def _score_messages(messages: JSON) -> int:
-    if not isinstance(messages, list) or not messages:
-        return 0
-    scores = [_score_message(message) for message in messages]
-    return 0 if min(scores) == 0 else max(scores)
 
 
 def _score_message(message: JSON) -> int:

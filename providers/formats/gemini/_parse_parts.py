@@ -30,7 +30,7 @@ from typing import Any
 
 from providers.formats._kit.extra import extra_of
 from providers.formats._kit.fields import Fields, require_list, require_mapping
-from providers.formats._kit.ids import suffixed
+from providers.formats._kit.ids import report_synthesized, suffixed
 from providers.formats.base import Drift, FormatError
 from providers.formats.gemini._constants import (
     DATA_FIELDS,
@@ -71,13 +71,8 @@ class ParseState:
         """The id of a call: its own, or a new one (reported)."""
         call_id = given if given is not None else self._new_id(SYNTHESIZED_CALL_ID, label)
         if given is None:
-            self.drift.add(
-                "id-synthesized",
-                "Gemini sent this function call without an id; one was made up",
-                field=path,
-                transformed=call_id,
-                severity="info",
-            )
+            why = "Gemini sent this function call without an id; one was made up"
+            report_synthesized(self.drift, why, path, call_id)
         self.used_ids.add(call_id)
         self.open_calls.setdefault(name, []).append(call_id)
         return call_id
@@ -96,7 +91,7 @@ class ParseState:
         else:
             call_id = self._new_id(SYNTHESIZED_RESULT_ID, label)
             why = "this function response answers no earlier call; an id was made up"
-        self.drift.add("id-synthesized", why, field=path, transformed=call_id, severity="info")
+        report_synthesized(self.drift, why, path, call_id)
         return call_id
 
     def _new_id(self, template: str, label: tuple[str, int]) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_block_dropped
+from providers.formats._kit.drift import report_block_dropped, report_defaulted
 from providers.formats._kit.wire import is_base64, parse_data_uri
 from providers.formats.gemini._constants import FETCHABLE_SCHEMES, GEMINI_FILE_PREFIXES
 from providers.umf import MediaSource
@@ -60,13 +60,8 @@ def _inline_type(block: Any, path: str, ctx: RenderContext) -> str:
     if block.source.media_type is not None:
         return str(block.source.media_type)
     media_type = default_media_type(block.type)
-    ctx.drift.add(
-        "parameter-defaulted",
-        "Gemini needs a MIME type for inline data; a default was used",
-        field=f"{path}.source.media_type",
-        transformed=media_type,
-        severity="info",
-    )
+    why = "Gemini needs a MIME type for inline data; a default was used"
+    report_defaulted(f"{path}.source.media_type", media_type, ctx.drift, why)
     return media_type
 
 

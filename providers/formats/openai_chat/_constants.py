@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 from providers.formats._kit.extra import Namespace
+from providers.formats._kit.ids import full_match
 
 FORMAT_ID = "openai-chat"
 # This format's corner of a UMF value's ``extra`` (verbatim fields and ``$`` hints).
@@ -22,17 +21,7 @@ FLOAT_PARAMETERS = ("temperature", "top_p", "frequency_penalty", "presence_penal
 _AUDIO_FORMATS = {"audio/mpeg": "mp3", "audio/x-wav": "wav", "audio/wave": "wav"}
 
 # OpenAI rejects tool-call ids longer than 40 characters; keep to the safe alphabet too.
-_TOOL_CALL_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
-
-
-def valid_tool_call_id(value: str) -> bool:
-    """Whether OpenAI accepts ``value`` as a tool-call id."""
-    return _TOOL_CALL_ID.fullmatch(value) is not None
-
-
-def make_tool_call_id(digest: str) -> str:
-    """A valid tool-call id built from a hash (``call_`` and 24 hex digits)."""
-    return f"call_{digest[:24]}"
+valid_tool_call_id = full_match(r"[A-Za-z0-9_-]{1,40}")
 
 
 def wire_audio_format(media_type: str | None) -> str | None:

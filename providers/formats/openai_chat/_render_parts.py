@@ -15,7 +15,7 @@ from providers.formats._chat_completions.content import sent_as_text, write_text
 from providers.formats._chat_completions.files import filename_for
 from providers.formats._kit.context import RenderContext as KitContext
 from providers.formats._kit.drift import describe, report_block_dropped, report_foreign_fields
-from providers.formats._kit.ids import ToolIdMap
+from providers.formats._kit.ids import ToolIdMap, call_id_from_hash
 from providers.formats.base import Drift
 from providers.umf import (
     AudioBlock,
@@ -31,7 +31,6 @@ from ._constants import (
     FORMAT_ID,
     LABEL,
     NAMESPACE,
-    make_tool_call_id,
     valid_tool_call_id,
     wire_audio_format,
 )
@@ -48,7 +47,7 @@ class RenderContext(KitContext):
     ids: ToolIdMap = field(init=False)
 
     def __post_init__(self) -> None:
-        self.ids = ToolIdMap(self.drift, valid_tool_call_id, make_tool_call_id)
+        self.ids = ToolIdMap(self.drift, valid_tool_call_id, call_id_from_hash)
 
 
 def new_context(*, faithful: bool) -> RenderContext:

@@ -19,15 +19,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._chat_completions.pairing import (
+    MISSING_RESULT_TEXT,
     Assembler,
     flush_carry,
     warn_orphan,
     warn_placeholder,
     warn_reordered,
 )
-from providers.formats._chat_completions.turns import MISSING_RESULT_TEXT
+from providers.formats._kit.ids import call_id_from_hash
 
-from ._constants import make_tool_call_id
 from ._render_parts import RenderContext
 
 
@@ -110,7 +110,7 @@ class _Assembler(Assembler[Entry, RenderContext]):
         calls = (entry.wire.get("tool_calls") or []) if entry.calls else []
         for call, (original, call_path) in zip(calls, entry.calls, strict=True):
             if call["id"] in self.call_ids:
-                call["id"] = self.fresh_id(original, call_path, make_tool_call_id, "tool call")
+                call["id"] = self.fresh_id(original, call_path, call_id_from_hash, "tool call")
             self.call_ids.add(call["id"])
         return [call["id"] for call in calls]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import orjson
 
-from providers.formats._chat_completions.turns import MISSING_RESULT_TEXT
+from providers.formats._chat_completions.pairing import MISSING_RESULT_TEXT
 from providers.formats.openai_chat import DEFAULT_MODEL
 from providers.umf import (
     Conversation,

@@ -11,25 +11,21 @@ message is marked ``prefix`` (the last message must be user or tool, or a prefix
 
 from __future__ import annotations
 
-import re
 import string
 from typing import Any
 
 from providers.formats._chat_completions.render import Dialect
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import report_defaulted
+from providers.formats._kit.ids import full_match
 
 from ._constants import BRIDGE_TEXT, DEFAULT_MODEL, LABEL, NS, PARAMETERS
 from ._render_turns import Written
 
-# "Tool call id was ... but must be a-z, A-Z, 0-9, with a length of 9".
-_TOOL_CALL_ID = re.compile(r"[a-zA-Z0-9]{9}")
+# Whether Mistral takes a tool call id: "Tool call id was ... but must be a-z, A-Z, 0-9,
+# with a length of 9".
+valid_tool_call_id = full_match(r"[a-zA-Z0-9]{9}")
 _BASE62 = string.digits + string.ascii_letters
-
-
-def valid_tool_call_id(value: str) -> bool:
-    """Whether Mistral takes ``value`` as a tool call id."""
-    return _TOOL_CALL_ID.fullmatch(value) is not None
 
 
 def make_tool_call_id(digest: str) -> str:

@@ -153,25 +153,19 @@ def system_instruction(messages: list[Message], parts: list[Part], ctx: Context)
 def _fix_misplaced(turn: Turn, ctx: Context) -> None:
     """Calls only in model turns, results only in user turns; the others become text."""
     # The common turn has none: looked for with one test per part, and left as it is.
-    if turn.role == "user":
-        for part in turn.parts:
-            if part.call_id is not None:
-                break
-        else:
-            return
-    elif turn.role == "model":
-        for part in turn.parts:
-            if part.answers is not None:
-                break
-        else:
-            return
+    user = turn.role == "user"
+    if not user and turn.role != "model":
+        return
+    for part in turn.parts:
+        if (part.call_id if user else part.answers) is not None:
+            break
     else:
         return
     fixed: list[Part] = []
     for part in turn.parts:
-        if turn.role == "user" and part.call_id is not None:
+        if user and part.call_id is not None:
             fixed.append(_call_as_text(part, ctx))
-        elif turn.role == "model" and part.answers is not None:
+        elif not user and part.answers is not None:
             fixed.extend(result_as_text(part, ctx))
         else:
             fixed.append(part)

@@ -97,9 +97,11 @@ def start_worker(
     concurrency: int,
     name: str,
     log: IO[bytes] | None = None,
+    loglevel: str = "warning",
 ) -> subprocess.Popen[bytes]:
-    """A Celery worker process (threads pool) serving ``queue`` for the soak. Keys reach
-    it as settings read them: from an environment variable the config names."""
+    """A Celery worker process (threads pool) serving ``queue`` for the soak, logging at
+    ``loglevel`` to ``log``. Keys reach it as settings read them: from an environment
+    variable the config names."""
     keyed = [
         {k: v for k, v in provider.items() if k != "api_key"} | {"api_key_env": "UMF_SOAK_KEY"}
         for provider in providers
@@ -116,7 +118,7 @@ def start_worker(
         "LOG_LEVEL": "WARNING",
     }
     command = [sys.executable, "-m", "celery", "-A", "umfsite", "worker", "--pool=threads"]
-    command += [f"--concurrency={concurrency}", "-Q", queue, "--loglevel=warning"]
+    command += [f"--concurrency={concurrency}", "-Q", queue, f"--loglevel={loglevel}"]
     command += ["--without-heartbeat", "--without-gossip", "--without-mingle"]
     command += [f"--hostname={name}@%h"]
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)

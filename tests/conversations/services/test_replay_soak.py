@@ -73,23 +73,28 @@ def test_thirty_replays_under_faults_all_end_with_no_loss_and_no_early_retry(
             queue=queue,
             providers=providers,
             concurrency=8,
-            name="soak",
+            name=queue,  # its own name: only this worker's answer to a ping counts
             log=log,
+            loglevel="info",  # each task received and ended: read when the soak fails
         )
         try:
             # The runs are timed from a worker that answers: under the full suite's load
             # (Chromium, gunicorn) a worker once served nothing for 90 s, and a slow start
             # must not read as lost runs (nor a dead worker as a slow one).
-            _wait_until_ready(worker, "soak", seconds=120)
+            _wait_until_ready(worker, queue, seconds=120)
             owner = django_user_model.objects.create_user("soak")
             started = start_runs(import_conversations(owner=owner, count=30))
-            wait_until_ended(started.values(), seconds=90)
+            wait_until_ended(started.values(), worker, seconds=90)
         finally:
+            exited = worker.poll()  # None while it still runs, as it should
             worker.kill()
             worker.wait(timeout=10)
         report = check_soak(started, server.requests)
+        if exited is not None:
+            report.violations.append(f"the worker exited during the soak with {exited}")
+        diagnosis = _diagnosis(started, tmp_path / "worker.log", queue) if report.violations else ""
 
-    assert not report.violations, report.violations[:5]
+    assert not report.violations, f"{report.violations[:5]}\n{diagnosis}"
     assert report.succeeded + sum(report.failed.values()) == 30
     # The seeded plan did inject faults of both kinds: some runs failed for good, and
     # retries after a retry-after happened (and were checked).
@@ -98,11 +103,12 @@ def test_thirty_replays_under_faults_all_end_with_no_loss_and_no_early_retry(
     assert report.audit.faults >= 0.2 * report.audit.requests
 
 
-def wait_until_ended(run_ids: Any, *, seconds: float) -> None:
+def wait_until_ended(run_ids: Any, worker: Any, *, seconds: float) -> None:
+    """Until every run has ended, ``seconds`` have passed, or the worker has exited."""
     from fakes.replay_soak import unfinished
 
     deadline = time.monotonic() + seconds
-    while unfinished(run_ids) and time.monotonic() < deadline:
+    while unfinished(run_ids) and time.monotonic() < deadline and worker.poll() is None:
         time.sleep(0.2)
 
 
@@ -156,6 +162,26 @@ def test_the_audit_flags_any_call_after_a_fault_not_to_retry(fault: Fault) -> No
 def test_the_audit_flags_a_turn_called_again_after_its_answer() -> None:
     (violation,) = audit(request("turn", 0.0), request("turn", 1.0))
     assert "answered was called again" in violation
+
+
+def _diagnosis(started: dict[str, str], log: Path, queue: str) -> str:
+    """What a failed soak leaves to read: where the runs stopped, what waits in the
+    broker, and the end of the worker's log."""
+    from collections import Counter
+
+    from conversations import models
+
+    runs = models.ReplayRun.objects.filter(pk__in=started.values())
+    statuses = Counter(runs.values_list("status", flat=True))
+    broker = redis.Redis.from_url(BROKER)
+    waiting = {
+        key.decode(): broker.llen(key) for key in broker.scan_iter() if broker.type(key) == b"list"
+    }
+    tail = log.read_bytes()[-6000:].decode(errors="replace")
+    return (
+        f"runs by status: {dict(statuses)}; lists in the broker: {waiting} (queue {queue})\n"
+        f"worker log:\n{tail}"
+    )
 
 
 def _wait_until_ready(worker: Any, name: str, *, seconds: float) -> None:

@@ -61,7 +61,7 @@ def _score_item(entry: JSON) -> int:
         return 2 if isinstance(entry.get("id"), str) and set(entry) <= {"id", "type"} else 0
     if kind == "message":
         return 2 if _score_message(entry) else 0
-    return 2 if kind in ITEM_TYPES else 0
+    return 2 if isinstance(kind, str) and kind in ITEM_TYPES else 0
 
 
 def _score_message(message: dict[str, Any]) -> int:

@@ -1,9 +1,10 @@
 """What every HTTP client shares: render, send (plain or streamed), parse, classify.
 
 A provider client is a subclass of :class:`HttpClient` that names its format and fills in
-four small hooks: the endpoint, the credential headers, how the rendered payload asks for a
-stream, and the reader that turns its stream back into the payload a plain answer would
-have been. A streamed and a plain answer then go through the very same format parser, so
+small hooks: the endpoint and the reader that turns its stream back into the payload a
+plain answer would have been, and, where its provider differs from the defaults (a Bearer
+key, a ``stream`` field), the credential headers and how the rendered payload asks for a
+stream. A streamed and a plain answer then go through the very same format parser, so
 they give equal UMF responses.
 """
 
@@ -141,8 +142,11 @@ class HttpClient:
         raise NotImplementedError
 
     def credential_headers(self) -> dict[str, str]:
-        """The headers that carry the key (and API version); never the body."""
-        raise NotImplementedError
+        """The headers that carry the key (and API version); never the body. Most
+        providers take ``Authorization: Bearer <key>``, and no header without a key (a
+        local server needs none)."""
+        key = self.config.api_key
+        return {"authorization": f"Bearer {key}"} if key else {}
 
     def set_streaming(self, payload: dict[str, Any], stream: bool) -> None:
         """Ask for a stream (or not) in the payload; most providers take ``stream``."""

@@ -34,11 +34,6 @@ class OllamaClient(HttpClient):
         """``{base_url}/api/chat``."""
         return f"{self.base_url}/api/chat"
 
-    def credential_headers(self) -> dict[str, str]:
-        """``Authorization: Bearer <key>`` when there is a key (a local Ollama needs none)."""
-        key = self.config.api_key
-        return {"authorization": f"Bearer {key}"} if key else {}
-
     def set_streaming(self, payload: dict[str, Any], stream: bool) -> None:
         """Always explicit: Ollama's default is to stream."""
         payload["stream"] = stream

@@ -32,11 +32,6 @@ class OpenAIResponsesClient(HttpClient):
         """``{base_url}/responses``."""
         return f"{self.base_url}/responses"
 
-    def credential_headers(self) -> dict[str, str]:
-        """``Authorization: Bearer <key>``."""
-        key = self.config.api_key
-        return {"authorization": f"Bearer {key}"} if key else {}
-
     def stream_reader(self, emitter: ChunkEmitter) -> StreamReader:
         """A reader of Responses stream events."""
         return ResponseEventStream(emitter)

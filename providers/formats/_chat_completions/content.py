@@ -120,6 +120,17 @@ def sent_as_text(
     return {"type": text_type, "text": text}
 
 
+def write_refusal(
+    block: RefusalBlock, path: str, ctx: RenderContext, role: str, *, text_type: str = "text"
+) -> dict[str, Any]:
+    """A ``refusal`` part in an assistant message (or in the document it was read from);
+    in a ``role`` message, which holds no refusals, a text part of ``text_type``."""
+    if role == "assistant" or ctx.faithful:
+        return ctx.ns.put({"type": "refusal", "refusal": block.text}, block.extra)
+    why = f"only assistant messages hold refusals; sent as text in a {role} message"
+    return sent_as_text(block.text, path, ctx, why, original="refusal", text_type=text_type)
+
+
 def refusal_as_text(block: RefusalBlock, path: str, ctx: RenderContext) -> dict[str, Any]:
     """A refusal as a ``text`` part, for an API with no refusal content."""
     why = f"{ctx.label} has no refusal content; sent as text"

@@ -1,11 +1,11 @@
 """What every HTTP client shares: render, send (plain or streamed), parse, classify.
 
-A provider client is a subclass of :class:`HttpClient` that names its format and fills in
-small hooks: the endpoint and the reader that turns its stream back into the payload a
-plain answer would have been, and, where its provider differs from the defaults (a Bearer
-key, a ``stream`` field), the credential headers and how the rendered payload asks for a
-stream. A streamed and a plain answer then go through the very same format parser, so
-they give equal UMF responses.
+A provider client is a subclass of :class:`HttpClient` that names its kind, its format
+and the path it posts to, and fills in small hooks: the reader that turns its stream back
+into the payload a plain answer would have been, and, where its provider differs from the
+defaults (one path, a Bearer key, a ``stream`` field), the endpoint, the credential
+headers and how the rendered payload asks for a stream. A streamed and a plain answer
+then go through the very same format parser, so they give equal UMF responses.
 """
 
 from __future__ import annotations
@@ -113,6 +113,8 @@ class HttpClient:
     kind: ClassVar[str]
     format_id: ClassVar[str]
     label: ClassVar[str]
+    # Where requests go under ``base_url`` (unless ``endpoint`` says otherwise).
+    path: ClassVar[str]
     # False where the model travels in the URL (Gemini): the body then does not name it.
     model_in_body: ClassVar[bool] = True
 
@@ -138,8 +140,8 @@ class HttpClient:
     # ----------------------------------------------------------------- hooks
 
     def endpoint(self, model: str, stream: bool) -> str:
-        """The URL to POST to."""
-        raise NotImplementedError
+        """The URL to POST to: ``path`` under ``base_url``, whatever the model."""
+        return f"{self.base_url}{self.path}"
 
     def credential_headers(self) -> dict[str, str]:
         """The headers that carry the key (and API version); never the body. Most

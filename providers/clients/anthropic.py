@@ -30,10 +30,7 @@ class AnthropicClient(HttpClient):
     kind = "anthropic"
     format_id = "anthropic"
     label = _LABEL
-
-    def endpoint(self, model: str, stream: bool) -> str:
-        """``{base_url}/v1/messages``."""
-        return f"{self.base_url}/v1/messages"
+    path = "/v1/messages"
 
     def credential_headers(self) -> dict[str, str]:
         """``x-api-key`` (when there is a key) and the API version."""

@@ -29,10 +29,7 @@ class OllamaClient(HttpClient):
     kind = "ollama"
     format_id = "ollama"
     label = _LABEL
-
-    def endpoint(self, model: str, stream: bool) -> str:
-        """``{base_url}/api/chat``."""
-        return f"{self.base_url}/api/chat"
+    path = "/api/chat"
 
     def set_streaming(self, payload: dict[str, Any], stream: bool) -> None:
         """Always explicit: Ollama's default is to stream."""

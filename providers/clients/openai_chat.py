@@ -25,10 +25,7 @@ class OpenAIChatClient(HttpClient):
     kind = "openai-chat"
     format_id = "openai-chat"
     label = _LABEL
-
-    def endpoint(self, model: str, stream: bool) -> str:
-        """``{base_url}/chat/completions`` (``base_url`` ends with ``/v1``)."""
-        return f"{self.base_url}/chat/completions"
+    path = "/chat/completions"  # base_url ends with /v1
 
     def set_streaming(self, payload: dict[str, Any], stream: bool) -> None:
         """``stream`` plus ``stream_options.include_usage``, which OpenAI refuses unless

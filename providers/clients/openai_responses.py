@@ -27,10 +27,7 @@ class OpenAIResponsesClient(HttpClient):
     kind = "openai-responses"
     format_id = "openai-responses"
     label = _LABEL
-
-    def endpoint(self, model: str, stream: bool) -> str:
-        """``{base_url}/responses``."""
-        return f"{self.base_url}/responses"
+    path = "/responses"  # base_url ends with /v1
 
     def stream_reader(self, emitter: ChunkEmitter) -> StreamReader:
         """A reader of Responses stream events."""

@@ -1,11 +1,12 @@
 """What every HTTP client shares: render, send (plain or streamed), parse, classify.
 
-A provider client is a subclass of :class:`HttpClient` that names its kind, its format
-and the path it posts to, and fills in small hooks: the reader that turns its stream back
-into the payload a plain answer would have been, and, where its provider differs from the
-defaults (one path, a Bearer key, a ``stream`` field), the endpoint, the credential
-headers and how the rendered payload asks for a stream. A streamed and a plain answer
-then go through the very same format parser, so they give equal UMF responses.
+A provider client is a subclass of :class:`HttpClient` that names its kind (the id of
+the format it speaks) and the path it posts to, and fills in small hooks: the reader that
+turns its stream back into the payload a plain answer would have been, and, where its
+provider differs from the defaults (one path, a Bearer key, a ``stream`` field), the
+endpoint, the credential headers and how the rendered payload asks for a stream. A
+streamed and a plain answer then go through the very same format parser, so they give
+equal UMF responses.
 """
 
 from __future__ import annotations
@@ -110,8 +111,8 @@ def _tls_context() -> ssl.SSLContext:
 class HttpClient:
     """The shared call flow; see the module docstring for the hooks a subclass fills."""
 
+    # The provider kind, named after the wire format it speaks (``providers.formats``).
     kind: ClassVar[str]
-    format_id: ClassVar[str]
     label: ClassVar[str]
     # Where requests go under ``base_url`` (unless ``endpoint`` says otherwise).
     path: ClassVar[str]
@@ -136,6 +137,11 @@ class HttpClient:
             limits=POOL_LIMITS,
             follow_redirects=False,
         )
+
+    @property
+    def format_id(self) -> str:
+        """The id of the format requests and answers are written in: the kind's."""
+        return self.kind
 
     # ----------------------------------------------------------------- hooks
 

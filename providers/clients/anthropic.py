@@ -28,7 +28,6 @@ class AnthropicClient(HttpClient):
     """A client for the Anthropic Messages API."""
 
     kind = "anthropic"
-    format_id = "anthropic"
     label = _LABEL
     path = "/v1/messages"
 

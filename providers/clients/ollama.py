@@ -27,7 +27,6 @@ class OllamaClient(HttpClient):
     """A client for Ollama's native chat API."""
 
     kind = "ollama"
-    format_id = "ollama"
     label = _LABEL
     path = "/api/chat"
 

@@ -23,7 +23,6 @@ class OpenAIChatClient(HttpClient):
     """A client for the OpenAI Chat Completions API and compatible servers."""
 
     kind = "openai-chat"
-    format_id = "openai-chat"
     label = _LABEL
     path = "/chat/completions"  # base_url ends with /v1
 

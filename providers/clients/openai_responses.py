@@ -25,7 +25,6 @@ class OpenAIResponsesClient(HttpClient):
     """A client for the OpenAI Responses API."""
 
     kind = "openai-responses"
-    format_id = "openai-responses"
     label = _LABEL
     path = "/responses"  # base_url ends with /v1
 

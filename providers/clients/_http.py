@@ -1,10 +1,12 @@
 """What every HTTP client shares: render, send (plain or streamed), parse, classify.
 
-A provider client is a subclass of :class:`HttpClient` that names its format and fills in
-four small hooks: the endpoint, the credential headers, how the rendered payload asks for a
-stream, and the reader that turns its stream back into the payload a plain answer would
-have been. A streamed and a plain answer then go through the very same format parser, so
-they give equal UMF responses.
+A provider client is a subclass of :class:`HttpClient` that names its kind (the id of
+the format it speaks) and the path it posts to, and fills in small hooks: the reader that
+turns its stream back into the payload a plain answer would have been, and, where its
+provider differs from the defaults (one path, a Bearer key, a ``stream`` field), the
+endpoint, the credential headers and how the rendered payload asks for a stream. A
+streamed and a plain answer then go through the very same format parser, so they give
+equal UMF responses.
 """
 
 from __future__ import annotations
@@ -109,9 +111,11 @@ def _tls_context() -> ssl.SSLContext:
 class HttpClient:
     """The shared call flow; see the module docstring for the hooks a subclass fills."""
 
+    # The provider kind, named after the wire format it speaks (``providers.formats``).
     kind: ClassVar[str]
-    format_id: ClassVar[str]
     label: ClassVar[str]
+    # Where requests go under ``base_url`` (unless ``endpoint`` says otherwise).
+    path: ClassVar[str]
     # False where the model travels in the URL (Gemini): the body then does not name it.
     model_in_body: ClassVar[bool] = True
 
@@ -134,15 +138,23 @@ class HttpClient:
             follow_redirects=False,
         )
 
+    @property
+    def format_id(self) -> str:
+        """The id of the format requests and answers are written in: the kind's."""
+        return self.kind
+
     # ----------------------------------------------------------------- hooks
 
     def endpoint(self, model: str, stream: bool) -> str:
-        """The URL to POST to."""
-        raise NotImplementedError
+        """The URL to POST to: ``path`` under ``base_url``, whatever the model."""
+        return f"{self.base_url}{self.path}"
 
     def credential_headers(self) -> dict[str, str]:
-        """The headers that carry the key (and API version); never the body."""
-        raise NotImplementedError
+        """The headers that carry the key (and API version); never the body. Most
+        providers take ``Authorization: Bearer <key>``, and no header without a key (a
+        local server needs none)."""
+        key = self.config.api_key
+        return {"authorization": f"Bearer {key}"} if key else {}
 
     def set_streaming(self, payload: dict[str, Any], stream: bool) -> None:
         """Ask for a stream (or not) in the payload; most providers take ``stream``."""

@@ -28,12 +28,8 @@ class AnthropicClient(HttpClient):
     """A client for the Anthropic Messages API."""
 
     kind = "anthropic"
-    format_id = "anthropic"
     label = _LABEL
-
-    def endpoint(self, model: str, stream: bool) -> str:
-        """``{base_url}/v1/messages``."""
-        return f"{self.base_url}/v1/messages"
+    path = "/v1/messages"
 
     def credential_headers(self) -> dict[str, str]:
         """``x-api-key`` (when there is a key) and the API version."""

@@ -28,7 +28,6 @@ class GeminiClient(HttpClient):
     """A client for the Gemini API (Google AI Studio keys)."""
 
     kind = "gemini"
-    format_id = "gemini"
     label = _LABEL
     model_in_body = False
 

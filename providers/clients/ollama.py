@@ -27,17 +27,8 @@ class OllamaClient(HttpClient):
     """A client for Ollama's native chat API."""
 
     kind = "ollama"
-    format_id = "ollama"
     label = _LABEL
-
-    def endpoint(self, model: str, stream: bool) -> str:
-        """``{base_url}/api/chat``."""
-        return f"{self.base_url}/api/chat"
-
-    def credential_headers(self) -> dict[str, str]:
-        """``Authorization: Bearer <key>`` when there is a key (a local Ollama needs none)."""
-        key = self.config.api_key
-        return {"authorization": f"Bearer {key}"} if key else {}
+    path = "/api/chat"
 
     def set_streaming(self, payload: dict[str, Any], stream: bool) -> None:
         """Always explicit: Ollama's default is to stream."""

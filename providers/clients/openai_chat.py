@@ -23,17 +23,8 @@ class OpenAIChatClient(HttpClient):
     """A client for the OpenAI Chat Completions API and compatible servers."""
 
     kind = "openai-chat"
-    format_id = "openai-chat"
     label = _LABEL
-
-    def endpoint(self, model: str, stream: bool) -> str:
-        """``{base_url}/chat/completions`` (``base_url`` ends with ``/v1``)."""
-        return f"{self.base_url}/chat/completions"
-
-    def credential_headers(self) -> dict[str, str]:
-        """``Authorization: Bearer <key>``; none for local servers without a key."""
-        key = self.config.api_key
-        return {"authorization": f"Bearer {key}"} if key else {}
+    path = "/chat/completions"  # base_url ends with /v1
 
     def set_streaming(self, payload: dict[str, Any], stream: bool) -> None:
         """``stream`` plus ``stream_options.include_usage``, which OpenAI refuses unless

@@ -25,17 +25,8 @@ class OpenAIResponsesClient(HttpClient):
     """A client for the OpenAI Responses API."""
 
     kind = "openai-responses"
-    format_id = "openai-responses"
     label = _LABEL
-
-    def endpoint(self, model: str, stream: bool) -> str:
-        """``{base_url}/responses``."""
-        return f"{self.base_url}/responses"
-
-    def credential_headers(self) -> dict[str, str]:
-        """``Authorization: Bearer <key>``."""
-        key = self.config.api_key
-        return {"authorization": f"Bearer {key}"} if key else {}
+    path = "/responses"  # base_url ends with /v1
 
     def stream_reader(self, emitter: ChunkEmitter) -> StreamReader:
         """A reader of Responses stream events."""

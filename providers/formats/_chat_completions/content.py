@@ -41,11 +41,12 @@ def typed_part_reader(
     return read_part
 
 
-def content_shape(parts: list[Any], role: str) -> str:
-    """The default spelling: nothing is ``absent`` for an assistant (an empty string for
-    others), one plain text part a ``string``, anything else ``parts``."""
+def content_shape(parts: list[Any], empty: str) -> str:
+    """The default spelling of content: ``empty`` for no parts (in the format's words:
+    ``absent``, ``null`` or an empty ``string``), one plain text part a ``string``,
+    anything else ``parts``."""
     if not parts:
-        return "absent" if role == "assistant" else "string"
+        return empty
     first = parts[0]
     if len(parts) == 1 and isinstance(first, dict) and first.keys() == {"type", "text"}:
         return "string" if first["type"] == "text" else "parts"
@@ -74,12 +75,12 @@ def read_content(
 
 def content_hint(parts: list[Any], role: str, spelled: str) -> str | None:
     """The ``$content`` hint to keep: None when the default spells it the same."""
-    return None if spelled == content_shape(parts, role) else spelled
+    return None if spelled == _default_shape(parts, role) else spelled
 
 
 def write_content(out: dict[str, Any], parts: list[dict[str, Any]], role: str, hint: Any) -> None:
     """Set ``out["content"]`` to ``parts`` spelled as ``hint`` says (else the default)."""
-    default = content_shape(parts, role)
+    default = _default_shape(parts, role)
     shape = hint or default
     if shape == "null" and not parts:
         out["content"] = None
@@ -87,6 +88,11 @@ def write_content(out: dict[str, Any], parts: list[dict[str, Any]], role: str, h
         out["content"] = parts[0]["text"] if parts else ""
     elif shape != "absent" or parts:
         out["content"] = parts
+
+
+def _default_shape(parts: list[Any], role: str) -> str:
+    # An assistant's missing content is left out; anyone else's is an empty string.
+    return content_shape(parts, "absent" if role == "assistant" else "string")
 
 
 def write_result_content(wire: dict[str, Any], content: Any, hint: Any) -> None:
@@ -118,6 +124,17 @@ def sent_as_text(
         "content-type-unsupported", why, field=path, original=original, transformed=text_type
     )
     return {"type": text_type, "text": text}
+
+
+def write_refusal(
+    block: RefusalBlock, path: str, ctx: RenderContext, role: str, *, text_type: str = "text"
+) -> dict[str, Any]:
+    """A ``refusal`` part in an assistant message (or in the document it was read from);
+    in a ``role`` message, which holds no refusals, a text part of ``text_type``."""
+    if role == "assistant" or ctx.faithful:
+        return ctx.ns.put({"type": "refusal", "refusal": block.text}, block.extra)
+    why = f"only assistant messages hold refusals; sent as text in a {role} message"
+    return sent_as_text(block.text, path, ctx, why, original="refusal", text_type=text_type)
 
 
 def refusal_as_text(block: RefusalBlock, path: str, ctx: RenderContext) -> dict[str, Any]:

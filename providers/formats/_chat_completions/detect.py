@@ -9,7 +9,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
-from providers.formats._kit.detect import score_messages
+from providers.formats._kit.detect import score_content, score_messages
 from providers.umf import JSON
 
 
@@ -68,16 +68,9 @@ def score_message(
         return 0
     if not foreign.isdisjoint(message.keys()):
         return 0
-    content = message.get("content")
-    score = 1
-    if isinstance(content, list):
-        scores = [score_part(part, message["role"]) for part in content]
-        if scores and min(scores) == 0:
-            return 0
-        score = max(scores, default=1)
-    elif content is not None and not isinstance(content, str):
-        return 0
-    return score if calls_fit(message.get("tool_calls"), arguments) else 0
+    content, role = message.get("content"), message["role"]
+    score = 1 if content is None else score_content(content, lambda part: score_part(part, role))
+    return score if score and calls_fit(message.get("tool_calls"), arguments) else 0
 
 
 def calls_fit(calls: JSON, arguments: type | tuple[type, ...], *, with_id: bool = True) -> bool:

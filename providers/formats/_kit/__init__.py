@@ -5,4 +5,4 @@ context), ``drift`` (the drift reporters), ``parameters`` (parameters an API req
 ``media`` (media that is not what it claims), ``wire`` (data URIs, argument strings,
 signatures, finish reasons, tool definitions), ``thread`` (one thread out of a tree),
 ``hidden`` (context kept out of sight) and ``detect`` (the detector of distinctive fields,
-and a message list's score)."""
+and the scores of a message list and of a message's content)."""

@@ -16,7 +16,7 @@ claim one of them as its own by mistake.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -142,7 +142,36 @@ def score_messages(messages: JSON, score_message: Callable[[JSON], int]) -> int:
     message fits (``score_message`` above 0), else the surest message's."""
     if not isinstance(messages, list) or not messages:
         return 0
-    scores = [score_message(message) for message in messages]
+    return _surest(messages, score_message)
+
+
+def score_content(content: JSON, score_block: Callable[[JSON], int]) -> int:
+    """A message content's score: 1 for text, 0 for anything but text or an array; for an
+    array, 0 unless every block fits (``score_block`` above 0), else the surest block's
+    (1 for no blocks)."""
+    if isinstance(content, str):
+        return 1
+    if not isinstance(content, list):
+        return 0
+    return _surest(content, score_block) if content else 1
+
+
+def typed_block_score(known: Collection[str], own: Collection[str]) -> Callable[[JSON], int]:
+    """A ``score_block`` for blocks told apart by their ``type``: 0 unless it is one of
+    ``known``, 2 when it is one of ``own`` (types no other format has), else 1."""
+
+    def score(block: JSON) -> int:
+        kind = block.get("type") if isinstance(block, dict) else None
+        if kind not in known:
+            return 0
+        return 2 if kind in own else 1
+
+    return score
+
+
+def _surest(values: list[Any], score: Callable[[JSON], int]) -> int:
+    """0 when one of ``values`` does not fit, else the surest one's score."""
+    scores = [score(value) for value in values]
     return 0 if min(scores) == 0 else max(scores)
 
 

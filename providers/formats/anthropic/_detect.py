@@ -61,12 +61,13 @@ def _detect_messages(messages: JSON) -> int:
     for message in messages:
         if not isinstance(message, dict) or not {"role", "content"} <= message.keys():
             return 0
-        if message["role"] in _OTHER_ROLES or set(message) - {"role", "content"}:
+        role = message["role"]
+        if not isinstance(role, str) or role in _OTHER_ROLES or set(message) - {"role", "content"}:
             return 0
         content = message["content"]
         if isinstance(content, list):
             # Every Anthropic block names its type (Bedrock's, keyed by member, do not).
-            if not all(isinstance(b, dict) and "type" in b for b in content):
+            if not all(isinstance(b, dict) and isinstance(b.get("type"), str) for b in content):
                 return 0
             types = {b.get("type") for b in content}
             if types & {"image_url", "input_audio", "file", "input_text"}:

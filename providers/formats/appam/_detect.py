@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._kit.detect import score_content
 from providers.formats._message_lists.shapes import score_payload
 from providers.formats.appam._constants import BLOCK_TYPES, MESSAGE_KEYS, ROLES
 from providers.umf import JSON
@@ -23,11 +24,9 @@ def _score_message(message: JSON) -> int:
     content = message.get("content")
     if set(message) - MESSAGE_KEYS or not isinstance(content, list):
         return 0
-    scores = [_score_block(block) for block in content]
-    if scores and min(scores) == 0:
-        return 0
+    score = score_content(content, _score_block)
     marked = {"reasoning", "reasoning_details"} & message.keys()
-    return 2 if marked or 2 in scores else 1
+    return 2 if score and marked else score
 
 
 def _score_block(block: JSON) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._kit.detect import score_messages
+from providers.formats._kit.detect import score_content, score_messages
 from providers.formats._kit.paths import is_int
 from providers.formats.matey_ir._constants import CHUNK_TYPES, MESSAGE_KEYS, REQUEST_KEYS, ROLES
 from providers.umf import JSON
@@ -71,13 +71,7 @@ def _score_message(message: JSON) -> int:
         return 0
     if set(message) - MESSAGE_KEYS:
         return 0
-    content = message.get("content")
-    if isinstance(content, str):
-        return 1
-    if not isinstance(content, list):
-        return 0
-    scores = [_score_block(block) for block in content]
-    return 0 if scores and min(scores) == 0 else max(scores, default=1)
+    return score_content(message.get("content"), _score_block)
 
 
 def _score_block(block: Any) -> int:

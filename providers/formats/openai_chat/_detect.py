@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._chat_completions.detect import Scorers, calls_fit, fit_shapes
-from providers.formats._kit.detect import Distinctive, score_fit
+from providers.formats._kit.detect import Distinctive, score_content, score_fit, typed_block_score
 from providers.umf import JSON
 
 from ._constants import PART_TYPES, ROLES
@@ -36,7 +36,8 @@ DISTINCTIVE = Distinctive(
     block_types=tuple(PART_TYPES),
     block_fields=("type", "text", "image_url", "input_audio", "file", "refusal"),
 )
-_OPENAI_PARTS = {"image_url", "input_audio", "file", "refusal"}
+# A part of OpenAI's own types makes a message surely Chat Completions (2).
+_score_part = typed_block_score(PART_TYPES, {"image_url", "input_audio", "file", "refusal"})
 
 
 def detect(payload: JSON) -> int:
@@ -61,14 +62,9 @@ def _score_message(message: JSON) -> int:
     if not isinstance(message, dict) or message.get("role") not in ROLES:
         return 0
     content = message.get("content")
-    if content is not None and not isinstance(content, str | list):
+    score = 1 if content is None else score_content(content, _score_part)
+    if score == 0:
         return 0
-    score = 1
-    if isinstance(content, list):
-        kinds = [part.get("type") if isinstance(part, dict) else None for part in content]
-        if any(kind not in PART_TYPES for kind in kinds):
-            return 0
-        score = 2 if _OPENAI_PARTS & set(kinds) else 1
     calls = message.get("tool_calls")
     if (calls and calls_fit(calls, str, with_id=False)) or message.get("role") in (
         "developer",

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from providers.formats._chat_completions.content import content_shape
 from providers.formats._kit.fields import (
     require_list,
     require_mapping,
@@ -52,6 +53,9 @@ _MAPPED_FIELDS = {
 }
 _HANDLED = ("role", "content")
 _TURN_ROLES = frozenset({"system", "developer", "user", "assistant"})
+# How the renderer spells no content by default, by whether the message makes tool calls
+# (the family's content_shape does the rest): null beside calls, else an empty string.
+EMPTY_CONTENT = {True: "null", False: "string"}
 
 
 @dataclass
@@ -95,17 +99,6 @@ def parse_message(raw: JSON, path: str, state: ParseState) -> Message:
     raise FormatError(f"role must be one of {', '.join(ROLES)}", field=at(path, "role"))
 
 
-def content_shape(parts: list[Any], has_calls: bool) -> str:
-    """How the renderer spells content by default: ``string`` for one plain text part
-    (or nothing), ``null`` for nothing beside tool calls, else ``parts``."""
-    if not parts:
-        return "null" if has_calls else "string"
-    first = parts[0]
-    if len(parts) == 1 and isinstance(first, dict) and first.keys() == {"type", "text"}:
-        return "string" if first["type"] == "text" else "parts"
-    return "parts"
-
-
 def _parse_turn(source: dict[str, Any], role: str, path: str, state: ParseState) -> Message:
     # The common message (a role, a string content, perhaps a name and tool calls) takes
     # the short way through here: each rarer field is looked at only when it is there (a
@@ -141,7 +134,7 @@ def _parse_turn(source: dict[str, Any], role: str, path: str, state: ParseState)
     content_hint = None
     if kind != "string":
         parts = raw_content if isinstance(raw_content, list) else []
-        content_hint = None if kind == content_shape(parts, has_calls) else kind
+        content_hint = None if kind == content_shape(parts, EMPTY_CONTENT[has_calls]) else kind
     return Message(
         role=role,  # type: ignore[arg-type]  # one of _TURN_ROLES
         content=blocks,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._chat_completions.blocks import result_part
+from providers.formats._chat_completions.content import content_shape
 from providers.formats._chat_completions.pairing import carried, loose_tool_message
 from providers.formats._chat_completions.turns import mark_error
 from providers.formats._kit.drift import report_reasoning_details, report_thinking_dropped
@@ -32,7 +33,7 @@ from providers.umf import (
 )
 
 from ._constants import NAMESPACE
-from ._parse_messages import content_shape
+from ._parse_messages import EMPTY_CONTENT
 from ._render_parts import RenderContext, render_part, report_foreign_extra
 from ._rules import Entry
 
@@ -144,7 +145,9 @@ def _turn_wire(message: Message, pieces: _Pieces, ctx: RenderContext) -> dict[st
     out: dict[str, Any] = {"role": message.role}
     parts = [part for _, part, _, _ in pieces.parts]
     calls = [block for _, block, _ in pieces.calls]
-    shape = NAMESPACE.hint(message.extra, "content") or content_shape(parts, bool(calls))
+    shape = NAMESPACE.hint(message.extra, "content") or content_shape(
+        parts, EMPTY_CONTENT[bool(calls)]
+    )
     if not ctx.faithful and message.role != "assistant" and shape in ("absent", "null"):
         shape = "string"  # only an assistant's content may be missing in a request
     _set_content(out, parts, shape)
@@ -162,7 +165,7 @@ def _set_content(out: dict[str, Any], parts: list[dict[str, Any]], shape: str) -
         return
     if shape == "null" and not parts:
         out["content"] = None
-    elif shape != "parts" and content_shape(parts, False) == "string":
+    elif shape != "parts" and content_shape(parts, "string") == "string":
         out["content"] = parts[0]["text"] if parts else ""
     else:
         out["content"] = parts

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._chat_completions.blocks import media_uri
-from providers.formats._chat_completions.content import sent_as_text, write_text
+from providers.formats._chat_completions.content import sent_as_text, write_refusal, write_text
 from providers.formats._chat_completions.files import filename_for
 from providers.formats._kit.context import RenderContext as KitContext
 from providers.formats._kit.drift import describe, report_block_dropped, report_foreign_fields
@@ -69,7 +69,7 @@ def render_part(block: Block, path: str, ctx: RenderContext, role: str) -> dict[
     if isinstance(block, TextBlock):
         return write_text(block, path, ctx, "OpenAI Chat requests carry no citations")
     if isinstance(block, RefusalBlock):
-        return _render_refusal(block, path, ctx, role)
+        return write_refusal(block, path, ctx, role)
     if isinstance(block, ImageBlock):
         return _render_image(block, path, ctx)
     if isinstance(block, AudioBlock):
@@ -77,15 +77,6 @@ def render_part(block: Block, path: str, ctx: RenderContext, role: str) -> dict[
     if isinstance(block, DocumentBlock):
         return _render_document(block, path, ctx)
     raise TypeError(f"{block.type} blocks are not content parts")  # callers sort these out
-
-
-def _render_refusal(
-    block: RefusalBlock, path: str, ctx: RenderContext, role: str
-) -> dict[str, Any]:
-    if role == "assistant" or ctx.faithful:
-        return NAMESPACE.put({"type": "refusal", "refusal": block.text}, block.extra)
-    why = f"only assistant messages hold refusals; sent as text in a {role} message"
-    return sent_as_text(block.text, path, ctx, why, original="refusal")
 
 
 def _render_image(block: ImageBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:

@@ -11,18 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._kit.detect import score_content, score_messages, typed_block_score
 from providers.umf import JSON
 
 from ._constants import ITEM_TYPES, MESSAGE_ROLES, PART_TYPES
 from ._parse import is_response
 
-_OWN_PARTS = frozenset(PART_TYPES) - {"refusal"}  # Chat Completions has refusal parts too
+# Chat Completions has refusal parts too: the other part types are the Responses API's own.
+_score_part = typed_block_score(PART_TYPES, frozenset(PART_TYPES) - {"refusal"})
 
 
 def detect(payload: JSON) -> int:
     """0 (not mine), 1 (fits) or 2 (surely the Responses API)."""
     if isinstance(payload, list):
-        return score_items(payload)
+        return score_messages(payload, _score_item)
     if not isinstance(payload, dict):
         return 0
     if isinstance(payload.get("request"), dict) and isinstance(payload.get("response"), dict):
@@ -35,20 +37,7 @@ def detect(payload: JSON) -> int:
     request_input = payload["input"]
     if isinstance(request_input, str) or request_input == []:
         return 2
-    return 2 if score_items(request_input) else 0
-
-
-def score_items(items: JSON) -> int:
-    """How surely ``items`` is a Responses item list."""
-    if not isinstance(items, list) or not items:
-        return 0
-    score = 1
-    for entry in items:
-        entry_score = _score_item(entry)
-        if entry_score == 0:
-            return 0
-        score = max(score, entry_score)
-    return score
+    return 2 if score_messages(request_input, _score_item) else 0
 
 
 def _score_item(entry: JSON) -> int:
@@ -61,18 +50,10 @@ def _score_item(entry: JSON) -> int:
         return 2 if isinstance(entry.get("id"), str) and set(entry) <= {"id", "type"} else 0
     if kind == "message":
         return 2 if _score_message(entry) else 0
-    return 2 if kind in ITEM_TYPES else 0
+    return 2 if isinstance(kind, str) and kind in ITEM_TYPES else 0
 
 
 def _score_message(message: dict[str, Any]) -> int:
     if message.get("role") not in MESSAGE_ROLES:
         return 0
-    content = message.get("content")
-    if isinstance(content, str):
-        return 1
-    if not isinstance(content, list):
-        return 0
-    kinds = [part.get("type") if isinstance(part, dict) else None for part in content]
-    if any(kind not in PART_TYPES for kind in kinds):
-        return 0
-    return 2 if _OWN_PARTS & set(kinds) else 1
+    return score_content(message.get("content"), _score_part)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._chat_completions.blocks import media_uri
-from providers.formats._chat_completions.content import sent_as_text
+from providers.formats._chat_completions.content import sent_as_text, write_refusal
 from providers.formats._chat_completions.files import filename_for, openai_file_id
 from providers.formats._kit.drift import describe, report_block_dropped, report_citations_dropped
 from providers.formats._kit.extra import put_fields
@@ -23,7 +23,7 @@ def render_part(block: Block, path: str, ctx: Context, role: str) -> dict[str, A
     if isinstance(block, TextBlock):
         return _render_text(block, path, ctx, role)
     if isinstance(block, RefusalBlock):
-        return _render_refusal(block, path, ctx, role)
+        return write_refusal(block, path, ctx, role, text_type="input_text")
     if isinstance(block, ImageBlock):
         return _render_image(block, path, ctx)
     if isinstance(block, DocumentBlock):
@@ -52,13 +52,6 @@ def warn_citations(block: TextBlock, path: str, ctx: Context) -> None:
     """Citations that only an assistant's ``output_text`` annotations could carry."""
     why = "OpenAI Responses carries citations only as annotations of its own answers"
     report_citations_dropped(block, path, ctx.drift, why)
-
-
-def _render_refusal(block: RefusalBlock, path: str, ctx: Context, role: str) -> dict[str, Any]:
-    if role == "assistant" or ctx.faithful:
-        return NS.put({"type": "refusal", "refusal": block.text}, block.extra)
-    why = f"only assistant messages hold refusals; sent as text in a {role} message"
-    return sent_as_text(block.text, path, ctx, why, original="refusal", text_type="input_text")
 
 
 def _render_image(block: ImageBlock, path: str, ctx: Context) -> dict[str, Any] | None:

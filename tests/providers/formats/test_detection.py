@@ -230,3 +230,22 @@ def test_a_payload_no_format_reads_keeps_the_named_format_s_reason() -> None:
         formats.parse("gemini", {"neither": "one"})
     assert "reads as" not in refused.value.message
     assert refused.value.message.startswith("not a Gemini generateContent payload")
+
+
+NOT_STRINGS = [[], {}, [1], 1]
+
+
+@pytest.mark.parametrize("format_id", sorted(REGISTERED))
+@pytest.mark.parametrize("value", NOT_STRINGS, ids=repr)
+def test_a_type_or_role_that_is_not_a_string_is_scored(format_id: str, value: object) -> None:
+    # A list or an object where a name belongs is unhashable: looked up in a set of names,
+    # it once raised TypeError out of auto detection instead of being scored.
+    detect = formats.get(format_id).detect
+    for payload in (
+        [{"type": value}],
+        [{"role": "user", "content": "x", "type": value}],
+        [{"role": value, "content": "x"}],
+        {"messages": [{"role": value, "content": "x"}]},
+        [{"role": "user", "content": [{"type": value}]}],
+    ):
+        assert detect(payload) in (0, 1, 2), payload

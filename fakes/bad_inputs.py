@@ -141,6 +141,20 @@ def _shape_cases() -> Iterator[BadInput]:
         (IMPORT, {"format": "umf", "payload": MESSAGES, "title": "t" * 301}, "title", (400,)),
         (IMPORT, {"format": "auto", "payload": {"hello": "world"}}, "payload", (422,)),
         (IMPORT, {"format": "auto", "payload": 42}, "payload", (422,)),
+        # A list or an object where detection looks for a name (a role, a block's type).
+        (
+            IMPORT,
+            {"format": "auto", "payload": [{"role": [], "content": "x"}]},
+            "payload[0].role",
+            (422,),
+        ),
+        (IMPORT, {"format": "auto", "payload": [{"type": {}}]}, "payload", (422,)),
+        (
+            IMPORT,
+            {"format": "auto", "payload": [{"role": "user", "content": [{"type": []}]}]},
+            "payload[0].content[0].type",
+            (422,),
+        ),
         (
             IMPORT,
             {"format": "umf", "payload": [{"role": "user", "content": "a\u0000b"}]},

@@ -110,7 +110,10 @@ def _pair_results_and_sign(turns: list[Turn], ctx: Context) -> list[Turn]:
             _answer_calls(turn, calls, ctx)
             calls = []
         elif turn.role == "model":
-            calls = [part for part in turn.parts if part.call_id is not None]
+            calls = []
+            for part in turn.parts:  # not a list comprehension: see Turn.payload
+                if part.call_id is not None:
+                    calls.append(part)
             if calls:
                 _sign_first_call(calls[0], signs)
         else:

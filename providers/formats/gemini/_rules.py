@@ -110,7 +110,10 @@ def _pair_results_and_sign(turns: list[Turn], ctx: Context) -> list[Turn]:
             _answer_calls(turn, calls, ctx)
             calls = []
         elif turn.role == "model":
-            calls = [part for part in turn.parts if part.call_id is not None]
+            calls = []
+            for part in turn.parts:  # not a list comprehension: see Turn.payload
+                if part.call_id is not None:
+                    calls.append(part)
             if calls:
                 _sign_first_call(calls[0], signs)
         else:
@@ -134,8 +137,9 @@ def _answer_calls(turn: Turn, calls: list[Part], ctx: Context) -> None:
         else:
             return  # no call to answer and no response: the turn stays as it is
     elif _answered_in_order(turn.parts, calls):  # the common turn: only names to check
-        for result, call in zip(turn.parts, calls, strict=False):
-            _named(result, call, ctx)
+        parts = turn.parts
+        for index, call in enumerate(calls):  # not zip(..., strict=False): see below
+            _named(parts[index], call, ctx)
         return
     pending: dict[str | None, int] = {}
     for call in calls:
@@ -172,10 +176,17 @@ def _answered_in_order(parts: list[Part], calls: list[Part]) -> bool:
     count = len(calls)
     if len(parts) < count:
         return False
-    for part, call in zip(parts, calls, strict=False):
-        if part.answers != call.call_id:
+    # Indexes, not zip(parts, calls, strict=False) (a keyword makes zip take CPython's slow
+    # call, 2k instructions more), and loops, not all() over a generator: once per step.
+    for index, call in enumerate(calls):
+        if parts[index].answers != call.call_id:
             return False
-    return all(part.answers is None for part in parts[count:])
+    for part in parts[count:]:
+        if part.answers is not None:
+            break
+    else:
+        return True
+    return False
 
 
 def _named(result: Part, call: Part, ctx: Context) -> Part:

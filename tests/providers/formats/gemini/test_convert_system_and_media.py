@@ -4,6 +4,11 @@ media (the exact payload and drift warnings of each rule).
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
+import pytest
+
+from providers.formats.gemini._render_media import url_path
 from providers.umf import (
     AudioBlock,
     Block,
@@ -162,3 +167,38 @@ def test_images_stay_in_the_model_turn() -> None:
         {"inlineData": {"mimeType": "image/png", "data": PNG}},
     ]
     assert warnings == []
+
+
+# URLs whose path the fast reading takes, and others it leaves to urlsplit (spaces,
+# controls, non-ASCII, brackets in the host, no ``//``, no scheme).
+URLS = [
+    "https://example.com/img/photo_1.png",
+    "https://example.com",
+    "https://example.com?x.png",
+    "https://example.com#/x.png",
+    "https://ex.com/a.png?b=c.jpg#d",
+    "https://ex.com/a#b?c.gif",
+    "https://e.com/a[1].png?q=[2]",
+    "https://u:p@e.com:80/x.tar.gz",
+    "HTTPS://E.COM/A.PNG",
+    "x+y.z-1://h/p.mp3",
+    "file:///tmp/x.wav",
+    "gs://bucket/x/y.pdf",
+    "https://",
+    "http://[::1]/a.png",
+    "mailto:a.png",
+    "a/b.png",
+    "1http://h/p.png",
+    "ht_tp://e.com/a.png",
+    "https:/e.com/x.png",
+    " https://e.com/a.png",
+    "https://e.com/a\tb.png",
+    "https://e.com/a b.png",
+    "https://e.com/a\x7f.png",
+    "https://é.com/a.png",
+]
+
+
+@pytest.mark.parametrize("url", URLS)
+def test_a_url_path_is_the_one_urlsplit_reads(url: str) -> None:
+    assert url_path(url) == urlsplit(url).path

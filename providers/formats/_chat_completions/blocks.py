@@ -21,7 +21,12 @@ from providers.formats._kit.extra import Namespace
 from providers.formats._kit.fields import require_mapping, require_str, split
 from providers.formats._kit.paths import at
 from providers.formats._kit.thread import one_thread
-from providers.formats._kit.wire import data_uri, parse_data_uri, tool_definition
+from providers.formats._kit.wire import (
+    data_uri,
+    empty_object_schema,
+    parse_data_uri,
+    tool_definition,
+)
 from providers.umf import (
     JSON,
     Block,
@@ -38,8 +43,6 @@ from providers.umf import (
 )
 
 Ctx = TypeVar("Ctx", bound=Context)
-
-_EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
 
 
 @dataclass
@@ -198,10 +201,10 @@ def write_tool(tool: Tool, path: str, ctx: Context) -> dict[str, Any]:
     report_foreign_extra(tool.extra, path, ctx)
     function = tool_definition(tool)
     if tool.parameters is None and not ctx.faithful:
-        function["parameters"] = _EMPTY_SCHEMA
+        function["parameters"] = schema = empty_object_schema()
         report_defaulted(
             at(path, "parameters"),
-            _EMPTY_SCHEMA,
+            schema,
             ctx.drift,
             f"{ctx.label} tools need parameters; an empty object schema was used",
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._kit.drift import report_defaulted
+from providers.formats._kit.wire import empty_object_schema
 from providers.formats.base import Drift
 from providers.umf import ToolChoice
 
@@ -21,10 +22,9 @@ def report_choice_without_tools(choice: ToolChoice, drift: Drift, target: str) -
     )
 
 
-def defaulted_schema(
-    schema: dict[str, Any], path: str, drift: Drift, target: str
-) -> dict[str, Any]:
-    """``schema`` (an empty object schema) for a tool that has none, said as an info."""
+def defaulted_schema(path: str, drift: Drift, target: str) -> dict[str, Any]:
+    """An empty object schema for a tool that has none, said as an info."""
+    schema = empty_object_schema()
     why = f"{target} tools need an input schema; an empty object schema was used"
     report_defaulted(f"{path}.parameters", schema, drift, why)
     return schema

@@ -122,6 +122,12 @@ def report_call_not_made(block: ToolUseBlock, path: str, drift: Drift, why: str)
     drift.add("content-dropped", why, field=path, original=original)
 
 
+def empty_object_schema() -> dict[str, Any]:
+    """The JSON Schema of a tool that takes no arguments, for targets that require one: a
+    new object each time, since whoever gets a payload may change it."""
+    return {"type": "object", "properties": {}}
+
+
 def tool_definition(tool: Tool) -> dict[str, Any]:
     """A tool as most targets define a function: its ``name``, then its ``description`` and
     ``parameters`` (JSON Schema) when it has them."""

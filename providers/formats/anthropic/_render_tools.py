@@ -32,9 +32,7 @@ def _tool(tool: Tool, path: str, ctx: RenderContext) -> dict[str, Any]:
         body["description"] = tool.description
     schema = tool.parameters
     if schema is None and not ctx.faithful:
-        schema = defaulted_schema(
-            {"type": "object", "properties": {}}, path, ctx.drift, "Anthropic"
-        )
+        schema = defaulted_schema(path, ctx.drift, "Anthropic")
     if schema is not None:
         body["input_schema"] = schema
     body.update(own_extra(tool.extra, FORMAT_ID))

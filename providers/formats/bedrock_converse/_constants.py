@@ -24,7 +24,6 @@ EMPTY_RESULT_TEXT: Final = "(no output)"
 # document block without a text block in the same message.
 DOCUMENT_PROMPT_TEXT: Final = "(see the attached document)"
 # The schema sent for a tool that has none (Bedrock requires ``inputSchema``).
-EMPTY_SCHEMA: Final = {"type": "object", "properties": {}}
 
 TOOL_ID_PATTERN: Final = re.compile(r"[a-zA-Z0-9_.:-]{1,64}")
 TOOL_NAME_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]{1,64}")

@@ -15,8 +15,8 @@ from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import offered_choice, report_foreign_extra
 from providers.formats._kit.extra import hint, own_extra
 from providers.formats._kit.ids import ToolNames
+from providers.formats._kit.wire import empty_object_schema
 from providers.formats.bedrock_converse._constants import (
-    EMPTY_SCHEMA,
     FORMAT_ID,
     TOOL_NAME_PATTERN,
     TOOL_NAME_REFUSED,
@@ -87,7 +87,7 @@ def _spec(tool: Tool, name: str, path: str, ctx: RenderContext) -> dict[str, Any
         spec["description"] = tool.description
     schema = tool.parameters
     if schema is None:
-        schema = defaulted_schema(dict(EMPTY_SCHEMA), path, ctx.drift, "Bedrock")
+        schema = defaulted_schema(path, ctx.drift, "Bedrock")
     spec["inputSchema"] = {"json": schema}
     spec.update(own_extra(tool.extra, FORMAT_ID))
     report_foreign_extra(tool.extra, path, ctx)
@@ -106,7 +106,8 @@ def _specs_from_calls(names: list[str], ctx: RenderContext) -> list[dict[str, An
         transformed=unique,
     )
     return [
-        {"toolSpec": {"name": name, "inputSchema": {"json": dict(EMPTY_SCHEMA)}}} for name in unique
+        {"toolSpec": {"name": name, "inputSchema": {"json": empty_object_schema()}}}
+        for name in unique
     ]
 
 

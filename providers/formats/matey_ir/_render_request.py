@@ -9,6 +9,7 @@ from typing import Any
 
 from providers.formats._kit.drift import report_parameters_dropped
 from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import empty_object_schema
 from providers.formats._message_lists.render import ListContext, report_foreign
 from providers.formats.matey_ir._constants import NS, PARAMETER_KEYS
 from providers.formats.matey_ir._rules import default_tool_field, fit_parameter
@@ -56,9 +57,7 @@ def render_tools(conversation: Conversation, ctx: ListContext) -> list[dict[str,
             description = default_tool_field(ctx, at(path, "description"), "")
         schema = tool.parameters
         if schema is None:
-            schema = default_tool_field(
-                ctx, at(path, "parameters"), {"type": "object", "properties": {}}
-            )
+            schema = default_tool_field(ctx, at(path, "parameters"), empty_object_schema())
         body = {"name": tool.name, "description": description, "parameters": schema}
         out.append(NS.put(body, tool.extra))
     return out

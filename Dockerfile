@@ -1,7 +1,9 @@
 # The web and worker image of the UMF Archive.
 FROM python:3.11-slim
 
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
+# PYTHONFAULTHANDLER: a process that crashes (a signal, as a C extension's fault) writes
+# every thread's Python stack to its log before it dies.
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PYTHONFAULTHANDLER=1
 WORKDIR /app
 
 # The locked versions, each file checked against its hash (as `make run` installs them),

@@ -8,7 +8,6 @@ from typing import Any, TypeVar
 
 from providers.formats._chat_completions.files import base64_source
 from providers.formats._chat_completions.turns import Turn
-from providers.formats._kit import wire
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import (
     report_block_dropped,
@@ -95,13 +94,6 @@ def same_bytes(original: Any, source: MediaSource) -> bool:
     if parsed is None:
         return original == source.data
     return parsed == (source.media_type, source.data)
-
-
-def decoded_text(source: MediaSource) -> str | None:
-    """The text of base64 ``text/*`` bytes, or None."""
-    if source.type != "base64" or source.data is None:
-        return None
-    return wire.decoded_text(source.data) if (source.media_type or "").startswith("text/") else None
 
 
 def image_url(

@@ -197,14 +197,20 @@ def decoded_text(data: str) -> str | None:
         return None
 
 
+def base64_text(source: MediaSource) -> str | None:
+    """The text of base64 ``text/*`` bytes, or None."""
+    if source.type != "base64" or source.data is None:
+        return None
+    return decoded_text(source.data) if (source.media_type or "").startswith("text/") else None
+
+
 def document_text(block: DocumentBlock) -> str | None:
-    """The text of a plain-text document: given as text, or as base64 ``text/*`` bytes."""
+    """The text of a plain-text document: given as text, or as base64 ``text/*`` bytes
+    (none when there are no bytes)."""
     source = block.source
     if source.type == "text":
         return source.data
-    if source.type == "base64" and source.data and (source.media_type or "").startswith("text/"):
-        return decoded_text(source.data)
-    return None
+    return base64_text(source) if source.data else None
 
 
 def media_summary(source: MediaSource) -> dict[str, Any]:

@@ -15,7 +15,6 @@ from typing import Any
 import orjson
 
 from providers.formats._chat_completions.blocks import (
-    decoded_text,
     image_url,
     leave_out_empty,
     sendable,
@@ -30,7 +29,7 @@ from providers.formats._chat_completions.content import (
 from providers.formats._chat_completions.turns import Located, Turn, locate, mark_error
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import describe, report_block_dropped, report_thinking_dropped
-from providers.formats._kit.wire import report_signature_stripped, signature_portable
+from providers.formats._kit.wire import base64_text, report_signature_stripped, signature_portable
 from providers.umf import (
     JSON,
     Block,
@@ -233,7 +232,7 @@ def _foreign_data(block: DocumentBlock) -> dict[str, Any] | None:
         return native if isinstance(native, dict) else {**data, "text": source.data}
     if source.type == "url" and source.url:
         return {**data, "url": source.url}
-    text = decoded_text(source)
+    text = base64_text(source)
     return {**data, "text": text} if text is not None else None
 
 

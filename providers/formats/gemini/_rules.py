@@ -181,12 +181,10 @@ def _answered_in_order(parts: list[Part], calls: list[Part]) -> bool:
     for index, call in enumerate(calls):
         if parts[index].answers != call.call_id:
             return False
-    for part in parts[count:]:
+    for part in parts[count:]:  # noqa: SIM110  (a loop, not all(): see above)
         if part.answers is not None:
-            break
-    else:
-        return True
-    return False
+            return False
+    return True
 
 
 def _named(result: Part, call: Part, ctx: Context) -> Part:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._chat_completions.blocks import (
-    decoded_text,
     image_url,
     media_uri,
     same_bytes,
@@ -16,7 +15,7 @@ from providers.formats._chat_completions.blocks import (
 from providers.formats._chat_completions.content import sent_as_text
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import describe, report_block_dropped, report_thinking_dropped
-from providers.formats._kit.wire import report_signature_stripped, signature_portable
+from providers.formats._kit.wire import base64_text, report_signature_stripped, signature_portable
 from providers.umf import AudioBlock, DocumentBlock, ImageBlock, ThinkingBlock
 
 from ._constants import NS
@@ -48,7 +47,7 @@ def render_document(block: DocumentBlock, path: str, ctx: Context) -> dict[str, 
         if name is not None:
             chunk["document_name"] = name
         return NS.put(chunk, block.extra)
-    text = source.data if source.type == "text" else decoded_text(source)
+    text = source.data if source.type == "text" else base64_text(source)
     if text is None:
         why = (
             "Mistral takes documents by URL; these bytes would need an upload first"

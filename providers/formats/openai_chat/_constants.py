@@ -20,6 +20,10 @@ FLOAT_PARAMETERS = ("temperature", "top_p", "frequency_penalty", "presence_penal
 # Audio formats by media type, for sources that spell the type the IANA way.
 _AUDIO_FORMATS = {"audio/mpeg": "mp3", "audio/x-wav": "wav", "audio/wave": "wav"}
 
+# How no content is spelled by default, by whether the message makes tool calls (the
+# family's content_shape does the rest): null beside calls, else an empty string.
+EMPTY_CONTENT = {True: "null", False: "string"}
+
 # OpenAI rejects tool-call ids longer than 40 characters; keep to the safe alphabet too.
 valid_tool_call_id = full_match(r"[A-Za-z0-9_-]{1,40}")
 

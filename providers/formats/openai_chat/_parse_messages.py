@@ -38,7 +38,7 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._constants import NAMESPACE, ROLES
+from ._constants import EMPTY_CONTENT, NAMESPACE, ROLES
 from ._parse_parts import parse_custom_input, parse_part
 
 # The fields each role maps to UMF (role and content are read apart); the others are
@@ -53,9 +53,6 @@ _MAPPED_FIELDS = {
 }
 _HANDLED = ("role", "content")
 _TURN_ROLES = frozenset({"system", "developer", "user", "assistant"})
-# How the renderer spells no content by default, by whether the message makes tool calls
-# (the family's content_shape does the rest): null beside calls, else an empty string.
-EMPTY_CONTENT = {True: "null", False: "string"}
 
 
 @dataclass

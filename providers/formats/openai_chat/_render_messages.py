@@ -32,8 +32,7 @@ from providers.umf import (
     ToolUseBlock,
 )
 
-from ._constants import NAMESPACE
-from ._parse_messages import EMPTY_CONTENT
+from ._constants import EMPTY_CONTENT, NAMESPACE
 from ._render_parts import RenderContext, render_part, report_foreign_extra
 from ._rules import Entry
 

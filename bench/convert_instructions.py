@@ -11,9 +11,13 @@ that conversion alone (``--toggle-collect`` on ``operator.call``, through which 
 child makes it, and which nothing else calls), so the interpreter's start, the imports
 and the building of the payload are left out. The count divided by N is printed.
 ``parse`` is the openai-chat parse on its own (:func:`providers.formats.parse`), which
-every target's figure includes.
+every target's figure includes. With ``--litellm`` (LiteLLM installed), LiteLLM's offline
+transformation of the same conversation into each target (``bench/convert.py``'s) is
+counted too, and the ratio of its count to ours: the speed ratio of ``bench/convert.py``
+without a machine's noise, and without what instructions leave out (below).
 
     .venv/bin/python bench/convert_instructions.py [--messages 1000] [--targets parse,gemini]
+        [--litellm]
 
 Needs ``valgrind`` on the PATH and CPython 3.11 or later (``operator.call``). Each child
 runs with ``PYTHONHASHSEED=0``, and the same code in the same environment gives the same
@@ -47,6 +51,8 @@ TARGETS = ("parse", "anthropic", "gemini", "bedrock-converse")
 WARM_UP_MESSAGES = 60
 # Sizes of a padding variable in each child's environment: three memory layouts.
 LAYOUTS = (0, 1500, 4000)
+# The prefix of a child that counts LiteLLM's transformation into the target instead.
+LITELLM = "litellm:"
 
 
 def child(target: str, messages: int) -> None:
@@ -54,7 +60,7 @@ def child(target: str, messages: int) -> None:
     callgrind counts it and nothing else."""
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "bench"))
-    from convert import conversation
+    from convert import conversation, litellm_converters
 
     from providers import formats
 
@@ -64,7 +70,12 @@ def child(target: str, messages: int) -> None:
         else:
             formats.convert("openai-chat", target, payload)
 
-    run(conversation(WARM_UP_MESSAGES))  # imports, caches: not counted
+    if target.startswith(LITELLM):
+        converters = litellm_converters()
+        if converters is None:
+            raise SystemExit("--litellm: LiteLLM is not installed")
+        run = converters[target.removeprefix(LITELLM)]
+    run(copy.deepcopy(conversation(WARM_UP_MESSAGES)))  # imports, caches: not counted
     payload = copy.deepcopy(conversation(messages))
     operator.call(run, payload)
 
@@ -100,6 +111,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=1000)
     parser.add_argument("--targets", default=",".join(TARGETS))
+    parser.add_argument("--litellm", action="store_true", help="count LiteLLM's too")
     parser.add_argument("--child", metavar="TARGET", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -109,17 +121,23 @@ def main() -> None:
     unknown = set(targets) - set(TARGETS)
     if unknown:
         parser.error(f"unknown targets {sorted(unknown)}; known: {', '.join(TARGETS)}")
+    theirs = [LITELLM + target for target in targets if target != "parse"] if args.litellm else []
     print(f"openai-chat -> target, {args.messages} messages, instructions per message")
-    print(f"{'target':<17} {'median':>8}   {'each layout':<26}")
+    print(f"{'target':<26} {'median':>8}   {'each layout':<26}")
     # The children run side by side (one per core): each one's count is its own.
-    runs = [(target, padding) for target in targets for padding in LAYOUTS]
+    runs = [(target, padding) for target in [*targets, *theirs] for padding in LAYOUTS]
     with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
         found = pool.map(lambda run: instructions(run[0], args.messages, run[1]), runs)
         counted = dict(zip(runs, found, strict=True))
-    for target in targets:
+    medians: dict[str, float] = {}
+    for target in [*targets, *theirs]:
         counts = [counted[target, padding] for padding in LAYOUTS]
+        medians[target] = statistics.median(counts) / args.messages
         each = " ".join(f"{count / args.messages:>8,.0f}" for count in counts)
-        print(f"{target:<17} {statistics.median(counts) / args.messages:>8,.0f}   {each}")
+        print(f"{target:<26} {medians[target]:>8,.0f}   {each}")
+    for target in theirs:
+        ours = target.removeprefix(LITELLM)
+        print(f"LiteLLM / ours, {ours}: {medians[target] / medians[ours]:.2f}x")
 
 
 if __name__ == "__main__":

@@ -263,12 +263,6 @@ class DriftWarning(UMFModel, kw_only=True):
     source: str | None = None
     details: dict[str, Any] | None = None
 
-    def __post_init__(self) -> None:
-        # msgspec leaves a default out of the UMF JSON only when it is the default object
-        # itself: a severity read from JSON is an equal string, made that object here.
-        if self.severity == "warning":
-            self.severity = "warning"
-
 
 class Metadata(UMFModel, kw_only=True):
     request_id: str | None = None

@@ -49,17 +49,8 @@ def _fixes_for(cls: type[msgspec.Struct]) -> Fix | None:
             inner = dump_fixes(member)
             if inner is not None:
                 nested.append((name, inner))
-    fields = msgspec.structs.fields(cls)
-    empty = tuple(
-        info.name
-        for info in fields
-        if isinstance(info.default_factory, type)
-        and issubclass(info.default_factory, msgspec.Struct)
-    )
-    strings = {  # not "", of which CPython has one object
-        info.name: info.default for info in fields if isinstance(info.default, str) and info.default
-    }
-    if not (floats or nested or empty or strings):
+    defaults = _equal_defaults(cls)
+    if not (floats or nested or defaults):
         return None
     listed = frozenset(name for name, _ in nested if get_origin(types[name]) is list)
     if any(len(_value_classes(types[name])) > 1 for name in listed):
@@ -76,14 +67,24 @@ def _fixes_for(cls: type[msgspec.Struct]) -> Fix | None:
             elif name in listed and value:  # a list of values (``Metadata.warnings``)
                 for item in value:
                     inner(item, json)
-        for name in empty:
-            if out.get(name) == {}:
-                del out[name]
-        for name, default in strings.items():
+        for name, default in defaults.items():
             if out.get(name) == default:
                 del out[name]
 
     return fix
+
+
+def _equal_defaults(cls: type[msgspec.Struct]) -> dict[str, Any]:
+    """The defaults of ``cls`` that msgspec, comparing by identity, may leave in a dump,
+    as dumped: a fresh UMF value (empty), a string (not "", of which CPython has one)."""
+    found: dict[str, Any] = {}
+    for info in msgspec.structs.fields(cls):
+        made = info.default_factory
+        if isinstance(made, type) and issubclass(made, msgspec.Struct):
+            found[info.name] = {}
+        elif isinstance(info.default, str) and info.default:
+            found[info.name] = info.default
+    return found
 
 
 def _is_float(kind: Any) -> bool:

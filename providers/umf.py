@@ -252,7 +252,9 @@ class Provenance(UMFModel, kw_only=True):
 
 
 class DriftWarning(UMFModel, kw_only=True):
-    """One thing a conversion could not carry as it was (dropped, clamped, re-mapped...)."""
+    """One thing a conversion could not carry as it was (dropped, clamped, re-mapped...).
+    A severity equal to the default, however it was built, is left out of the UMF JSON
+    (:func:`providers._umf_walk.dump_fixes`)."""
 
     category: WarningCategory
     severity: Severity = "warning"

@@ -19,9 +19,14 @@ _PYTHON_TYPES = (datetime,)  # and for a Python dump: it stays a datetime
 
 
 # Where msgspec's own dump of a class differs from the UMF JSON, the fix of its dump, made
-# once per class from the field types (None where there is nothing to fix):
-# - a field whose default is a fresh UMF value (``Conversation.parameters``) is left out
-#   when empty: msgspec leaves out only defaults it can compare by identity;
+# once per class from the field types (None where there is nothing to fix). msgspec leaves
+# out only defaults it can compare by identity, so these are left out here:
+# - a field whose default is a fresh UMF value (``Conversation.parameters``), when empty;
+# - a field whose default is a string (``DriftWarning.severity``), when it holds an equal
+#   string built by keyword from a document or a row (msgspec's own reader gives the
+#   default object itself). Fixed here, where few values pass, rather than in every
+#   warning built (a ``__post_init__`` cost ~560 instructions per warning, 1% of a
+#   conversion to Gemini);
 # - in JSON, a float field holding an integer (a reader keeps ``"temperature": 0`` as it
 #   was read, for its own round trip) is written as a float, as the UMF JSON always was.
 Fix = Callable[[dict[str, Any], bool], None]
@@ -44,29 +49,42 @@ def _fixes_for(cls: type[msgspec.Struct]) -> Fix | None:
             inner = dump_fixes(member)
             if inner is not None:
                 nested.append((name, inner))
-    empty = tuple(
-        info.name
-        for info in msgspec.structs.fields(cls)
-        if isinstance(info.default_factory, type)
-        and issubclass(info.default_factory, msgspec.Struct)
-    )
-    if not (floats or nested or empty):
+    defaults = _equal_defaults(cls)
+    if not (floats or nested or defaults):
         return None
-    if any(get_origin(types[name]) is list for name, _ in nested):
-        raise TypeError(f"{cls.__name__}: a list of values whose dump needs fixing")
+    listed = frozenset(name for name, _ in nested if get_origin(types[name]) is list)
+    if any(len(_value_classes(types[name])) > 1 for name in listed):
+        raise TypeError(f"{cls.__name__}: a list of values of several classes to fix")
 
     def fix(out: dict[str, Any], json: bool) -> None:
         for name in floats if json else ():
             if type(out.get(name)) is int:
                 out[name] = float(out[name])
         for name, inner in nested:
-            if isinstance(out.get(name), dict):
-                inner(out[name], json)
-        for name in empty:
-            if out.get(name) == {}:
+            value = out.get(name)
+            if isinstance(value, dict):
+                inner(value, json)
+            elif name in listed and value:  # a list of values (``Metadata.warnings``)
+                for item in value:
+                    inner(item, json)
+        for name, default in defaults.items():
+            if out.get(name) == default:
                 del out[name]
 
     return fix
+
+
+def _equal_defaults(cls: type[msgspec.Struct]) -> dict[str, Any]:
+    """The defaults of ``cls`` that msgspec, comparing by identity, may leave in a dump,
+    as dumped: a fresh UMF value (empty), a string (not "", of which CPython has one)."""
+    found: dict[str, Any] = {}
+    for info in msgspec.structs.fields(cls):
+        made = info.default_factory
+        if isinstance(made, type) and issubclass(made, msgspec.Struct):
+            found[info.name] = {}
+        elif isinstance(info.default, str) and info.default:
+            found[info.name] = info.default
+    return found
 
 
 def _is_float(kind: Any) -> bool:

@@ -252,7 +252,9 @@ class Provenance(UMFModel, kw_only=True):
 
 
 class DriftWarning(UMFModel, kw_only=True):
-    """One thing a conversion could not carry as it was (dropped, clamped, re-mapped...)."""
+    """One thing a conversion could not carry as it was (dropped, clamped, re-mapped...).
+    A severity equal to the default, however it was built, is left out of the UMF JSON
+    (:func:`providers._umf_walk.dump_fixes`)."""
 
     category: WarningCategory
     severity: Severity = "warning"
@@ -262,12 +264,6 @@ class DriftWarning(UMFModel, kw_only=True):
     transformed_value: JSON = None
     source: str | None = None
     details: dict[str, Any] | None = None
-
-    def __post_init__(self) -> None:
-        # msgspec leaves a default out of the UMF JSON only when it is the default object
-        # itself: a severity read from JSON is an equal string, made that object here.
-        if self.severity == "warning":
-            self.severity = "warning"
 
 
 class Metadata(UMFModel, kw_only=True):

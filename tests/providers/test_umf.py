@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 import orjson
 import pytest
@@ -268,6 +270,19 @@ def _fresh_strings(defaults: dict[str, object]) -> dict[str, str]:
         for name, default in defaults.items()
         if isinstance(default, str) and default
     }
+
+
+def test_a_warning_built_by_keyword_from_a_document_leaves_out_its_default_severity() -> None:
+    # A reader that builds warnings by keyword (ai.matey's, the archive's rows) gives an
+    # equal string, not msgspec's default object: the UMF JSON leaves it out all the same,
+    # inside a conversation's metadata too.
+    severity: Any = "".join(["warn", "ing"])
+    warning = umf.DriftWarning(category="role-merged", message="m", severity=severity)
+    conversation = umf.Conversation(metadata=umf.Metadata(warnings=[warning]))
+    expected = {"metadata": {"warnings": [{"category": "role-merged", "message": "m"}]}}
+    assert conversation.model_dump(mode="json", exclude_defaults=True) == expected
+    assert orjson.loads(conversation.model_dump_json(exclude_defaults=True)) == expected
+    assert warning.model_dump(mode="json")["severity"] == "warning"  # a full dump keeps it
 
 
 def test_an_integer_in_a_float_field_is_written_as_a_float() -> None:

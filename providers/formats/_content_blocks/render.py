@@ -18,6 +18,7 @@ from providers.formats._content_blocks.drafts import (
     text_only,
 )
 from providers.formats._content_blocks.parse import UsageNames, cache_excluded_usage
+from providers.formats._content_blocks.rules import apply_rules
 from providers.formats._content_blocks.shape import Thread, main_thread, shaped_payload
 from providers.formats._kit.drift import report_message_metadata
 from providers.formats._kit.extra import hint
@@ -69,8 +70,9 @@ def drafts_and_system(
     stays: Callable[[Message], bool],
     take: Callable[[Message, str, bool], Taken],
 ) -> tuple[list[Draft], list[Taken]]:
-    """Drafts for the thread, and what ``take`` made of each system or developer message
-    that does not stay in the thread (it goes to the top-level prompt)."""
+    """Drafts for the thread (from another format: with the structural rules of
+    :mod:`.rules` applied as each is made), and what ``take`` made of each system or
+    developer message that does not stay in the thread (it goes to the top-level prompt)."""
     system: list[Taken] = []
 
     def take_system(message: Message, path: str, leading: bool) -> bool:
@@ -79,7 +81,8 @@ def drafts_and_system(
         system.append(take(message, path, leading))
         return True
 
-    return build_drafts(messages, ctx, dialect, take_system=take_system), system
+    drafts = build_drafts(messages, ctx, dialect, take_system=take_system)
+    return list(drafts) if ctx.faithful else apply_rules(drafts, ctx, dialect), system
 
 
 def system_text(

@@ -7,6 +7,7 @@ every result answers a call of the turn before it. Every change is a warning."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from providers.formats._content_blocks.drafts import (
@@ -21,52 +22,73 @@ from providers.formats._kit.ids import ToolIdMap, report_rewritten, salted_id
 from providers.formats.base import Drift
 
 
-def apply_rules(drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any]) -> list[Draft]:
-    """Drafts rearranged into a conversation the API accepts; every change is a warning."""
-    drafts = _fit_drop_and_merge(drafts, ctx, dialect)
-    if not drafts or drafts[0].role != "user":
-        drafts.insert(0, _bridge(drafts, ctx, dialect))
-    return _pair_tool_results(drafts, ctx, dialect)
-
-
-def _fit_drop_and_merge(
-    drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any]
-) -> list[Draft]:
-    """The first three rules in one pass over the drafts (a long conversation no longer
-    fits in the processor's caches, and each pass reads it from memory again): tool ids
-    the API accepts (:class:`_ToolIds`); no blank text blocks, no empty messages; one draft
-    per turn (consecutive same-role drafts merged, tool messages joining the user turn).
-    The warnings come in the rules' order, each rule's in the order of the drafts."""
-    ids = _ToolIds(ctx, dialect)
-    dropped, merges = Drift(ctx.drift.source), Drift(ctx.drift.source)
-    merged: list[Draft] = []
+def apply_rules(drafts: Iterable[Draft], ctx: RenderContext, dialect: Dialect[Any]) -> list[Draft]:
+    """Drafts rearranged into a conversation the API accepts, each taken as it is made, while
+    it is still in the processor's caches (a pass per rule over a long conversation read it
+    from memory again each time): its ids fitted, its blank text left out, then a turn of
+    its own or merged into the turn before; a user turn is paired once complete. Every
+    change is a warning; each rule's wait in a list of their own, joined in the rules' order."""
+    ids_drift, dropped, merges, bridged, pairs = (Drift(ctx.drift.source) for _ in range(5))
+    ids = _ToolIds(ids_drift, dialect)
+    turns: list[Draft] = []
     for draft in drafts:
         ids.fit(draft.parts)
         draft.parts = drop_blank_text(draft.parts, dropped, dialect)
         if not draft.parts:
             if not draft.synthetic:
                 report_empty_turn(draft.path, draft.source_role, dropped, dialect.name)
-            continue
-        previous = merged[-1] if merged else None
-        if previous is None or previous.role != draft.role:
-            merged.append(draft)
-            continue
-        if not (previous.synthetic or draft.synthetic):
-            merges.add(
-                "role-merged",
-                dialect.merge_note,
-                field=draft.path,
-                original=draft.source_role,
-                transformed=draft.role,
-                details={"merged_into": previous.path},
-            )
-        previous.parts.extend(draft.parts)
-        previous.content_hint = "blocks"
-        if draft.extra:
-            previous.extra = {**previous.extra, **draft.extra}
-        previous.synthetic = previous.synthetic and draft.synthetic
-    ctx.drift.warnings += dropped.warnings + merges.warnings
-    return merged
+        elif not turns:
+            if draft.role != "user":
+                turns.append(_bridge(draft.path, bridged, dialect))
+            turns.append(draft)
+        elif turns[-1].role == draft.role:
+            _merge(turns[-1], draft, merges, dialect)
+        else:
+            if turns[-1].role == "user":  # complete
+                _pair_last(turns, pairs, dialect)
+            turns.append(draft)
+    _close(turns, bridged, pairs, dialect)
+    for drift in (ids_drift, dropped, merges, bridged, pairs):
+        ctx.drift.warnings += drift.warnings
+    return turns
+
+
+def _merge(previous: Draft, draft: Draft, drift: Drift, dialect: Dialect[Any]) -> None:
+    if not (previous.synthetic or draft.synthetic):
+        drift.add(
+            "role-merged",
+            dialect.merge_note,
+            field=draft.path,
+            original=draft.source_role,
+            transformed=draft.role,
+            details={"merged_into": previous.path},
+        )
+    previous.parts.extend(draft.parts)
+    previous.content_hint = "blocks"
+    if draft.extra:
+        previous.extra = {**previous.extra, **draft.extra}
+    previous.synthetic = previous.synthetic and draft.synthetic
+
+
+def _pair_last(turns: list[Draft], drift: Drift, dialect: Dialect[Any]) -> None:
+    """The last turn, a complete user turn, paired with the calls of the turn before."""
+    before = turns[-2] if len(turns) > 1 else None
+    calls = _calls(before, dialect) if before and before.role == "assistant" else {}
+    _answer_calls(turns[-1], calls, drift, dialect)
+
+
+def _close(turns: list[Draft], bridged: Drift, pairs: Drift, dialect: Dialect[Any]) -> None:
+    """The last turn paired (or a bridge for no turn at all), and a closing user turn to
+    answer the last one's calls if it is the assistant's."""
+    if not turns:
+        turns.append(_bridge("messages", bridged, dialect))
+    if turns[-1].role == "user":
+        _pair_last(turns, pairs, dialect)
+    calls = _calls(turns[-1], dialect)
+    if turns[-1].role == "assistant" and calls:
+        closing = Draft("user", [], turns[-1].path, "user", "blocks", synthetic=True)
+        _answer_calls(closing, calls, pairs, dialect)
+        turns.append(closing)
 
 
 class _ToolIds:
@@ -74,10 +96,10 @@ class _ToolIds:
     conversation. A reused id (some providers number calls per turn) gets a new one, and
     results answer the latest call that had their id."""
 
-    def __init__(self, ctx: RenderContext, dialect: Dialect[Any]) -> None:
-        self._ctx, self._dialect = ctx, dialect
+    def __init__(self, drift: Drift, dialect: Dialect[Any]) -> None:
+        self._drift, self._dialect = drift, dialect
         self._ids = ToolIdMap(
-            ctx.drift,
+            drift,
             valid=lambda value: dialect.id_pattern.fullmatch(value) is not None,
             make=dialect.make_id,
         )
@@ -96,7 +118,7 @@ class _ToolIds:
                 original = call[dialect.call_id]
                 new = self._ids(original, f"{part.path}.id")
                 if new in self._used:
-                    new = _unique_id(original, self._used, f"{part.path}.id", self._ctx, dialect)
+                    new = _unique_id(original, self._used, f"{part.path}.id", self._drift, dialect)
                 self._used.add(new)
                 self._latest[original] = call[dialect.call_id] = new
             elif kind == result_kind:
@@ -108,11 +130,11 @@ class _ToolIds:
 
 
 def _unique_id(
-    original: str, used: set[str], field: str, ctx: RenderContext, dialect: Dialect[Any]
+    original: str, used: set[str], field: str, drift: Drift, dialect: Dialect[Any]
 ) -> str:
     new = salted_id(original, dialect.make_id, used)
     report_rewritten(
-        ctx.drift,
+        drift,
         "tool call id already used by an earlier call; rewritten to stay unique",
         field,
         original,
@@ -121,13 +143,12 @@ def _unique_id(
     return new
 
 
-def _bridge(drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any]) -> Draft:
+def _bridge(path: str, drift: Drift, dialect: Dialect[Any]) -> Draft:
     """The user turn put first when the conversation would start with the assistant."""
-    path = drafts[0].path if drafts else "messages"
     part = dialect.text_part(dialect.bridge_text, path)
     bridge = Draft("user", [part], path, "user", synthetic=True)
     turn = {"role": "user", "content": dialect.content(bridge.parts, None)}
-    report_bridge(path, ctx.drift, dialect.name, turn)
+    report_bridge(path, drift, dialect.name, turn)
     return bridge
 
 
@@ -154,41 +175,24 @@ def report_bridge(path: str, drift: Drift, target: str, turn: dict[str, Any]) ->
     )
 
 
-def _pair_tool_results(
-    drafts: list[Draft], ctx: RenderContext, dialect: Dialect[Any]
-) -> list[Draft]:
-    paired: list[Draft] = []
-    for draft in drafts:
-        if draft.role == "user":
-            calls = _calls(paired[-1], dialect) if paired and paired[-1].role == "assistant" else {}
-            _answer_calls(draft, calls, ctx, dialect)
-        paired.append(draft)
-    calls = _calls(paired[-1], dialect)
-    if paired[-1].role == "assistant" and calls:
-        closing = Draft("user", [], paired[-1].path, "user", "blocks", synthetic=True)
-        _answer_calls(closing, calls, ctx, dialect)
-        paired.append(closing)
-    return paired
-
-
 def _calls(draft: Draft, dialect: Dialect[Any]) -> dict[str, str]:
     """The call ids of a turn, with their UMF paths, in order."""
     calls: dict[str, str] = {}
     call_kind = dialect.call_kind
     for part in draft.parts:  # the common turn has no call: no dict comprehension for it
         if part.kind == call_kind:
-            calls[dialect.inner(part)[dialect.call_id]] = part.path
+            call = part.body[call_kind] if dialect.nested else part.body  # dialect.inner
+            calls[call[dialect.call_id]] = part.path
     return calls
 
 
-def _answer_calls(
-    draft: Draft, calls: dict[str, str], ctx: RenderContext, dialect: Dialect[Any]
-) -> None:
+def _answer_calls(draft: Draft, calls: dict[str, str], drift: Drift, dialect: Dialect[Any]) -> None:
     """Results first, one per call of the previous turn; a result that answers nothing
     there becomes text, a call that nothing answers gets an error result."""
+    result_kind = dialect.result_kind
     if not calls:
         for part in draft.parts:
-            if part.kind == dialect.result_kind:
+            if part.kind == result_kind:
                 break
         else:
             return  # no call to answer and no result: the turn stays as it is
@@ -196,25 +200,26 @@ def _answer_calls(
     answered: list[str] = []
     others: list[Part] = []
     for part in draft.parts:
-        if part.kind != dialect.result_kind:
+        if part.kind != result_kind:
             others.append(part)
             continue
-        answers = dialect.inner(part).get(dialect.result_id)
+        result = part.body[result_kind] if dialect.nested else part.body  # dialect.inner
+        answers = result.get(dialect.result_id)
         if answers in calls and answers not in answered:
-            if any(not other.moved for other in others) and not draft.synthetic:
-                _warn_reordered(part, ctx, dialect)
+            if others and not draft.synthetic and any(not other.moved for other in others):
+                _warn_reordered(part, drift, dialect)
             results.append(part)
             answered.append(answers)
         else:
-            others.extend(result_as_text(part, ctx, dialect))
+            others.extend(result_as_text(part, drift, dialect))
     for call_id, call_path in calls.items():
         if call_id not in answered:
-            results.append(_missing_result(call_id, call_path, ctx, dialect))
+            results.append(_missing_result(call_id, call_path, drift, dialect))
     draft.parts = results + others
 
 
-def _warn_reordered(part: Part, ctx: RenderContext, dialect: Dialect[Any]) -> None:
-    ctx.drift.add(
+def _warn_reordered(part: Part, drift: Drift, dialect: Dialect[Any]) -> None:
+    drift.add(
         "message-reordered",
         dialect.reorder_note,
         field=part.path,
@@ -223,11 +228,9 @@ def _warn_reordered(part: Part, ctx: RenderContext, dialect: Dialect[Any]) -> No
     )
 
 
-def _missing_result(
-    call_id: str, call_path: str, ctx: RenderContext, dialect: Dialect[Any]
-) -> Part:
+def _missing_result(call_id: str, call_path: str, drift: Drift, dialect: Dialect[Any]) -> Part:
     body = dialect.missing_result(call_id)
-    ctx.drift.add(
+    drift.add(
         "message-reordered",
         f"{dialect.name} needs a result for every tool call; an error result was inserted",
         field=call_path,

@@ -37,7 +37,6 @@ from providers.formats.anthropic._render_blocks import (
     render_blocks,
 )
 from providers.formats.anthropic._render_tools import render_tools
-from providers.formats.anthropic._rules import apply_rules
 from providers.formats.base import Rendered
 from providers.umf import JSON, Conversation, Message
 
@@ -99,8 +98,6 @@ def _system_payload(sources: list[SystemSource], ctx: RenderContext) -> JSON:
 
 def _request(conversation: Conversation, thread: Thread, ctx: RenderContext) -> dict[str, Any]:
     drafts, system_sources = _drafts(thread, ctx, system_in_place=False)
-    if not ctx.faithful:
-        drafts = apply_rules(drafts, ctx)
     body = _parameters(conversation, ctx)
     system = _system_payload(system_sources, ctx)
     if system is not None:

@@ -31,7 +31,7 @@ from providers.formats.bedrock_converse._constants import (
 )
 from providers.formats.bedrock_converse._render_blocks import DIALECT, new_context, render_blocks
 from providers.formats.bedrock_converse._render_tools import render_tool_config
-from providers.formats.bedrock_converse._rules import apply_rules
+from providers.formats.bedrock_converse._rules import document_needs_text
 from providers.umf import Conversation, Message, Parameters
 
 _NO_MESSAGE_METADATA = no_place_for_message_facts("a Bedrock Converse request")
@@ -87,25 +87,44 @@ def _drafts(
 def _request(conversation: Conversation, thread: Thread, ctx: RenderContext) -> dict[str, Any]:
     drafts, taken = _drafts(thread, ctx, system_in_place=False)
     system = [part for parts in taken for part in parts]
-    if not ctx.faithful:
-        drafts = apply_rules(drafts, ctx)
+    messages, calls = _messages(drafts, ctx)
     body: dict[str, Any] = {}
     why = "Bedrock needs a model id; the default was used"
     model = required_parameter(conversation.parameters.model, DEFAULT_MODEL, "model", ctx, why)
     if model is not None:
         body["modelId"] = model
-    body["messages"] = [DIALECT.payload(draft) for draft in drafts]
+    body["messages"] = messages
     if system or (ctx.faithful and _had_system(thread)):
         body["system"] = [part.body for part in system]
     inference = _inference_config(conversation, ctx)
     if inference is not None:
         body["inferenceConfig"] = inference
-    tool_config = render_tool_config(conversation, drafts, ctx)
+    tool_config = render_tool_config(conversation, calls, ctx)
     if tool_config is not None:
         body["toolConfig"] = tool_config
     body.update(own_extra(conversation.extra, FORMAT_ID))
     report_foreign_extra(conversation.extra, "", ctx)
     return body
+
+
+def _messages(drafts: list[Draft], ctx: RenderContext) -> tuple[list[dict[str, Any]], list[Part]]:
+    """The messages as sent and, from another format, the tool calls among them (in its
+    assistant turns: a user turn's became text), each user turn having first followed
+    Bedrock's own rule (:func:`document_needs_text`; an assistant turn's documents were
+    moved to a user turn): one pass over the turns, each read from memory once."""
+    messages: list[dict[str, Any]] = []
+    calls: list[Part] = []
+    for draft in drafts:
+        if ctx.faithful:
+            pass
+        elif draft.role == "user":
+            document_needs_text(draft, ctx)
+        else:
+            for part in draft.parts:  # a loop: a comprehension is a function made per turn
+                if part.kind == "toolUse":
+                    calls.append(part)
+        messages.append(DIALECT.payload(draft))
+    return messages, calls
 
 
 def _had_system(thread: list[tuple[int, Message]]) -> bool:

@@ -5,28 +5,20 @@ empty messages; one message per turn (same-role runs merged: "A conversation mus
 between user and assistant roles"); the first turn is the user's; every ``toolUse`` is
 answered by a ``toolResult`` at the start of the very next user turn, and every result
 answers a call of the turn before it (the content-block family's rules,
-:mod:`providers.formats._content_blocks.rules`, in Bedrock's words); then Bedrock's own: a
-user turn with a document also holds text.
+:mod:`providers.formats._content_blocks.rules`, in Bedrock's words, applied as the drafts are
+made); then Bedrock's own, here, applied to each turn as it is written: a user turn with a
+document also holds text.
 """
 
 from __future__ import annotations
 
 from providers.formats._content_blocks.drafts import Draft
-from providers.formats._content_blocks.rules import apply_rules as apply_family_rules
 from providers.formats._kit.context import RenderContext
 from providers.formats.bedrock_converse._constants import DOCUMENT_PROMPT_TEXT
 from providers.formats.bedrock_converse._render_blocks import DIALECT
 
 
-def apply_rules(drafts: list[Draft], ctx: RenderContext) -> list[Draft]:
-    """Drafts rearranged into a conversation Converse accepts; every change is a warning."""
-    drafts = apply_family_rules(drafts, ctx, DIALECT)
-    for draft in drafts:
-        _document_needs_text(draft, ctx)
-    return drafts
-
-
-def _document_needs_text(draft: Draft, ctx: RenderContext) -> None:
+def document_needs_text(draft: Draft, ctx: RenderContext) -> None:
     """Bedrock refuses a document block in a message without a text block."""
     for part in draft.parts:  # the common turn has no document: looked for without a list
         if part.kind == "document":

@@ -35,14 +35,14 @@ def render_in_shape(
     new_context: Callable[..., Ctx],
     *,
     no_message_metadata: str,
-    drafts: Callable[..., tuple[list[Draft], list[Any]]],
+    drafts: Callable[..., tuple[list[dict[str, Any]], list[Any]]],
     request: Callable[[Conversation, Thread, Ctx], dict[str, Any]],
     response: Callable[[tuple[int, Message], Ctx], dict[str, Any]],
 ) -> Rendered:
     """The conversation as a payload in the shape ``format_id`` read it in (a request when
     it came from another format), and the warnings for what it could not carry. A bare
-    message list has no top-level system prompt: its turns are ``drafts`` (the format's
-    :func:`drafts_and_system`) with the system messages in place."""
+    message list has no top-level system prompt: its messages are ``drafts``' (the format's
+    :func:`messages_and_system`) with the system messages in place."""
     ctx = new_context(faithful=hint(conversation.extra, format_id, "shape") is not None)
     thread = main_thread(conversation, ctx.drift, dialect.name)
     if not ctx.faithful:  # from another format: always a request of the whole thread
@@ -53,25 +53,25 @@ def render_in_shape(
         thread,
         format_id,
         is_response=last is not None and hint(last.extra, format_id, "response") is True,
-        messages=lambda messages: [
-            dialect.payload(draft) for draft in drafts(messages, ctx, system_in_place=True)[0]
-        ],
+        messages=lambda messages: drafts(messages, ctx, system_in_place=True)[0],
         request=lambda messages: request(conversation, messages, ctx),
         response=lambda entry: response(entry, ctx),
     )
     return Rendered(payload, ctx.drift.warnings)
 
 
-def drafts_and_system(
+def messages_and_system(
     messages: Thread,
     ctx: Ctx,
     dialect: Dialect[Ctx],
     *,
     stays: Callable[[Message], bool],
     take: Callable[[Message, str, bool], Taken],
-) -> tuple[list[Draft], list[Taken]]:
-    """Drafts for the thread (from another format: with the structural rules of
-    :mod:`.rules` applied as each is made), and what ``take`` made of each system or
+    sent: Callable[[Draft], dict[str, Any]] | None = None,
+) -> tuple[list[dict[str, Any]], list[Taken]]:
+    """The thread's messages as sent (from another format: with the structural rules of
+    :mod:`.rules` applied as each draft is made, and each complete turn as ``sent`` makes
+    it; by default :meth:`Dialect.payload`), and what ``take`` made of each system or
     developer message that does not stay in the thread (it goes to the top-level prompt)."""
     system: list[Taken] = []
 
@@ -82,7 +82,9 @@ def drafts_and_system(
         return True
 
     drafts = build_drafts(messages, ctx, dialect, take_system=take_system)
-    return list(drafts) if ctx.faithful else apply_rules(drafts, ctx, dialect), system
+    if ctx.faithful:
+        return [dialect.payload(draft) for draft in drafts], system
+    return apply_rules(drafts, ctx, dialect, sent or dialect.payload), system
 
 
 def system_text(

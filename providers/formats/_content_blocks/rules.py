@@ -7,8 +7,8 @@ every result answers a call of the turn before it. Every change is a warning."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from providers.formats._content_blocks.drafts import (
     Dialect,
@@ -21,36 +21,48 @@ from providers.formats._kit.context import RenderContext
 from providers.formats._kit.ids import ToolIdMap, report_rewritten, salted_id
 from providers.formats.base import Drift
 
+Sent = TypeVar("Sent")
 
-def apply_rules(drafts: Iterable[Draft], ctx: RenderContext, dialect: Dialect[Any]) -> list[Draft]:
-    """Drafts rearranged into a conversation the API accepts, each taken as it is made, while
-    it is still in the processor's caches (a pass per rule over a long conversation read it
-    from memory again each time): its ids fitted, its blank text left out, then a turn of
-    its own or merged into the turn before; a user turn is paired once complete. Every
-    change is a warning; each rule's wait in a list of their own, joined in the rules' order."""
+
+def apply_rules(
+    drafts: Iterable[Draft],
+    ctx: RenderContext,
+    dialect: Dialect[Any],
+    sent: Callable[[Draft], Sent],
+) -> list[Sent]:
+    """The messages of a conversation the API accepts (``sent``: a complete turn as sent),
+    each draft taken as it is made, while it is still in the processor's caches (a pass
+    per rule over a long conversation read it from memory again each time): its ids
+    fitted, its blank text left out, then a turn of its own or merged into the turn
+    before; a turn is complete, paired if the user's, and sent when the next one starts.
+    Every change is a warning; each rule's wait in a list of their own, joined in the
+    rules' order."""
     ids_drift, dropped, merges, bridged, pairs = (Drift(ctx.drift.source) for _ in range(5))
     ids = _ToolIds(ids_drift, dialect)
-    turns: list[Draft] = []
+    messages: list[Sent] = []
+    before: Draft | None = None  # the last complete turn
+    turn: Draft | None = None  # the turn in the making
     for draft in drafts:
         ids.fit(draft.parts)
         draft.parts = drop_blank_text(draft.parts, dropped, dialect)
         if not draft.parts:
             if not draft.synthetic:
                 report_empty_turn(draft.path, draft.source_role, dropped, dialect.name)
-        elif not turns:
-            if draft.role != "user":
-                turns.append(_bridge(draft.path, bridged, dialect))
-            turns.append(draft)
-        elif turns[-1].role == draft.role:
-            _merge(turns[-1], draft, merges, dialect)
-        else:
-            if turns[-1].role == "user":  # complete
-                _pair_last(turns, pairs, dialect)
-            turns.append(draft)
-    _close(turns, bridged, pairs, dialect)
+            continue
+        if turn is not None and turn.role == draft.role:
+            _merge(turn, draft, merges, dialect)
+            continue
+        if turn is not None:
+            messages.append(sent(_complete(turn, before, pairs, dialect)))
+            before = turn
+        elif draft.role != "user":  # the first turn is the user's
+            before = _bridge(draft.path, bridged, dialect)
+            messages.append(sent(before))
+        turn = draft
+    messages += [sent(last) for last in _last_turns(turn, before, bridged, pairs, dialect)]
     for drift in (ids_drift, dropped, merges, bridged, pairs):
         ctx.drift.warnings += drift.warnings
-    return turns
+    return messages
 
 
 def _merge(previous: Draft, draft: Draft, drift: Drift, dialect: Dialect[Any]) -> None:
@@ -70,25 +82,28 @@ def _merge(previous: Draft, draft: Draft, drift: Drift, dialect: Dialect[Any]) -
     previous.synthetic = previous.synthetic and draft.synthetic
 
 
-def _pair_last(turns: list[Draft], drift: Drift, dialect: Dialect[Any]) -> None:
-    """The last turn, a complete user turn, paired with the calls of the turn before."""
-    before = turns[-2] if len(turns) > 1 else None
-    calls = _calls(before, dialect) if before and before.role == "assistant" else {}
-    _answer_calls(turns[-1], calls, drift, dialect)
+def _complete(turn: Draft, before: Draft | None, drift: Drift, dialect: Dialect[Any]) -> Draft:
+    """``turn``, complete: a user turn paired with the calls of the turn ``before``."""
+    if turn.role == "user":
+        calls = _calls(before, dialect) if before and before.role == "assistant" else {}
+        _answer_calls(turn, calls, drift, dialect)
+    return turn
 
 
-def _close(turns: list[Draft], bridged: Drift, pairs: Drift, dialect: Dialect[Any]) -> None:
-    """The last turn paired (or a bridge for no turn at all), and a closing user turn to
-    answer the last one's calls if it is the assistant's."""
-    if not turns:
-        turns.append(_bridge("messages", bridged, dialect))
-    if turns[-1].role == "user":
-        _pair_last(turns, pairs, dialect)
-    calls = _calls(turns[-1], dialect)
-    if turns[-1].role == "assistant" and calls:
-        closing = Draft("user", [], turns[-1].path, "user", "blocks", synthetic=True)
+def _last_turns(
+    turn: Draft | None, before: Draft | None, bridged: Drift, pairs: Drift, dialect: Dialect[Any]
+) -> list[Draft]:
+    """The turn in the making, complete (a bridge when there was none), and a closing user
+    turn that answers its calls if it is the assistant's."""
+    if turn is None:
+        return [_complete(_bridge("messages", bridged, dialect), None, pairs, dialect)]
+    last = [_complete(turn, before, pairs, dialect)]
+    calls = _calls(turn, dialect)
+    if turn.role == "assistant" and calls:
+        closing = Draft("user", [], turn.path, "user", "blocks", synthetic=True)
         _answer_calls(closing, calls, pairs, dialect)
-        turns.append(closing)
+        last.append(closing)
+    return last
 
 
 class _ToolIds:

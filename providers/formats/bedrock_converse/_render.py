@@ -7,7 +7,7 @@ from typing import Any
 
 from providers.formats._content_blocks.drafts import Draft, Part
 from providers.formats._content_blocks.render import (
-    drafts_and_system,
+    messages_and_system,
     put_stop_and_usage,
     render_in_shape,
     system_text,
@@ -22,7 +22,7 @@ from providers.formats._kit.drift import (
 )
 from providers.formats._kit.extra import hint, own_extra
 from providers.formats._kit.parameters import required_parameter
-from providers.formats.base import Rendered
+from providers.formats.base import Drift, Rendered
 from providers.formats.bedrock_converse._constants import (
     DEFAULT_MODEL,
     FORMAT_ID,
@@ -57,19 +57,34 @@ def render(conversation: Conversation) -> Rendered:
         DIALECT,
         new_context,
         no_message_metadata=_NO_MESSAGE_METADATA,
-        drafts=_drafts,
+        drafts=_messages,
         request=_request,
         response=response_payload,
     )
 
 
-def _drafts(
-    messages: Thread, ctx: RenderContext, *, system_in_place: bool
-) -> tuple[list[Draft], list[list[Part]]]:
-    """Drafts for the thread, and the ``system`` blocks taken out of it. System and developer
-    messages go to the top-level ``system`` unless they were Bedrock in-conversation system
-    messages (or ``system_in_place``: a bare message list has no top-level ``system``)."""
-    return drafts_and_system(
+def _messages(
+    messages: Thread, ctx: RenderContext, *, system_in_place: bool, calls: list[Part] | None = None
+) -> tuple[list[dict[str, Any]], list[list[Part]]]:
+    """The thread's messages as sent, and the ``system`` blocks taken out of it. System and
+    developer messages go to the top-level ``system`` unless they were Bedrock
+    in-conversation system messages (or ``system_in_place``: a bare message list has no
+    top-level ``system``). From another format, each user turn first follows Bedrock's own
+    rule (:func:`document_needs_text`, said after the family's; an assistant turn's
+    documents were moved to a user turn), and ``calls`` gets the tool calls (of the
+    assistant turns: a user turn's became text)."""
+    documents = Drift(ctx.drift.source)
+
+    def sent(draft: Draft) -> dict[str, Any]:
+        if draft.role == "user":
+            document_needs_text(draft, documents)
+        elif calls is not None:
+            for part in draft.parts:  # a loop: a comprehension is a function made per turn
+                if part.kind == "toolUse":
+                    calls.append(part)
+        return DIALECT.payload(draft)
+
+    result = messages_and_system(
         messages,
         ctx,
         DIALECT,
@@ -81,13 +96,16 @@ def _drafts(
             if ctx.faithful
             else system_text(message, path, leading, ctx, DIALECT)
         ),
+        sent=sent,
     )
+    ctx.drift.warnings += documents.warnings
+    return result
 
 
 def _request(conversation: Conversation, thread: Thread, ctx: RenderContext) -> dict[str, Any]:
-    drafts, taken = _drafts(thread, ctx, system_in_place=False)
+    calls: list[Part] = []
+    messages, taken = _messages(thread, ctx, system_in_place=False, calls=calls)
     system = [part for parts in taken for part in parts]
-    messages, calls = _messages(drafts, ctx)
     body: dict[str, Any] = {}
     why = "Bedrock needs a model id; the default was used"
     model = required_parameter(conversation.parameters.model, DEFAULT_MODEL, "model", ctx, why)
@@ -105,26 +123,6 @@ def _request(conversation: Conversation, thread: Thread, ctx: RenderContext) -> 
     body.update(own_extra(conversation.extra, FORMAT_ID))
     report_foreign_extra(conversation.extra, "", ctx)
     return body
-
-
-def _messages(drafts: list[Draft], ctx: RenderContext) -> tuple[list[dict[str, Any]], list[Part]]:
-    """The messages as sent and, from another format, the tool calls among them (in its
-    assistant turns: a user turn's became text), each user turn having first followed
-    Bedrock's own rule (:func:`document_needs_text`; an assistant turn's documents were
-    moved to a user turn): one pass over the turns, each read from memory once."""
-    messages: list[dict[str, Any]] = []
-    calls: list[Part] = []
-    for draft in drafts:
-        if ctx.faithful:
-            pass
-        elif draft.role == "user":
-            document_needs_text(draft, ctx)
-        else:
-            for part in draft.parts:  # a loop: a comprehension is a function made per turn
-                if part.kind == "toolUse":
-                    calls.append(part)
-        messages.append(DIALECT.payload(draft))
-    return messages, calls
 
 
 def _had_system(thread: list[tuple[int, Message]]) -> bool:

@@ -13,12 +13,12 @@ document also holds text.
 from __future__ import annotations
 
 from providers.formats._content_blocks.drafts import Draft
-from providers.formats._kit.context import RenderContext
+from providers.formats.base import Drift
 from providers.formats.bedrock_converse._constants import DOCUMENT_PROMPT_TEXT
 from providers.formats.bedrock_converse._render_blocks import DIALECT
 
 
-def document_needs_text(draft: Draft, ctx: RenderContext) -> None:
+def document_needs_text(draft: Draft, drift: Drift) -> None:
     """Bedrock refuses a document block in a message without a text block."""
     for part in draft.parts:  # the common turn has no document: looked for without a list
         if part.kind == "document":
@@ -27,7 +27,7 @@ def document_needs_text(draft: Draft, ctx: RenderContext) -> None:
         return
     if any(part.kind == "text" for part in draft.parts):
         return
-    ctx.drift.add(
+    drift.add(
         "message-reordered",
         "Bedrock needs a text block beside a document; one was added",
         field=next(part.path for part in draft.parts if part.kind == "document"),

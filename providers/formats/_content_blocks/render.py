@@ -4,7 +4,7 @@ response's stop reason and usage. The provider's words come from its :class:`Dia
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
 from providers.formats._content_blocks.drafts import (
@@ -18,7 +18,6 @@ from providers.formats._content_blocks.drafts import (
     text_only,
 )
 from providers.formats._content_blocks.parse import UsageNames, cache_excluded_usage
-from providers.formats._content_blocks.rules import apply_rules
 from providers.formats._content_blocks.shape import Thread, main_thread, shaped_payload
 from providers.formats._kit.drift import report_message_metadata
 from providers.formats._kit.extra import hint
@@ -67,12 +66,12 @@ def messages_and_system(
     *,
     stays: Callable[[Message], bool],
     take: Callable[[Message, str, bool], Taken],
-    sent: Callable[[Draft], dict[str, Any]] | None = None,
+    rules: Callable[[Iterator[Draft]], list[dict[str, Any]]],
 ) -> tuple[list[dict[str, Any]], list[Taken]]:
-    """The thread's messages as sent (from another format: with the structural rules of
-    :mod:`.rules` applied as each draft is made, and each complete turn as ``sent`` makes
-    it; by default :meth:`Dialect.payload`), and what ``take`` made of each system or
-    developer message that does not stay in the thread (it goes to the top-level prompt)."""
+    """The thread's messages as sent (from another format, as the format's ``rules`` make
+    them of the drafts, each taken as it is made: see :func:`.rules.apply_rules`), and what
+    ``take`` made of each system or developer message that does not stay in the thread (it
+    goes to the top-level prompt)."""
     system: list[Taken] = []
 
     def take_system(message: Message, path: str, leading: bool) -> bool:
@@ -84,7 +83,7 @@ def messages_and_system(
     drafts = build_drafts(messages, ctx, dialect, take_system=take_system)
     if ctx.faithful:
         return [dialect.payload(draft) for draft in drafts], system
-    return apply_rules(drafts, ctx, dialect, sent or dialect.payload), system
+    return rules(drafts), system
 
 
 def system_text(

@@ -37,6 +37,7 @@ from providers.formats.anthropic._render_blocks import (
     render_blocks,
 )
 from providers.formats.anthropic._render_tools import render_tools
+from providers.formats.anthropic._rules import apply_rules
 from providers.formats.base import Rendered
 from providers.umf import JSON, Conversation, Message
 
@@ -84,6 +85,7 @@ def _messages(
             system_text(message, path, leading, ctx, DIALECT),
             hint(message.extra, FORMAT_ID, "content"),
         ),
+        rules=lambda drafts: apply_rules(drafts, ctx),
     )
 
 

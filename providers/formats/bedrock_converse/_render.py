@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._content_blocks.drafts import Draft, Part
+from providers.formats._content_blocks.drafts import Part
 from providers.formats._content_blocks.render import (
     messages_and_system,
     put_stop_and_usage,
@@ -22,7 +22,7 @@ from providers.formats._kit.drift import (
 )
 from providers.formats._kit.extra import hint, own_extra
 from providers.formats._kit.parameters import required_parameter
-from providers.formats.base import Drift, Rendered
+from providers.formats.base import Rendered
 from providers.formats.bedrock_converse._constants import (
     DEFAULT_MODEL,
     FORMAT_ID,
@@ -31,7 +31,7 @@ from providers.formats.bedrock_converse._constants import (
 )
 from providers.formats.bedrock_converse._render_blocks import DIALECT, new_context, render_blocks
 from providers.formats.bedrock_converse._render_tools import render_tool_config
-from providers.formats.bedrock_converse._rules import document_needs_text
+from providers.formats.bedrock_converse._rules import apply_rules
 from providers.umf import Conversation, Message, Parameters
 
 _NO_MESSAGE_METADATA = no_place_for_message_facts("a Bedrock Converse request")
@@ -66,25 +66,12 @@ def render(conversation: Conversation) -> Rendered:
 def _messages(
     messages: Thread, ctx: RenderContext, *, system_in_place: bool, calls: list[Part] | None = None
 ) -> tuple[list[dict[str, Any]], list[list[Part]]]:
-    """The thread's messages as sent, and the ``system`` blocks taken out of it. System and
+    """The thread's messages as sent (from another format, ``calls`` gets the tool calls
+    among them: :func:`apply_rules`), and the ``system`` blocks taken out of it. System and
     developer messages go to the top-level ``system`` unless they were Bedrock
     in-conversation system messages (or ``system_in_place``: a bare message list has no
-    top-level ``system``). From another format, each user turn first follows Bedrock's own
-    rule (:func:`document_needs_text`, said after the family's; an assistant turn's
-    documents were moved to a user turn), and ``calls`` gets the tool calls (of the
-    assistant turns: a user turn's became text)."""
-    documents = Drift(ctx.drift.source)
-
-    def sent(draft: Draft) -> dict[str, Any]:
-        if draft.role == "user":
-            document_needs_text(draft, documents)
-        elif calls is not None:
-            for part in draft.parts:  # a loop: a comprehension is a function made per turn
-                if part.kind == "toolUse":
-                    calls.append(part)
-        return DIALECT.payload(draft)
-
-    result = messages_and_system(
+    top-level ``system``)."""
+    return messages_and_system(
         messages,
         ctx,
         DIALECT,
@@ -96,10 +83,8 @@ def _messages(
             if ctx.faithful
             else system_text(message, path, leading, ctx, DIALECT)
         ),
-        sent=sent,
+        rules=lambda drafts: apply_rules(drafts, ctx, [] if calls is None else calls),
     )
-    ctx.drift.warnings += documents.warnings
-    return result
 
 
 def _request(conversation: Conversation, thread: Thread, ctx: RenderContext) -> dict[str, Any]:

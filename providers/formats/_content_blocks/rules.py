@@ -53,7 +53,9 @@ def apply_rules(
             _merge(turn, draft, merges, dialect)
             continue
         if turn is not None:
-            messages.append(sent(_complete(turn, before, pairs, dialect)))
+            if turn.role == "user":
+                _pair(turn, before, pairs, dialect)
+            messages.append(sent(turn))
             before = turn
         elif draft.role != "user":  # the first turn is the user's
             before = _bridge(draft.path, bridged, dialect)
@@ -82,12 +84,10 @@ def _merge(previous: Draft, draft: Draft, drift: Drift, dialect: Dialect[Any]) -
     previous.synthetic = previous.synthetic and draft.synthetic
 
 
-def _complete(turn: Draft, before: Draft | None, drift: Drift, dialect: Dialect[Any]) -> Draft:
-    """``turn``, complete: a user turn paired with the calls of the turn ``before``."""
-    if turn.role == "user":
-        calls = _calls(before, dialect) if before and before.role == "assistant" else {}
-        _answer_calls(turn, calls, drift, dialect)
-    return turn
+def _pair(turn: Draft, before: Draft | None, drift: Drift, dialect: Dialect[Any]) -> None:
+    """A complete user turn paired with the calls of the turn ``before``."""
+    calls = _calls(before, dialect) if before and before.role == "assistant" else {}
+    _answer_calls(turn, calls, drift, dialect)
 
 
 def _last_turns(
@@ -96,8 +96,10 @@ def _last_turns(
     """The turn in the making, complete (a bridge when there was none), and a closing user
     turn that answers its calls if it is the assistant's."""
     if turn is None:
-        return [_complete(_bridge("messages", bridged, dialect), None, pairs, dialect)]
-    last = [_complete(turn, before, pairs, dialect)]
+        return [_bridge("messages", bridged, dialect)]  # nothing to pair
+    if turn.role == "user":
+        _pair(turn, before, pairs, dialect)
+    last = [turn]
     calls = _calls(turn, dialect)
     if turn.role == "assistant" and calls:
         closing = Draft("user", [], turn.path, "user", "blocks", synthetic=True)

@@ -5,7 +5,7 @@ can name what they changed. The provider's words come from its :class:`Dialect`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar
@@ -151,25 +151,27 @@ def build_drafts(
     dialect: Dialect[Ctx],
     *,
     take_system: Callable[[Message, str, bool], bool],
-) -> list[Draft]:
-    """Drafts for the thread. ``take_system`` is given each system or developer message
+) -> Iterator[Draft]:
+    """Drafts for the thread, each made when asked for (the rules take it then, see
+    :func:`.rules.apply_rules`). ``take_system`` is given each system or developer message
     (with its path, and whether no turn came before it) and says whether it took it out of
     the thread (into a top-level prompt)."""
-    drafts: list[Draft] = []
+    leading = True
     for index, message in messages:
         path = f"messages[{index}]"
         warn_message_fields(message, path, ctx, target=dialect.name, turn=dialect.turn)
-        if message.role in SYSTEM_ROLES and take_system(message, path, not drafts):
+        if message.role in SYSTEM_ROLES and take_system(message, path, leading):
             continue
+        leading = False
         draft = _draft(message, path, ctx, dialect)
-        drafts.append(draft)
-        if not ctx.faithful:
-            _fix_misplaced_tool_blocks(draft, ctx, dialect)
-        if not ctx.faithful and draft.role == "assistant":
-            moved = _move_media(draft, ctx, dialect)
-            if moved is not None:
-                drafts.append(moved)
-    return drafts
+        if ctx.faithful:
+            yield draft
+            continue
+        _fix_misplaced_tool_blocks(draft, ctx, dialect)
+        moved = _move_media(draft, ctx, dialect) if draft.role == "assistant" else None
+        yield draft
+        if moved is not None:
+            yield moved
 
 
 def _draft(message: Message, path: str, ctx: Ctx, dialect: Dialect[Ctx]) -> Draft:
@@ -314,7 +316,7 @@ def _fix_misplaced_tool_blocks(draft: Draft, ctx: Ctx, dialect: Dialect[Ctx]) ->
         if part.kind != misplaced:
             fixed.append(part)
         elif in_assistant:
-            fixed.extend(result_as_text(part, ctx, dialect))
+            fixed.extend(result_as_text(part, ctx.drift, dialect))
         else:
             fixed.append(_call_as_text(part, ctx, dialect))
     draft.parts = fixed
@@ -328,9 +330,9 @@ def _call_as_text(part: Part, ctx: Ctx, dialect: Dialect[Ctx]) -> Part:
     return dialect.text_part(text, part.path)
 
 
-def result_as_text(part: Part, ctx: RenderContext, dialect: Dialect[Any]) -> list[Part]:
+def result_as_text(part: Part, drift: Drift, dialect: Dialect[Any]) -> list[Part]:
     """A tool result that cannot be paired with a call of the turn before, as a text block
     (followed by its images and documents)."""
     text, media = dialect.result_text(dialect.inner(part))
-    report_result_as_text(part.path, ctx.drift)
+    report_result_as_text(part.path, drift)
     return [dialect.text_part(text, part.path), *(dialect.part(body, part.path) for body in media)]

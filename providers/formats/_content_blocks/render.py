@@ -4,7 +4,7 @@ response's stop reason and usage. The provider's words come from its :class:`Dia
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
 from providers.formats._content_blocks.drafts import (
@@ -34,14 +34,14 @@ def render_in_shape(
     new_context: Callable[..., Ctx],
     *,
     no_message_metadata: str,
-    drafts: Callable[..., tuple[list[Draft], list[Any]]],
+    drafts: Callable[..., tuple[list[dict[str, Any]], list[Any]]],
     request: Callable[[Conversation, Thread, Ctx], dict[str, Any]],
     response: Callable[[tuple[int, Message], Ctx], dict[str, Any]],
 ) -> Rendered:
     """The conversation as a payload in the shape ``format_id`` read it in (a request when
     it came from another format), and the warnings for what it could not carry. A bare
-    message list has no top-level system prompt: its turns are ``drafts`` (the format's
-    :func:`drafts_and_system`) with the system messages in place."""
+    message list has no top-level system prompt: its messages are ``drafts``' (the format's
+    :func:`messages_and_system`) with the system messages in place."""
     ctx = new_context(faithful=hint(conversation.extra, format_id, "shape") is not None)
     thread = main_thread(conversation, ctx.drift, dialect.name)
     if not ctx.faithful:  # from another format: always a request of the whole thread
@@ -52,25 +52,26 @@ def render_in_shape(
         thread,
         format_id,
         is_response=last is not None and hint(last.extra, format_id, "response") is True,
-        messages=lambda messages: [
-            dialect.payload(draft) for draft in drafts(messages, ctx, system_in_place=True)[0]
-        ],
+        messages=lambda messages: drafts(messages, ctx, system_in_place=True)[0],
         request=lambda messages: request(conversation, messages, ctx),
         response=lambda entry: response(entry, ctx),
     )
     return Rendered(payload, ctx.drift.warnings)
 
 
-def drafts_and_system(
+def messages_and_system(
     messages: Thread,
     ctx: Ctx,
     dialect: Dialect[Ctx],
     *,
     stays: Callable[[Message], bool],
     take: Callable[[Message, str, bool], Taken],
-) -> tuple[list[Draft], list[Taken]]:
-    """Drafts for the thread, and what ``take`` made of each system or developer message
-    that does not stay in the thread (it goes to the top-level prompt)."""
+    rules: Callable[[Iterator[Draft]], list[dict[str, Any]]],
+) -> tuple[list[dict[str, Any]], list[Taken]]:
+    """The thread's messages as sent (from another format, as the format's ``rules`` make
+    them of the drafts, each taken as it is made: see :func:`.rules.apply_rules`), and what
+    ``take`` made of each system or developer message that does not stay in the thread (it
+    goes to the top-level prompt)."""
     system: list[Taken] = []
 
     def take_system(message: Message, path: str, leading: bool) -> bool:
@@ -79,7 +80,10 @@ def drafts_and_system(
         system.append(take(message, path, leading))
         return True
 
-    return build_drafts(messages, ctx, dialect, take_system=take_system), system
+    drafts = build_drafts(messages, ctx, dialect, take_system=take_system)
+    if ctx.faithful:
+        return [dialect.payload(draft) for draft in drafts], system
+    return rules(drafts), system
 
 
 def system_text(

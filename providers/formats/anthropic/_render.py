@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from providers.formats._content_blocks.drafts import Draft, Part
+from providers.formats._content_blocks.drafts import Part
 from providers.formats._content_blocks.render import (
-    drafts_and_system,
+    messages_and_system,
     put_stop_and_usage,
     render_in_shape,
     system_text,
@@ -53,7 +53,7 @@ def render(conversation: Conversation) -> Rendered:
         DIALECT,
         new_context,
         no_message_metadata=_NO_MESSAGE_METADATA,
-        drafts=_drafts,
+        drafts=_messages,
         request=_request,
         response=response_payload,
     )
@@ -67,13 +67,13 @@ class SystemSource:
     content_hint: str | None
 
 
-def _drafts(
+def _messages(
     messages: Thread, ctx: RenderContext, *, system_in_place: bool
-) -> tuple[list[Draft], list[SystemSource]]:
-    """Drafts for the thread, and the system prompt taken out of it. System and developer
+) -> tuple[list[dict[str, Any]], list[SystemSource]]:
+    """The thread's messages as sent, and the system prompt taken out of it. System and developer
     messages go to the top-level prompt unless they were Anthropic ``system`` messages (or
     ``system_in_place``: a bare message list has no top-level prompt)."""
-    return drafts_and_system(
+    return messages_and_system(
         messages,
         ctx,
         DIALECT,
@@ -85,6 +85,7 @@ def _drafts(
             system_text(message, path, leading, ctx, DIALECT),
             hint(message.extra, FORMAT_ID, "content"),
         ),
+        rules=lambda drafts: apply_rules(drafts, ctx),
     )
 
 
@@ -98,14 +99,12 @@ def _system_payload(sources: list[SystemSource], ctx: RenderContext) -> JSON:
 
 
 def _request(conversation: Conversation, thread: Thread, ctx: RenderContext) -> dict[str, Any]:
-    drafts, system_sources = _drafts(thread, ctx, system_in_place=False)
-    if not ctx.faithful:
-        drafts = apply_rules(drafts, ctx)
+    messages, system_sources = _messages(thread, ctx, system_in_place=False)
     body = _parameters(conversation, ctx)
     system = _system_payload(system_sources, ctx)
     if system is not None:
         body["system"] = system
-    body["messages"] = [DIALECT.payload(draft) for draft in drafts]
+    body["messages"] = messages
     render_tools(conversation, body, ctx)
     # metadata was written with the UMF user above.
     body.update(

@@ -9,12 +9,16 @@ answers a call of the turn before it. The rules are the content-block family's
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from providers.formats._content_blocks.drafts import Draft
 from providers.formats._content_blocks.rules import apply_rules as apply_family_rules
 from providers.formats._kit.context import RenderContext
 from providers.formats.anthropic._render_blocks import DIALECT
 
 
-def apply_rules(drafts: list[Draft], ctx: RenderContext) -> list[Draft]:
-    """Drafts rearranged into a request the API accepts; every change is a warning."""
-    return apply_family_rules(drafts, ctx, DIALECT)
+def apply_rules(drafts: Iterable[Draft], ctx: RenderContext) -> list[dict[str, Any]]:
+    """The messages of a request the API accepts, each draft taken as it is made; every
+    change is a warning."""
+    return apply_family_rules(drafts, ctx, DIALECT, DIALECT.payload)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._content_blocks.drafts import Draft, Part
+from providers.formats._content_blocks.drafts import Part
 from providers.formats._content_blocks.render import (
-    drafts_and_system,
+    messages_and_system,
     put_stop_and_usage,
     render_in_shape,
     system_text,
@@ -57,19 +57,21 @@ def render(conversation: Conversation) -> Rendered:
         DIALECT,
         new_context,
         no_message_metadata=_NO_MESSAGE_METADATA,
-        drafts=_drafts,
+        drafts=_messages,
         request=_request,
         response=response_payload,
     )
 
 
-def _drafts(
-    messages: Thread, ctx: RenderContext, *, system_in_place: bool
-) -> tuple[list[Draft], list[list[Part]]]:
-    """Drafts for the thread, and the ``system`` blocks taken out of it. System and developer
-    messages go to the top-level ``system`` unless they were Bedrock in-conversation system
-    messages (or ``system_in_place``: a bare message list has no top-level ``system``)."""
-    return drafts_and_system(
+def _messages(
+    messages: Thread, ctx: RenderContext, *, system_in_place: bool, calls: list[Part] | None = None
+) -> tuple[list[dict[str, Any]], list[list[Part]]]:
+    """The thread's messages as sent (from another format, ``calls`` gets the tool calls
+    among them: :func:`apply_rules`), and the ``system`` blocks taken out of it. System and
+    developer messages go to the top-level ``system`` unless they were Bedrock
+    in-conversation system messages (or ``system_in_place``: a bare message list has no
+    top-level ``system``)."""
+    return messages_and_system(
         messages,
         ctx,
         DIALECT,
@@ -81,26 +83,26 @@ def _drafts(
             if ctx.faithful
             else system_text(message, path, leading, ctx, DIALECT)
         ),
+        rules=lambda drafts: apply_rules(drafts, ctx, [] if calls is None else calls),
     )
 
 
 def _request(conversation: Conversation, thread: Thread, ctx: RenderContext) -> dict[str, Any]:
-    drafts, taken = _drafts(thread, ctx, system_in_place=False)
+    calls: list[Part] = []
+    messages, taken = _messages(thread, ctx, system_in_place=False, calls=calls)
     system = [part for parts in taken for part in parts]
-    if not ctx.faithful:
-        drafts = apply_rules(drafts, ctx)
     body: dict[str, Any] = {}
     why = "Bedrock needs a model id; the default was used"
     model = required_parameter(conversation.parameters.model, DEFAULT_MODEL, "model", ctx, why)
     if model is not None:
         body["modelId"] = model
-    body["messages"] = [DIALECT.payload(draft) for draft in drafts]
+    body["messages"] = messages
     if system or (ctx.faithful and _had_system(thread)):
         body["system"] = [part.body for part in system]
     inference = _inference_config(conversation, ctx)
     if inference is not None:
         body["inferenceConfig"] = inference
-    tool_config = render_tool_config(conversation, drafts, ctx)
+    tool_config = render_tool_config(conversation, calls, ctx)
     if tool_config is not None:
         body["toolConfig"] = tool_config
     body.update(own_extra(conversation.extra, FORMAT_ID))

@@ -105,28 +105,27 @@ def _tool_result(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]:
 
 
 def _result_content(block: ToolResultBlock, path: str, ctx: RenderContext) -> list[JSON]:
-    content = _result_blocks(block, path, ctx)
-    if content or ctx.faithful:
-        return content
+    content = block.content
+    if isinstance(content, str):  # the common result: its text, unless blank
+        if content.strip() or ctx.faithful:
+            return [{"text": content}]
+    else:
+        parts = _render_result_blocks(content, path, block.extra, ctx)
+        if ctx.faithful:
+            return [part.body for part in parts]
+        parts = drop_blank_text(parts, ctx.drift, DIALECT)
+        if parts:
+            return [part.body for part in parts]
     placeholder = [{"text": EMPTY_RESULT_TEXT}]
     ctx.drift.add(
         "parameter-defaulted",
         "Bedrock refuses a tool result without content; a placeholder text was sent",
         field=f"{path}.content",
-        original=block.content if isinstance(block.content, str) else [],
+        original=content if isinstance(content, str) else [],
         transformed=placeholder,
         severity="info",
     )
     return placeholder
-
-
-def _result_blocks(block: ToolResultBlock, path: str, ctx: RenderContext) -> list[JSON]:
-    if isinstance(block.content, str):
-        return [{"text": block.content}] if block.content.strip() or ctx.faithful else []
-    parts = _render_result_blocks(block.content, path, block.extra, ctx)
-    if not ctx.faithful:
-        parts = drop_blank_text(parts, ctx.drift, DIALECT)
-    return [part.body for part in parts]
 
 
 def _reasoning_text(text: str, signature: str | None) -> dict[str, Any]:

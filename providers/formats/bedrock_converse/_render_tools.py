@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._content_blocks.drafts import Draft
+from providers.formats._content_blocks.drafts import Part
 from providers.formats._content_blocks.tools import defaulted_schema, report_choice_without_tools
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import offered_choice, report_foreign_extra
@@ -25,9 +25,11 @@ from providers.umf import Conversation, Tool, ToolChoice
 
 
 def render_tool_config(
-    conversation: Conversation, drafts: list[Draft], ctx: RenderContext
+    conversation: Conversation, calls: list[Part], ctx: RenderContext
 ) -> dict[str, Any] | None:
-    """The ``toolConfig`` member, or None to leave it out."""
+    """The ``toolConfig`` member, or None to leave it out. ``calls``: the tool calls of the
+    messages, from another format (where each result left answers one of them, so the
+    history holds tool blocks when it holds calls)."""
     if ctx.faithful:
         return _verbatim(conversation, ctx)
     names = ToolNames(
@@ -41,18 +43,14 @@ def render_tool_config(
         _spec(tool, names(tool.name, f"tools[{index}].name"), f"tools[{index}]", ctx)
         for index, tool in enumerate(conversation.tools)
     ]
-    calls = [part for draft in drafts for part in draft.parts if part.kind == "toolUse"]
     for part in calls:
         call = part.body["toolUse"]
         if call["name"] not in names.unchanged:  # most: no call, no path written
             call["name"] = names(call["name"], f"{part.path}.name")
-    has_tool_blocks = any(
-        part.kind in ("toolUse", "toolResult") for draft in drafts for part in draft.parts
-    )
-    choice = _choice(conversation, bool(tools), has_tool_blocks, names, ctx)
+    choice = _choice(conversation, bool(tools), bool(calls), names, ctx)
     if choice == "omit":
         return None
-    if not tools and has_tool_blocks:
+    if not tools and calls:
         tools = _specs_from_calls([part.body["toolUse"]["name"] for part in calls], ctx)
     if not tools:
         return None

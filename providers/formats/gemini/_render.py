@@ -14,10 +14,10 @@ from providers.formats._kit.extra import hint, own_extra
 from providers.formats.base import Rendered
 from providers.formats.gemini._constants import FORMAT_ID, WIRE_FINISH_REASONS
 from providers.formats.gemini._render_parameters import generation_config, warn_unsupported
-from providers.formats.gemini._render_parts import Context, new_context
+from providers.formats.gemini._render_parts import Context, Part, new_context
 from providers.formats.gemini._render_tools import render_tool_config, render_tools
 from providers.formats.gemini._render_turns import build_turns, system_instruction
-from providers.formats.gemini._rules import apply_rules
+from providers.formats.gemini._rules import Contents
 from providers.umf import Conversation, Message, ToolUseBlock, Usage
 
 _NO_MESSAGE_METADATA = no_place_for_message_facts("a Gemini request")
@@ -43,7 +43,7 @@ def render(conversation: Conversation) -> Rendered:
         thread,
         FORMAT_ID,
         is_response=last is not None and hint(last.extra, FORMAT_ID, "response") is not None,
-        messages=lambda messages: [turn.payload() for turn in build_turns(messages, ctx)[0]],
+        messages=lambda messages: _contents(messages, ctx)[0],
         request=lambda messages: _request(conversation, messages, ctx),
         response=lambda entry: response_payload(entry, ctx),
     )
@@ -53,15 +53,18 @@ def render(conversation: Conversation) -> Rendered:
 def _request(
     conversation: Conversation, thread: list[tuple[int, Message]], ctx: Context
 ) -> dict[str, Any]:
-    turns, system_messages, system_parts = build_turns(thread, ctx)
-    if not ctx.faithful:
-        turns = apply_rules(turns, ctx)
+    if ctx.faithful:
+        contents, system_messages, system_parts = _contents(thread, ctx)
+    else:
+        rules = Contents(ctx)
+        system_messages, system_parts = build_turns(thread, ctx, rules.add)
+        contents = rules.close()
         report_message_metadata(thread, ctx.drift, _NO_MESSAGE_METADATA)
     body: dict[str, Any] = {}
     system = system_instruction(system_messages, system_parts, ctx)
     if system is not None:
         body["systemInstruction"] = system
-    body["contents"] = [turn.payload() for turn in turns]
+    body["contents"] = contents
     tools = render_tools(conversation, ctx)
     if tools is not None:
         body["tools"] = tools
@@ -74,6 +77,18 @@ def _request(
     body.update({key: value for key, value in own.items() if key not in _HANDLED})
     report_foreign_extra(conversation.extra, "", ctx)
     return body
+
+
+def _contents(
+    thread: list[tuple[int, Message]], ctx: Context
+) -> tuple[list[dict[str, Any]], list[Message], list[Part]]:
+    """The turns of ``thread`` as they are, their system messages and parts (see
+    :func:`build_turns`)."""
+    contents: list[dict[str, Any]] = []
+    system_messages, system_parts = build_turns(
+        thread, ctx, lambda turns: contents.extend([turn.payload() for turn in turns])
+    )
+    return contents, system_messages, system_parts
 
 
 def _put(body: dict[str, Any], key: str, value: tuple[bool, Any]) -> None:
@@ -108,8 +123,8 @@ def response_payload(entry: tuple[int, Message], ctx: Context) -> dict[str, Any]
 def _candidate(index: int, message: Message, ctx: Context) -> dict[str, Any]:
     candidate = dict(hint(message.extra, FORMAT_ID, "candidate", {}))
     if hint(message.extra, FORMAT_ID, "content") != "absent":
-        turns, _, _ = build_turns([(index, message)], ctx)
-        candidate["content"] = turns[0].payload()
+        contents, _, _ = _contents([(index, message)], ctx)
+        candidate["content"] = contents[0]
     reason = message.provider_finish_reason
     if reason is None:
         reason = WIRE_FINISH_REASONS.get(message.finish_reason or "")

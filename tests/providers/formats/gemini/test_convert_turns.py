@@ -4,9 +4,12 @@ merging and bridging turns, branches, per-message facts, and parameters.
 
 from __future__ import annotations
 
-from providers.formats.gemini import SIGNATURE_PLACEHOLDER
+import pytest
+
+from providers.formats.gemini import SIGNATURE_PLACEHOLDER, _render_turns, render
 from providers.formats.gemini._constants import BRIDGE_USER_TEXT
 from providers.umf import (
+    Conversation,
     Parameters,
     RefusalBlock,
     TextBlock,
@@ -86,6 +89,32 @@ def test_consecutive_messages_merge_and_empty_ones_are_left_out() -> None:
         ("content-dropped", "info", "messages[2]", "assistant", None),
         ("role-merged", "warning", "messages[1]", "user", "user"),
     ]
+
+
+@pytest.mark.parametrize("batch", [1, 2, 3, 7])
+def test_turns_taken_in_batches_convert_as_all_at_once(
+    batch: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every rule at every place a batch can end: merges, pairs and the bridge across it.
+    messages = [assistant(text("Hello"))]
+    for step in range(4):
+        messages += [
+            user(text(f"q{step}")),
+            user(text("")),  # left out
+            user(text("more"), text("")),
+            assistant(text("looking"), call(f"a{step}", "get_weather"), call(f"b{step}", "tz")),
+            tool(f"b{step}", "14:05"),  # before the result of the first call
+            tool(f"a{step}", '{"degrees": 21}'),
+            tool("nobody", "orphan"),
+            assistant(call(f"c{step}", "tz")),
+            assistant(text("and")),
+        ]
+    conversation = Conversation(messages=[*messages, assistant(call("last"))])
+    at_once = render(conversation)
+    monkeypatch.setattr(_render_turns, "BATCH", batch)
+    batched = render(conversation)
+    assert batched.payload == at_once.payload
+    assert batched.warnings == at_once.warnings
 
 
 def test_conversation_starting_with_the_model_gets_a_bridge_turn() -> None:

@@ -159,7 +159,7 @@ def build_drafts(
     leading = True
     for index, message in messages:
         path = f"messages[{index}]"
-        warn_message_fields(message, path, ctx, target=dialect.name, turn=dialect.turn)
+        warn_message_fields(message, path, ctx, dialect.name, dialect.turn)  # see its docstring
         if message.role in SYSTEM_ROLES and take_system(message, path, leading):
             continue
         leading = False

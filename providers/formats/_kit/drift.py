@@ -94,17 +94,16 @@ def warn_message_fields(
         if message.extra:  # at most other formats' fields (most messages carry none)
             report_foreign_extra(message.extra, path, ctx)
         return
-    label = target
     report_reasoning_text(
         message,
         path,
         ctx.drift,
-        f"reasoning text outside thinking blocks cannot be sent to {label}; left out",
+        f"reasoning text outside thinking blocks cannot be sent to {target}; left out",
     )
     if message.reasoning_details:
         ctx.drift.add(
             "reasoning-dropped",
-            f"reasoning details of another provider cannot be sent to {label}; left out",
+            f"reasoning details of another provider cannot be sent to {target}; left out",
             field=at(path, "reasoning_details"),
             original=message.reasoning_details,
         )

@@ -86,7 +86,7 @@ def build_turns(
     converting = not ctx.faithful
     for index, message in messages:
         path = f"messages[{index}]"
-        warn_message_fields(message, path, ctx, target="Gemini", turn="Gemini contents")
+        warn_message_fields(message, path, ctx, "Gemini", "Gemini contents")  # see its docstring
         if message.role in ("system", "developer"):
             system.append(message)
             system_parts += _system_parts(message, path, leading=leading, ctx=ctx)

@@ -33,17 +33,7 @@ from providers.formats.gemini._constants import (
 )
 from providers.formats.gemini._parse_results import response_object
 from providers.formats.gemini._render_media import render_media
-from providers.umf import (
-    AudioBlock,
-    Block,
-    DocumentBlock,
-    ImageBlock,
-    RefusalBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from providers.umf import Block, ToolResultBlock, ToolUseBlock
 
 
 @dataclass
@@ -89,9 +79,7 @@ class Part(BlockPart):  # a msgspec Struct, as the family's parts (made for ever
 
 def render_block(block: Block, path: str, ctx: Context) -> Part | None:
     """One block as a part, or None when Gemini cannot take it (a warning says so)."""
-    # By the block's class, not its ``type`` (a class attribute, which CPython 3.11 reads
-    # through the generic lookup): this runs for every block.
-    body = RENDERERS[type(block)](block, path, ctx)
+    body = RENDERERS[block.type](block, path, ctx)
     extra = block.extra
     if extra:  # most blocks carry no extra: nothing to report or put back
         report_foreign_extra(extra, path, ctx)
@@ -99,6 +87,8 @@ def render_block(block: Block, path: str, ctx: Context) -> Part | None:
         return None
     if extra:
         merge_fields(body, own_extra(extra, FORMAT_ID))
+    # The block's class, not its ``type`` (a class attribute, which CPython 3.11 reads
+    # through the generic lookup): the test runs for every block.
     if type(block) is ToolUseBlock:
         return Part(body, path, call_id=block.id, name=body["functionCall"]["name"])
     if type(block) is ToolResultBlock:
@@ -246,14 +236,14 @@ def _result_content(block: ToolResultBlock, path: str, ctx: Context) -> tuple[st
     return "\n".join(texts), media
 
 
-# One renderer per UMF block class (a test checks that none is missing).
-RENDERERS: dict[type[Block], Callable[[Any, str, Context], dict[str, Any] | None]] = {
-    TextBlock: _text,
-    RefusalBlock: _refusal,
-    ImageBlock: render_media,
-    DocumentBlock: render_media,
-    AudioBlock: render_media,
-    ToolUseBlock: _tool_use,
-    ToolResultBlock: _tool_result,
-    ThinkingBlock: _thinking,
+# One renderer per UMF block type (a test checks that none is missing).
+RENDERERS: dict[str, Callable[[Any, str, Context], dict[str, Any] | None]] = {
+    "text": _text,
+    "refusal": _refusal,
+    "image": render_media,
+    "document": render_media,
+    "audio": render_media,
+    "tool_use": _tool_use,
+    "tool_result": _tool_result,
+    "thinking": _thinking,
 }

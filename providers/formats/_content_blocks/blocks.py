@@ -10,18 +10,14 @@ from typing import Any
 from providers.formats._content_blocks.drafts import Ctx, Part
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import report_block_dropped, report_reasoning_dropped
+from providers.formats._kit.paths import CONTENT_AT
 from providers.formats._kit.wire import signature_portable
 from providers.umf import Block, Extra
 
 BlockRenderer = Callable[[Block, str, Ctx], "dict[str, Any] | None"]
 # What a block body says it is, in the wire's words (``Dialect.kind``).
 BlockKind = Callable[[dict[str, Any]], Any]
-
-
-# A block's path is made for every block rendered: joining two strings costs 33 ns, formatting
-# the index into one 83 (timeit), so the suffixes of the first indexes are made once.
-_MADE = 16
-_AT = tuple(f".content[{index}]" for index in range(_MADE))
+_MADE = len(CONTENT_AT)
 
 
 def block_list_renderer(
@@ -35,7 +31,9 @@ def block_list_renderer(
     def render_blocks(blocks: list[Block], path: str, extra: Extra, ctx: Ctx) -> list[Part]:
         parts: list[Part] = []
         for index, block in enumerate(blocks):
-            block_path = path + _AT[index] if index < _MADE else f"{path}.content[{index}]"
+            block_path = (  # see CONTENT_AT
+                path + CONTENT_AT[index] if index < _MADE else f"{path}.content[{index}]"
+            )
             body = render_block(block, block_path, ctx)
             if body is not None:
                 parts.append(Part(body, block_path, kind=kind(body)))

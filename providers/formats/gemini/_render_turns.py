@@ -23,6 +23,7 @@ from providers.formats._kit.drift import (
     warn_message_fields,
 )
 from providers.formats._kit.extra import hint, own_extra
+from providers.formats._kit.paths import CONTENT_AT
 from providers.formats.base import Drift
 from providers.formats.gemini._constants import FORMAT_ID
 from providers.formats.gemini._parse_results import compact_json
@@ -30,6 +31,7 @@ from providers.formats.gemini._render_parts import Context, Part, merge_fields, 
 from providers.umf import Message
 
 _ROLES = {"user": "user", "tool": "user", "assistant": "model"}
+_MADE = len(CONTENT_AT)
 
 # Turns built before the rules take them. Rule by rule over the whole conversation, each
 # pass read 10,000 turns back from memory; turn by turn, the code of every rule ran between
@@ -121,7 +123,10 @@ def _turn(message: Message, path: str, ctx: Context) -> Turn:
 def _render_all(message: Message, path: str, ctx: Context) -> list[Part]:
     parts: list[Part] = []
     for index, block in enumerate(message.content):
-        part = render_block(block, f"{path}.content[{index}]", ctx)
+        block_path = (  # see CONTENT_AT
+            path + CONTENT_AT[index] if index < _MADE else f"{path}.content[{index}]"
+        )
+        part = render_block(block, block_path, ctx)
         if part is None:
             continue
         if ctx.faithful and parts and hint(block.extra, FORMAT_ID, "joined"):

@@ -34,14 +34,14 @@ def render_in_shape(
     new_context: Callable[..., Ctx],
     *,
     no_message_metadata: str,
-    drafts: Callable[..., tuple[list[dict[str, Any]], list[Any]]],
+    messages: Callable[..., tuple[list[dict[str, Any]], list[Any]]],
     request: Callable[[Conversation, Thread, Ctx], dict[str, Any]],
     response: Callable[[tuple[int, Message], Ctx], dict[str, Any]],
 ) -> Rendered:
     """The conversation as a payload in the shape ``format_id`` read it in (a request when
     it came from another format), and the warnings for what it could not carry. A bare
-    message list has no top-level system prompt: its messages are ``drafts``' (the format's
-    :func:`messages_and_system`) with the system messages in place."""
+    message list has no top-level system prompt: its messages are those ``messages`` gives
+    (the format's :func:`messages_and_system`), with the system messages in place."""
     ctx = new_context(faithful=hint(conversation.extra, format_id, "shape") is not None)
     thread = main_thread(conversation, ctx.drift, dialect.name)
     if not ctx.faithful:  # from another format: always a request of the whole thread
@@ -52,7 +52,7 @@ def render_in_shape(
         thread,
         format_id,
         is_response=last is not None and hint(last.extra, format_id, "response") is True,
-        messages=lambda messages: drafts(messages, ctx, system_in_place=True)[0],
+        messages=lambda listed: messages(listed, ctx, system_in_place=True)[0],
         request=lambda messages: request(conversation, messages, ctx),
         response=lambda entry: response(entry, ctx),
     )

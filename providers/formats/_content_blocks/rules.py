@@ -199,8 +199,7 @@ def _calls(draft: Draft, dialect: Dialect[Any]) -> dict[str, str]:
     call_kind = dialect.call_kind
     for part in draft.parts:  # the common turn has no call: no dict comprehension for it
         if part.kind == call_kind:
-            call = part.body[call_kind] if dialect.nested else part.body  # dialect.inner
-            calls[call[dialect.call_id]] = part.path
+            calls[dialect.inner(part)[dialect.call_id]] = part.path
     return calls
 
 
@@ -221,8 +220,7 @@ def _answer_calls(draft: Draft, calls: dict[str, str], drift: Drift, dialect: Di
         if part.kind != result_kind:
             others.append(part)
             continue
-        result = part.body[result_kind] if dialect.nested else part.body  # dialect.inner
-        answers = result.get(dialect.result_id)
+        answers = dialect.inner(part).get(dialect.result_id)
         if answers in calls and answers not in answered:
             if others and not draft.synthetic and any(not other.moved for other in others):
                 _warn_reordered(part, drift, dialect)

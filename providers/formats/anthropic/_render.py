@@ -53,7 +53,7 @@ def render(conversation: Conversation) -> Rendered:
         DIALECT,
         new_context,
         no_message_metadata=_NO_MESSAGE_METADATA,
-        drafts=_messages,
+        messages=_messages,
         request=_request,
         response=response_payload,
     )

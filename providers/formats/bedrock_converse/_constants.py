@@ -23,7 +23,6 @@ EMPTY_RESULT_TEXT: Final = "(no output)"
 # The text added beside a document when a user turn holds no text: Bedrock refuses a
 # document block without a text block in the same message.
 DOCUMENT_PROMPT_TEXT: Final = "(see the attached document)"
-# The schema sent for a tool that has none (Bedrock requires ``inputSchema``).
 
 TOOL_ID_PATTERN: Final = re.compile(r"[a-zA-Z0-9_.:-]{1,64}")
 TOOL_NAME_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]{1,64}")

@@ -17,7 +17,7 @@ counted too, and the ratio of its count to ours: the speed ratio of ``bench/conv
 without a machine's noise, and without what instructions leave out (below).
 
     .venv/bin/python bench/convert_instructions.py [--messages 1000] [--targets parse,gemini]
-        [--litellm]
+        [--litellm] [--cache]
 
 Needs ``valgrind`` on the PATH and CPython 3.11 or later (``operator.call``). Each child
 runs with ``PYTHONHASHSEED=0``, and the same code in the same environment gives the same
@@ -27,7 +27,10 @@ moves them), so each figure is the median of three children whose environments d
 size; a change smaller than about 1% needs a larger N or several sizes to be seen. It
 takes about a minute per target at 1,000 messages on two cores. Instructions are not time: memory
 traffic (cache misses, which grow with the conversation's size) is not counted, so check
-a change that trades instructions for memory with ``bench/convert.py`` as well.
+a change that trades instructions for memory with ``bench/convert.py`` as well, or count
+the misses: ``--cache`` has callgrind simulate the caches too (an L1 of the machine's, a
+last level of 32 MB, 16-way, the same on every machine; several times slower) and prints
+instruction-cache, L1 data and last-level misses per message beside the instructions.
 """
 
 from __future__ import annotations
@@ -80,11 +83,26 @@ def child(target: str, messages: int) -> None:
     operator.call(run, payload)
 
 
-def instructions(target: str, messages: int, padding: int) -> int:
-    """The instructions of one conversion, as callgrind counts them."""
+# What callgrind's "Collected" line holds with --cache-sim=yes, in its order, and the
+# columns printed of it (instructions; instruction-cache misses; L1 data misses, read and
+# write; last-level misses of both).
+EVENTS = ("Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw")
+CACHE_COLUMNS = {
+    "I1 miss": ("I1mr",),
+    "D1 miss": ("D1mr", "D1mw"),
+    "LL miss": ("ILmr", "DLmr", "DLmw"),
+}
+# The last level simulated: one size for every machine, so that counts compare.
+LAST_LEVEL = "--LL=33554432,16,64"
+
+
+def instructions(target: str, messages: int, padding: int, cache: bool = False) -> dict[str, int]:
+    """The events of one conversion, as callgrind counts them: ``Ir`` (instructions), and
+    with ``cache`` the simulated misses of :data:`EVENTS`."""
     command = [
         "valgrind",
         "--tool=callgrind",
+        *(["--cache-sim=yes", LAST_LEVEL] if cache else []),
         "--toggle-collect=_operator_call",
         "--callgrind-out-file=/dev/null",
         sys.executable,
@@ -101,10 +119,18 @@ def instructions(target: str, messages: int, padding: int) -> int:
         "CONVERT_INSTRUCTIONS_PADDING": "x" * padding,
     }
     done = subprocess.run(command, env=environment, capture_output=True, text=True, check=False)
-    found = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
+    found = re.search(r"Collected\s*:\s*([\d ]+)", done.stderr)
     if done.returncode != 0 or found is None:
         raise SystemExit(f"valgrind failed for {target}:\n{done.stderr[-2000:]}")
-    return int(found.group(1))
+    return dict(zip(EVENTS, map(int, found.group(1).split()), strict=False))
+
+
+def misses_per_message(events: list[dict[str, int]], messages: int) -> list[float]:
+    """The median of each of :data:`CACHE_COLUMNS` over the layouts, per message."""
+    return [
+        statistics.median(sum(count[event] for event in kinds) for count in events) / messages
+        for kinds in CACHE_COLUMNS.values()
+    ]
 
 
 def main() -> None:
@@ -112,6 +138,7 @@ def main() -> None:
     parser.add_argument("--messages", type=int, default=1000)
     parser.add_argument("--targets", default=",".join(TARGETS))
     parser.add_argument("--litellm", action="store_true", help="count LiteLLM's too")
+    parser.add_argument("--cache", action="store_true", help="count cache misses too")
     parser.add_argument("--child", metavar="TARGET", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -123,18 +150,24 @@ def main() -> None:
         parser.error(f"unknown targets {sorted(unknown)}; known: {', '.join(TARGETS)}")
     theirs = [LITELLM + target for target in targets if target != "parse"] if args.litellm else []
     print(f"openai-chat -> target, {args.messages} messages, instructions per message")
-    print(f"{'target':<26} {'median':>8}   {'each layout':<26}")
+    columns = "".join(f" {name:>8}" for name in CACHE_COLUMNS) if args.cache else ""
+    print(f"{'target':<26} {'median':>8}   {'each layout':<26}{columns}")
     # The children run side by side (one per core): each one's count is its own.
     runs = [(target, padding) for target in [*targets, *theirs] for padding in LAYOUTS]
     with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
-        found = pool.map(lambda run: instructions(run[0], args.messages, run[1]), runs)
+        found = pool.map(lambda run: instructions(run[0], args.messages, run[1], args.cache), runs)
         counted = dict(zip(runs, found, strict=True))
     medians: dict[str, float] = {}
     for target in [*targets, *theirs]:
-        counts = [counted[target, padding] for padding in LAYOUTS]
-        medians[target] = statistics.median(counts) / args.messages
-        each = " ".join(f"{count / args.messages:>8,.0f}" for count in counts)
-        print(f"{target:<26} {medians[target]:>8,.0f}   {each}")
+        events = [counted[target, padding] for padding in LAYOUTS]
+        medians[target] = statistics.median(count["Ir"] for count in events) / args.messages
+        each = " ".join(f"{count['Ir'] / args.messages:>8,.0f}" for count in events)
+        misses = (
+            "".join(f" {m:>8,.0f}" for m in misses_per_message(events, args.messages))
+            if args.cache
+            else ""
+        )
+        print(f"{target:<26} {medians[target]:>8,.0f}   {each}{misses}")
     for target in theirs:
         ours = target.removeprefix(LITELLM)
         print(f"LiteLLM / ours, {ours}: {medians[target] / medians[ours]:.2f}x")

@@ -26,6 +26,13 @@ def check_format_id(value: str, *, allow_auto: bool) -> str:
 class StrictCharField(serializers.CharField):
     """Text that was sent as text: DRF would turn a number (or a boolean) into a string."""
 
+    def get_value(self, dictionary: Any) -> Any:
+        # A form or query string's "format=" is a blank text, not a missing one: DRF would
+        # take it as not given and use the default (an export in umf that asked for none).
+        if self.field_name in dictionary and dictionary[self.field_name] == "":
+            return ""
+        return super().get_value(dictionary)
+
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
             self.fail("invalid")

@@ -153,8 +153,12 @@ def test_export_to_the_source_format_gives_back_the_payload(
     }
 
 
-def test_export_to_an_unknown_format_is_400(api: APIClient, archive: dict[str, str]) -> None:
-    response = api.get(f"/api/v1/conversations/{archive['rust']}/export?format=word-doc")
+@pytest.mark.parametrize("query", ["?format=word-doc", "?format="])
+def test_export_to_an_unknown_format_is_400(
+    api: APIClient, archive: dict[str, str], query: str
+) -> None:
+    # A blank format is not the default's (umf): the request asked for a format and gave none.
+    response = api.get(f"/api/v1/conversations/{archive['rust']}/export{query}")
     assert response.status_code == 400
     assert response.json()["error"]["field"] == "format"
 

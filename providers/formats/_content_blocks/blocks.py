@@ -1,6 +1,8 @@
 """What the anthropic and bedrock-converse block renderers share: a list of blocks rendered
 with each block's UMF path, the blocks the format kept verbatim put back where they stood,
-and the renderers whose only difference is the provider's words."""
+the renderers whose only difference is the provider's words, and the media rules, in the
+provider's words: an image's detail hint has no place, a file id of another provider means
+nothing, and media the API cannot take is left out with its summary (never its bytes)."""
 
 from __future__ import annotations
 
@@ -9,10 +11,15 @@ from typing import Any
 
 from providers.formats._content_blocks.drafts import Ctx, Part
 from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_block_dropped, report_reasoning_dropped
+from providers.formats._kit.drift import (
+    report_block_as_text,
+    report_block_dropped,
+    report_reasoning_dropped,
+)
 from providers.formats._kit.paths import CONTENT_AT
 from providers.formats._kit.wire import signature_portable
-from providers.umf import Block, Extra
+from providers.formats.base import Drift
+from providers.umf import AudioBlock, Block, DocumentBlock, Extra, ImageBlock, MediaSource
 
 BlockRenderer = Callable[[Block, str, Ctx], "dict[str, Any] | None"]
 # What a block body says it is, in the wire's words (``Dialect.kind``).
@@ -57,17 +64,14 @@ def put_back_kept(
 
 
 def refusal_renderer(
-    target: str, text_body: Callable[[str], dict[str, Any]]
+    target: str, text_body: Callable[[str], dict[str, Any]], *, unit: str = "block"
 ) -> BlockRenderer[RenderContext]:
-    """The renderer of a refusal, which these APIs have no block for: sent as text."""
+    """The renderer of a refusal, which these APIs have no block (Gemini: ``unit``
+    "part") for: sent as text."""
 
     def render_refusal(block: Any, path: str, ctx: RenderContext) -> dict[str, Any]:
-        ctx.drift.add(
-            "content-type-unsupported",
-            f"{target} has no refusal block; sent as text",
-            field=path,
-            original="refusal",
-            transformed="text",
+        report_block_as_text(
+            block, path, ctx.drift, f"{target} has no refusal {unit}; sent as text"
         )
         return text_body(block.text)
 
@@ -125,3 +129,41 @@ def nested_renderer(
         return None
 
     return render_nested
+
+
+Media = ImageBlock | DocumentBlock | AudioBlock
+
+
+def report_image_detail(block: ImageBlock, path: str, drift: Drift, target: str) -> None:
+    """The note for an image detail hint (other than ``auto``: the caller checks, most
+    images have none) the API has no place for."""
+    drift.add(
+        "field-unknown",
+        f"{target} images take no detail hint",
+        field=f"{path}.detail",
+        original=block.detail,
+        severity="info",
+    )
+
+
+def unsendable(source: MediaSource, target: str, what: str) -> str:
+    """Why a source the API has no member for cannot be sent (``what``: "source",
+    "image source")."""
+    if source.type == "file":
+        return f"a file id of another provider means nothing to {target}"
+    return f"{target} cannot take this {source.type} {what}"
+
+
+def drop_media(path: str, block: Media, why: str, drift: Drift) -> dict[str, Any] | None:
+    """Report media the API cannot take (shown as :func:`report_block_dropped` shows a
+    block: its type and summary, never its bytes); None, to leave the block out."""
+    report_block_dropped(block, path, drift, f"{why}; left out")
+    return None
+
+
+def report_filename(block: DocumentBlock, path: str, drift: Drift, note: str) -> None:
+    """The note for a document's file name the API has no place for beside its title
+    (the caller checks that there is one, other than the title)."""
+    drift.add(
+        "field-unknown", note, field=f"{path}.filename", original=block.filename, severity="info"
+    )

@@ -23,6 +23,10 @@ from providers.formats.base import Drift
 from providers.umf import JSON, Block, Extra, Message, ToolResultBlock
 
 SYSTEM_ROLES = ("system", "developer")
+# The user turn inserted when a converted conversation would start with the assistant.
+BRIDGE_USER_TEXT = "(conversation continues)"
+# The error result sent for a tool call that no recorded result answers.
+MISSING_RESULT_TEXT = "No result was recorded for this tool call."
 # An empty mapping nobody can change: the default of the draft fields most drafts leave
 # empty.
 NOTHING: Mapping[str, Any] = MappingProxyType({})
@@ -121,7 +125,6 @@ class Dialect(Generic[Ctx]):
     id_pattern: re.Pattern[str]
     make_id: Callable[[str], str]
     merge_note: str
-    bridge_text: str
     reorder_note: str
     missing_result: Callable[[str], dict[str, Any]]
 

@@ -21,6 +21,7 @@ from providers.formats._content_blocks.parse import UsageNames, cache_excluded_u
 from providers.formats._content_blocks.shape import Thread, main_thread, shaped_payload
 from providers.formats._kit.drift import report_message_metadata
 from providers.formats._kit.extra import hint
+from providers.formats._kit.wire import wire_finish_reason
 from providers.formats.base import Rendered
 from providers.umf import Conversation, Message
 
@@ -114,9 +115,7 @@ def put_stop_and_usage(
 ) -> None:
     """A response's stop reason (as read, else the UMF finish reason in the API's words)
     and its usage (as read, else in the API's meaning: ``names``)."""
-    stop_reason = message.provider_finish_reason
-    if stop_reason is None:
-        stop_reason = stop_reasons.get(message.finish_reason or "")
+    stop_reason = wire_finish_reason(message, stop_reasons)
     if stop_reason is not None:
         body[stop_key] = stop_reason
     usage = message.usage

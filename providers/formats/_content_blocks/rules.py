@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from providers.formats._content_blocks.drafts import (
+    BRIDGE_USER_TEXT,
     Dialect,
     Draft,
     Part,
@@ -163,7 +164,7 @@ def _unique_id(
 
 def _bridge(path: str, drift: Drift, dialect: Dialect[Any]) -> Draft:
     """The user turn put first when the conversation would start with the assistant."""
-    part = dialect.text_part(dialect.bridge_text, path)
+    part = dialect.text_part(BRIDGE_USER_TEXT, path)
     bridge = Draft("user", [part], path, "user", synthetic=True)
     turn = {"role": "user", "content": dialect.content(bridge.parts, None)}
     report_bridge(path, drift, dialect.name, turn)

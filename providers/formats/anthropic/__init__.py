@@ -24,7 +24,7 @@ reasons, usage and metadata in one info note).
 from __future__ import annotations
 
 from providers.formats import register_package
-from providers.formats._content_blocks.capabilities import block_capabilities
+from providers.formats._content_blocks import block_capabilities
 from providers.formats.anthropic._constants import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,

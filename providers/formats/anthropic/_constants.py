@@ -14,10 +14,6 @@ FORMAT_ID: Final = "anthropic"
 DEFAULT_MODEL: Final = "claude-sonnet-4-5"
 DEFAULT_MAX_TOKENS: Final = 4096
 
-# The user turn inserted when a converted conversation would start with the assistant.
-BRIDGE_USER_TEXT: Final = "(conversation continues)"
-# The error result sent for a tool call that no recorded result answers.
-MISSING_RESULT_TEXT: Final = "No result was recorded for this tool call."
 
 TOOL_ID_PATTERN: Final = re.compile(r"^[a-zA-Z0-9_-]+$")
 IMAGE_MEDIA_TYPES: Final = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})

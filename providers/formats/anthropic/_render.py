@@ -1,4 +1,5 @@
-"""UMF conversation -> Anthropic payload in the shape it was read in (default: a request)."""
+"""UMF conversation -> Anthropic payload in the shape it was read in (default: a request),
+with its ``tools`` and ``tool_choice``."""
 
 from __future__ import annotations
 
@@ -13,10 +14,13 @@ from providers.formats._content_blocks.render import (
     system_text,
 )
 from providers.formats._content_blocks.shape import Thread
+from providers.formats._content_blocks.tools import defaulted_schema, report_choice_without_tools
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import (
     no_place_for_message_facts,
+    offered_choice,
     report_foreign_extra,
+    report_parameters_dropped,
     report_unsupported_parameters,
 )
 from providers.formats._kit.extra import hint, own_extra
@@ -36,10 +40,9 @@ from providers.formats.anthropic._render_blocks import (
     provider_fields,
     render_blocks,
 )
-from providers.formats.anthropic._render_tools import render_tools
 from providers.formats.anthropic._rules import apply_rules
 from providers.formats.base import Rendered
-from providers.umf import JSON, Conversation, Message
+from providers.umf import JSON, Conversation, Message, Tool
 
 _NO_MESSAGE_METADATA = no_place_for_message_facts("an Anthropic request")
 
@@ -122,8 +125,16 @@ def _parameters(conversation: Conversation, ctx: RenderContext) -> dict[str, Any
         value = required_parameter(getattr(params, name), default, name, ctx, why)
         if value is not None:
             body[name] = value
-    for name in SAMPLING_PARAMETERS:
-        _sampling(name, getattr(params, name), body, ctx)
+    # temperature/top_p/top_k: the current API version refuses them, so they travel only in
+    # a round trip of an Anthropic payload that had them.
+    sampling = {
+        key: value for key in SAMPLING_PARAMETERS if (value := getattr(params, key)) is not None
+    }
+    if ctx.faithful:
+        body.update(sampling)
+    else:
+        why = "the current Anthropic API refuses {key}; left out"
+        report_parameters_dropped(sampling, ctx.drift, why)
     if params.stop is not None:
         body["stop_sequences"] = params.stop
     if params.stream is not None:
@@ -131,22 +142,6 @@ def _parameters(conversation: Conversation, ctx: RenderContext) -> dict[str, Any
     _metadata(conversation, body)
     _unsupported(conversation, ctx)
     return body
-
-
-def _sampling(name: str, value: float | None, body: dict[str, Any], ctx: RenderContext) -> None:
-    """temperature/top_p/top_k: the current API version refuses them, so they travel only
-    in a round trip of an Anthropic payload that had them."""
-    if value is None:
-        return
-    if ctx.faithful:
-        body[name] = value
-        return
-    ctx.drift.add(
-        "parameter-unsupported",
-        f"the current Anthropic API refuses {name}; left out",
-        field=f"parameters.{name}",
-        original=value,
-    )
 
 
 def _metadata(conversation: Conversation, body: dict[str, Any]) -> None:
@@ -182,4 +177,54 @@ def response_payload(entry: tuple[int, Message], ctx: RenderContext) -> dict[str
         body["model"] = message.model
     put_stop_and_usage(body, message, STOP_REASONS, USAGE_NAMES, stop_key="stop_reason")
     body.update(provider_fields(message.extra))
+    return body
+
+
+def render_tools(conversation: Conversation, body: dict[str, Any], ctx: RenderContext) -> None:
+    tools = [_tool(tool, f"tools[{index}]", ctx) for index, tool in enumerate(conversation.tools)]
+    if tools or hint(conversation.extra, FORMAT_ID, "tools") == "empty":
+        body["tools"] = tools
+    choice = _tool_choice(conversation, bool(tools), ctx)
+    if choice is not None:
+        body["tool_choice"] = choice
+
+
+def _tool(tool: Tool, path: str, ctx: RenderContext) -> dict[str, Any]:
+    body: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        body["description"] = tool.description
+    schema = tool.parameters
+    if schema is None and not ctx.faithful:
+        schema = defaulted_schema(path, ctx.drift, "Anthropic")
+    if schema is not None:
+        body["input_schema"] = schema
+    body.update(own_extra(tool.extra, FORMAT_ID))
+    report_foreign_extra(tool.extra, path, ctx)
+    return body
+
+
+def _tool_choice(
+    conversation: Conversation, has_tools: bool, ctx: RenderContext
+) -> dict[str, Any] | None:
+    choice = conversation.tool_choice
+    parallel = conversation.parameters.parallel_tool_calls
+    if choice is None:
+        # OpenAI's parallel_tool_calls=false is Anthropic's disable_parallel_tool_use.
+        return (
+            {"type": "auto", "disable_parallel_tool_use": True}
+            if parallel is False and has_tools
+            else None
+        )
+    if not has_tools and not ctx.faithful:
+        report_choice_without_tools(choice, ctx.drift, "Anthropic")
+        return None
+    if not ctx.faithful:
+        choice = offered_choice(choice, conversation.tools, ctx.drift)
+    body: dict[str, Any] = {"type": {"required": "any"}.get(choice.type, choice.type)}
+    if choice.name is not None:
+        body["name"] = choice.name
+    if parallel is False and choice.type != "none":
+        body["disable_parallel_tool_use"] = True
+    body.update(own_extra(choice.extra, FORMAT_ID))
+    report_foreign_extra(choice.extra, "tool_choice", ctx)
     return body

@@ -1,7 +1,8 @@
 """UMF blocks -> Anthropic content blocks, with a drift warning for each lossy step.
 
 ``faithful`` is set when the conversation was read from this format: blocks then come back
-exactly as they were read. Otherwise each block is converted to what the API accepts.
+exactly as they were read. Otherwise each block is converted to what the API accepts
+(images and documents: what it takes inline or by URL, audio never).
 """
 
 from __future__ import annotations
@@ -12,29 +13,41 @@ from typing import Any
 
 from providers.formats._content_blocks.blocks import (
     block_list_renderer,
+    drop_media,
     nested_renderer,
     refusal_renderer,
+    report_filename,
+    report_image_detail,
     thinking_renderer,
+    unsendable,
 )
-from providers.formats._content_blocks.drafts import Dialect, Part, drop_blank_text
-from providers.formats._kit.context import RenderContext
-from providers.formats._kit.drift import report_citations_dropped, report_foreign_extra
-from providers.formats._kit.extra import Namespace, hint, own_extra
-from providers.formats._kit.wire import (
-    arguments_object,
-)
-from providers.formats.anthropic._constants import (
-    BRIDGE_USER_TEXT,
-    FORMAT_ID,
+from providers.formats._content_blocks.drafts import (
     MISSING_RESULT_TEXT,
+    Dialect,
+    Part,
+    drop_blank_text,
+)
+from providers.formats._kit.context import RenderContext
+from providers.formats._kit.drift import (
+    report_block_dropped,
+    report_citations_dropped,
+    report_foreign_extra,
+)
+from providers.formats._kit.extra import Namespace, hint, own_extra
+from providers.formats._kit.wire import arguments_object, decoded_text, inline_media
+from providers.formats.anthropic._constants import (
+    FORMAT_ID,
+    IMAGE_MEDIA_TYPES,
+    PDF_MEDIA_TYPE,
     TOOL_ID_PATTERN,
     UNMAPPED_BLOCKS,
 )
-from providers.formats.anthropic._render_media import render_audio, render_document, render_image
 from providers.umf import (
     JSON,
     Block,
+    DocumentBlock,
     Extra,
+    ImageBlock,
     Message,
     ToolResultBlock,
 )
@@ -98,6 +111,76 @@ def _signed(text: str, signature: str | None) -> dict[str, Any]:
     if signature is not None:
         body["signature"] = signature
     return body
+
+
+def render_image(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | None:
+    source = verbatim_source(block) if ctx.faithful else _image_source(block, path, ctx)
+    if source is None:
+        return None
+    if block.detail not in (None, "auto"):
+        report_image_detail(block, path, ctx.drift, "Anthropic")
+    return {"type": "image", "source": source}
+
+
+def _image_source(block: ImageBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
+    source = block.source
+    inline = inline_media(source)
+    if inline is not None:
+        media_type, data = inline
+        if media_type in IMAGE_MEDIA_TYPES:
+            return {"type": "base64", "media_type": media_type, "data": data}
+        return drop_media(path, block, f"Anthropic takes no {media_type} images", ctx.drift)
+    if source.type == "url" and source.url:
+        return {"type": "url", "url": source.url}
+    return drop_media(path, block, unsendable(source, "Anthropic", "source"), ctx.drift)
+
+
+def render_document(block: Any, path: str, ctx: RenderContext) -> dict[str, Any] | None:
+    source = verbatim_source(block) if ctx.faithful else _document_source(block, path, ctx)
+    if source is None:
+        return None
+    body: dict[str, Any] = {"type": "document", "source": source}
+    title = block.title if block.title is not None else block.filename
+    if title is not None:
+        body["title"] = title
+    if block.title is not None and block.filename not in (None, block.title):
+        report_filename(block, path, ctx.drift, "Anthropic documents have a title but no file name")
+    return body
+
+
+def _document_source(block: DocumentBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
+    source = block.source
+    inline = inline_media(source)
+    if inline is not None:
+        media_type, data = inline
+        if media_type == PDF_MEDIA_TYPE:
+            return {"type": "base64", "media_type": PDF_MEDIA_TYPE, "data": data}
+        text = decoded_text(data) if media_type.startswith("text/") else None
+        if text is not None:
+            return {"type": "text", "media_type": "text/plain", "data": text}
+        return drop_media(path, block, f"Anthropic takes no {media_type} documents", ctx.drift)
+    if source.type == "url" and source.url:
+        return {"type": "url", "url": source.url}
+    if source.type == "text":
+        return {"type": "text", "media_type": "text/plain", "data": source.data or ""}
+    return drop_media(path, block, unsendable(source, "Anthropic", "source"), ctx.drift)
+
+
+def verbatim_source(block: ImageBlock | DocumentBlock) -> dict[str, Any]:
+    """The source exactly as this format read it (see the hints in ``_parse_blocks``)."""
+    content_source = hint(block.extra, FORMAT_ID, "content_source")
+    if content_source is not None:
+        out: dict[str, Any] = {"type": "content", "content": content_source}
+    else:
+        source = block.source.model_dump(exclude_none=True)
+        out = {"type": source.pop("type"), **source}
+    out.update(hint(block.extra, FORMAT_ID, "source_fields", {}))
+    return out
+
+
+def render_audio(block: Any, path: str, ctx: RenderContext) -> None:
+    report_block_dropped(block, path, ctx.drift, "Anthropic takes no audio; left out")
+    return None
 
 
 # One renderer per UMF block type (a test checks that none is missing).
@@ -205,7 +288,6 @@ DIALECT: Dialect[RenderContext] = Dialect(
     id_pattern=TOOL_ID_PATTERN,
     make_id=lambda digest: f"toolu_{digest[:24]}",
     merge_note="Anthropic takes one message per turn; merged with the message before",
-    bridge_text=BRIDGE_USER_TEXT,
     reorder_note=(
         "Anthropic wants tool results first in the user turn; moved before the other content"
     ),

@@ -27,7 +27,7 @@ note).
 from __future__ import annotations
 
 from providers.formats import register_package
-from providers.formats._content_blocks.capabilities import block_capabilities
+from providers.formats._content_blocks import block_capabilities
 from providers.formats.bedrock_converse._constants import DEFAULT_MODEL, FORMAT_ID
 from providers.formats.bedrock_converse._detect import detect
 from providers.formats.bedrock_converse._parse import parse

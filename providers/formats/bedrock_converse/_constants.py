@@ -14,10 +14,6 @@ FORMAT_ID: Final = "bedrock-converse"
 # has no model: boto3 and the HTTP path both need a model id.
 DEFAULT_MODEL: Final = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
 
-# The user turn inserted when a converted conversation would start with the assistant.
-BRIDGE_USER_TEXT: Final = "(conversation continues)"
-# The error result sent for a tool call that no recorded result answers.
-MISSING_RESULT_TEXT: Final = "No result was recorded for this tool call."
 # The content sent for a tool result that has none: Bedrock refuses blank text blocks.
 EMPTY_RESULT_TEXT: Final = "(no output)"
 # The text added beside a document when a user turn holds no text: Bedrock refuses a

@@ -15,7 +15,12 @@ from providers.formats._content_blocks.blocks import (
     refusal_renderer,
     thinking_renderer,
 )
-from providers.formats._content_blocks.drafts import Dialect, drop_blank_text, union_member
+from providers.formats._content_blocks.drafts import (
+    MISSING_RESULT_TEXT,
+    Dialect,
+    drop_blank_text,
+    union_member,
+)
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import report_citations_dropped, report_foreign_extra
 from providers.formats._kit.extra import Namespace, hint, own_extra
@@ -25,10 +30,8 @@ from providers.formats._kit.wire import (
     parse_arguments,
 )
 from providers.formats.bedrock_converse._constants import (
-    BRIDGE_USER_TEXT,
     EMPTY_RESULT_TEXT,
     FORMAT_ID,
-    MISSING_RESULT_TEXT,
     TOOL_ID_PATTERN,
 )
 from providers.formats.bedrock_converse._render_media import (
@@ -219,7 +222,6 @@ DIALECT: Dialect[RenderContext] = Dialect(
     merge_note=(
         "Bedrock conversations alternate user and assistant; merged with the message before"
     ),
-    bridge_text=BRIDGE_USER_TEXT,
     reorder_note="tool results come first in the user turn; moved before the other content",
     missing_result=lambda call_id: {
         "toolResult": {

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from providers.formats._content_blocks.media import (
+from providers.formats._content_blocks.blocks import (
     Media,
     drop_media,
     report_filename,

@@ -44,7 +44,7 @@ with a drift warning for each lossy step:
 from __future__ import annotations
 
 from providers.formats import register_package
-from providers.formats._content_blocks.capabilities import block_capabilities
+from providers.formats._content_blocks import block_capabilities
 from providers.formats.gemini._constants import FORMAT_ID, SIGNATURE_PLACEHOLDER
 from providers.formats.gemini._detect import detect
 from providers.formats.gemini._parse import parse

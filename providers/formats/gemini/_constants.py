@@ -20,8 +20,6 @@ SYNTHESIZED_RESULT_ID: Final = "gemini_result_{content}_{part}"
 # come from Gemini (https://ai.google.dev/gemini-api/docs/thought-signatures).
 SIGNATURE_PLACEHOLDER: Final = "skip_thought_signature_validator"
 
-# The user turn inserted when a converted conversation would start with the model.
-BRIDGE_USER_TEXT: Final = "(conversation continues)"
 # The error answer sent for a function call that no recorded result answers.
 MISSING_RESULT_TEXT: Final = "No result was recorded for this function call."
 

@@ -20,7 +20,7 @@ from providers.formats._kit.paths import at
 from providers.formats.base import FormatError
 from providers.formats.gemini._constants import FINISH_REASONS, FORMAT_ID
 from providers.formats.gemini._parse_parts import ParseState, parse_content
-from providers.umf import JSON, FinishReason, Message, ToolUseBlock, Usage
+from providers.umf import JSON, Message, Usage
 
 _COUNTS = (
     "promptTokenCount",
@@ -67,7 +67,11 @@ def _first_candidate(raw: JSON, path: str, hints: dict[str, Any], state: ParseSt
             )
     reason = candidate.string("finishReason")
     message.provider_finish_reason = reason
-    message.finish_reason = _finish_reason(reason, message)
+    # A function-call turn ends with STOP: tool_calls is inferred from the functionCall parts.
+    if reason == "STOP" and any(block.type == "tool_use" for block in message.content):
+        message.finish_reason = "tool_calls"
+    elif reason is not None:
+        message.finish_reason = FINISH_REASONS.get(reason)
     hints["$candidate"] = candidate.rest
     return message
 
@@ -82,13 +86,6 @@ def _blocked(fields: Fields, hints: dict[str, Any], candidates: list[Any] | None
         message.provider_finish_reason = reason
         message.finish_reason = "content_filter"
     return message
-
-
-def _finish_reason(reason: str | None, message: Message) -> FinishReason | None:
-    """A function-call turn ends with STOP: infer tool_calls from the functionCall parts."""
-    if reason == "STOP" and any(isinstance(block, ToolUseBlock) for block in message.content):
-        return "tool_calls"
-    return FINISH_REASONS.get(reason) if reason is not None else None
 
 
 def parse_usage(raw: dict[str, Any], path: str) -> Usage:

@@ -1,4 +1,5 @@
-"""UMF conversation -> Gemini payload in the shape it was read in (default: a request)."""
+"""UMF conversation -> Gemini payload in the shape it was read in (default: a request): its
+``generationConfig``, and the parameters Gemini cannot take, here too."""
 
 from __future__ import annotations
 
@@ -6,19 +7,28 @@ from typing import Any
 
 from providers.formats._content_blocks.shape import main_thread, shaped_payload
 from providers.formats._kit.drift import (
+    clamp_parameter,
     no_place_for_message_facts,
     report_foreign_extra,
     report_message_metadata,
+    report_unsupported_parameters,
 )
 from providers.formats._kit.extra import hint, own_extra
+from providers.formats._kit.wire import wire_finish_reason
 from providers.formats.base import Rendered
-from providers.formats.gemini._constants import FORMAT_ID, WIRE_FINISH_REASONS
-from providers.formats.gemini._render_parameters import generation_config, warn_unsupported
+from providers.formats.gemini._constants import (
+    FORMAT_ID,
+    GENERATION_KEYS,
+    MAX_STOP_SEQUENCES,
+    TEMPERATURE_RANGE,
+    TOP_P_RANGE,
+    WIRE_FINISH_REASONS,
+)
 from providers.formats.gemini._render_parts import Context, Part, new_context
 from providers.formats.gemini._render_tools import render_tool_config, render_tools
 from providers.formats.gemini._render_turns import build_turns, system_instruction
 from providers.formats.gemini._rules import Contents
-from providers.umf import Conversation, Message, ToolUseBlock, Usage
+from providers.umf import Conversation, Message, Severity, ToolUseBlock, Usage
 
 _NO_MESSAGE_METADATA = no_place_for_message_facts("a Gemini request")
 
@@ -125,9 +135,7 @@ def _candidate(index: int, message: Message, ctx: Context) -> dict[str, Any]:
     if hint(message.extra, FORMAT_ID, "content") != "absent":
         contents, _, _ = _contents([(index, message)], ctx)
         candidate["content"] = contents[0]
-    reason = message.provider_finish_reason
-    if reason is None:
-        reason = WIRE_FINISH_REASONS.get(message.finish_reason or "")
+    reason = wire_finish_reason(message, WIRE_FINISH_REASONS)
     if reason is not None:
         candidate["finishReason"] = reason
     return candidate
@@ -147,3 +155,69 @@ def usage_payload(usage: Usage) -> dict[str, Any]:
     if usage.total_tokens is not None:
         body["totalTokenCount"] = usage.total_tokens
     return body
+
+
+_RANGES = {"temperature": TEMPERATURE_RANGE, "top_p": TOP_P_RANGE}
+
+
+def generation_config(conversation: Conversation, ctx: Context) -> tuple[bool, Any]:
+    """``(present, value)`` of ``generationConfig``: the sampling parameters over the
+    fields kept from a Gemini payload (``thinkingConfig``, ``responseMimeType``...)."""
+    own = own_extra(conversation.extra, FORMAT_ID)
+    kept = own.get("generationConfig")
+    mapped: dict[str, Any] = {}
+    for name, key in GENERATION_KEYS.items():
+        value = getattr(conversation.parameters, name)
+        if value is not None:
+            mapped[key] = value if ctx.faithful else _fitted(name, value, ctx)
+    if not mapped:
+        return "generationConfig" in own, kept
+    return True, {**(kept if isinstance(kept, dict) else {}), **mapped}
+
+
+def _fitted(name: str, value: Any, ctx: Context) -> Any:
+    """A parameter within Gemini's limits (each change noted)."""
+    if name == "stop" and len(value) > MAX_STOP_SEQUENCES:
+        ctx.drift.add(
+            "stop-sequences-truncated",
+            f"Gemini takes at most {MAX_STOP_SEQUENCES} stop sequences; the rest were left out",
+            field="parameters.stop",
+            original=value,
+            transformed=value[:MAX_STOP_SEQUENCES],
+        )
+        return value[:MAX_STOP_SEQUENCES]
+    if name in _RANGES:
+        low, high = _RANGES[name]
+        return clamp_parameter(
+            value, low, high, ctx.drift, name, f"Gemini takes {name} from {low} to {high}"
+        )
+    return value
+
+
+def warn_unsupported(conversation: Conversation, ctx: Context) -> None:
+    """Parameters a generateContent body has no field for."""
+    params = conversation.parameters
+    reasons: dict[str, tuple[str, Severity]] = {
+        "user": ("Gemini has no end-user id", "warning"),
+        "parallel_tool_calls": ("Gemini has no switch for parallel function calls", "warning"),
+        "stream": ("Gemini streams by endpoint (streamGenerateContent), not by a field", "info"),
+    }
+    if not ctx.faithful:
+        reasons["model"] = ("the Gemini model is part of the URL, not of the body", "info")
+    for name, (why, severity) in reasons.items():
+        value = getattr(params, name)
+        if value is not None:
+            ctx.drift.add(
+                "parameter-unsupported",
+                f"{why}; left out",
+                field=f"parameters.{name}",
+                original=value,
+                severity=severity,
+            )
+    report_unsupported_parameters(
+        params,
+        (),
+        ctx.drift,
+        missing="",
+        custom="custom parameter {key!r} is not a Gemini parameter; left out",
+    )

@@ -14,10 +14,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from providers.formats._content_blocks.blocks import refusal_renderer
 from providers.formats._content_blocks.drafts import Part as BlockPart
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import (
     report_block_dropped,
+    report_citations_dropped,
     report_foreign_extra,
     report_reasoning_dropped,
 )
@@ -111,23 +113,9 @@ def _text(block: Any, path: str, ctx: Context) -> dict[str, Any]:
     if isinstance(verbatim, dict):
         return copy.deepcopy(verbatim)
     if block.citations is not None:
-        ctx.drift.add(
-            "content-dropped",
-            "Gemini parts carry no citations; left out",
-            field=f"{path}.citations",
-            original=block.citations,
+        report_citations_dropped(
+            block, path, ctx.drift, "Gemini parts carry no citations; left out"
         )
-    return {"text": block.text}
-
-
-def _refusal(block: Any, path: str, ctx: Context) -> dict[str, Any]:
-    ctx.drift.add(
-        "content-type-unsupported",
-        "Gemini has no refusal part; sent as text",
-        field=path,
-        original="refusal",
-        transformed="text",
-    )
     return {"text": block.text}
 
 
@@ -239,7 +227,7 @@ def _result_content(block: ToolResultBlock, path: str, ctx: Context) -> tuple[st
 # One renderer per UMF block type (a test checks that none is missing).
 RENDERERS: dict[str, Callable[[Any, str, Context], dict[str, Any] | None]] = {
     "text": _text,
-    "refusal": _refusal,
+    "refusal": refusal_renderer("Gemini", lambda text: {"text": text}, unit="part"),
     "image": render_media,
     "document": render_media,
     "audio": render_media,

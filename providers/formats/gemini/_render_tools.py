@@ -100,10 +100,10 @@ def _calling_config(
     body: dict[str, Any] = {"mode": mode}
     if choice.type == "tool":
         names = {tool.name for tool in conversation.tools}
-        if choice.name is not None and (ctx.faithful or choice.name in names):
-            body["allowedFunctionNames"] = [ctx.function_name(choice.name, "tool_choice")]
-        elif ctx.faithful:
+        if ctx.faithful:
             body["allowedFunctionNames"] = [choice.name]
+        elif choice.name is not None and choice.name in names:
+            body["allowedFunctionNames"] = [ctx.function_name(choice.name, "tool_choice")]
         else:
             ctx.drift.add(
                 "parameter-normalized",

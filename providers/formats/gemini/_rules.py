@@ -12,14 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._content_blocks.drafts import BRIDGE_USER_TEXT
 from providers.formats._content_blocks.rules import report_bridge, report_empty_turn
 from providers.formats._kit.ids import report_rewritten
 from providers.formats.base import Drift
-from providers.formats.gemini._constants import (
-    BRIDGE_USER_TEXT,
-    MISSING_RESULT_TEXT,
-    SIGNATURE_PLACEHOLDER,
-)
+from providers.formats.gemini._constants import MISSING_RESULT_TEXT, SIGNATURE_PLACEHOLDER
 from providers.formats.gemini._render_parts import Context, Part
 from providers.formats.gemini._render_turns import Turn, result_as_text
 

@@ -3,8 +3,8 @@ prompts, defaulted and dropped parameters, turn order and merging, tool calls an
 
 from __future__ import annotations
 
+from providers.formats._content_blocks.drafts import BRIDGE_USER_TEXT, MISSING_RESULT_TEXT
 from providers.formats.anthropic import DEFAULT_MAX_TOKENS, DEFAULT_MODEL
-from providers.formats.anthropic._constants import BRIDGE_USER_TEXT, MISSING_RESULT_TEXT
 from providers.umf import (
     ImageBlock,
     MediaSource,

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from providers.formats.bedrock_converse._constants import MISSING_RESULT_TEXT
+from providers.formats._content_blocks.drafts import MISSING_RESULT_TEXT
 from providers.umf import (
     Tool,
     ToolChoice,

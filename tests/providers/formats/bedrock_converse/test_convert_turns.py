@@ -3,10 +3,8 @@ model and parameters, turn order and merging."""
 
 from __future__ import annotations
 
+from providers.formats._content_blocks.drafts import BRIDGE_USER_TEXT
 from providers.formats.bedrock_converse import DEFAULT_MODEL
-from providers.formats.bedrock_converse._constants import (
-    BRIDGE_USER_TEXT,
-)
 from providers.umf import (
     ImageBlock,
     MediaSource,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from providers.formats._content_blocks.drafts import BRIDGE_USER_TEXT
 from providers.formats.gemini import SIGNATURE_PLACEHOLDER, _render_turns, render
-from providers.formats.gemini._constants import BRIDGE_USER_TEXT
 from providers.umf import (
     Conversation,
     Parameters,

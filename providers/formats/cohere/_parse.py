@@ -12,6 +12,7 @@ response ``id``, the normalised ``finish_reason`` (raw in ``provider_finish_reas
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from providers.formats._chat_completions.blocks import ParseState, read_tool
@@ -32,7 +33,7 @@ from providers.formats._kit.fields import (
 )
 from providers.formats._kit.paths import at, item
 from providers.formats.base import FormatError, ParseResult
-from providers.umf import JSON, Conversation, Message, Tool, ToolChoice, Usage
+from providers.umf import JSON, Message, Tool, ToolChoice, Usage
 
 from ._constants import FINISH_REASONS, NS, PARAMETERS
 from ._parse_messages import parse_message
@@ -45,11 +46,6 @@ def parse(payload: JSON) -> list[ParseResult]:
     conversation. Raises :class:`FormatError` naming the field for anything that is not."""
     with umf_checked():
         return [ParseResult(read_shape(payload, _READERS, ParseState()))]
-
-
-def parse_messages(raw: JSON, path: str, state: ParseState) -> list[Message]:
-    """The messages of a ``messages`` array (``path`` is where the array is)."""
-    return read_list(raw, path, state, parse_message)
 
 
 def _parse_tools(raw: JSON, path: str) -> tuple[list[Tool], dict[str, Any]]:
@@ -68,11 +64,8 @@ def _parse_tool_choice(raw: JSON, path: str) -> ToolChoice:
     return ToolChoice(type=_TOOL_CHOICES[raw])  # type: ignore[arg-type]  # the table's values
 
 
-_REQUEST = RequestReaders(NS, PARAMETERS, parse_messages, _parse_tools, _parse_tool_choice)
-
-
-def _read_request(raw: JSON, base: str, state: ParseState) -> Conversation:
-    return read_request(raw, base, state, _REQUEST)
+_MESSAGES = partial(read_list, read_one=parse_message)
+_REQUEST = RequestReaders(NS, PARAMETERS, _MESSAGES, _parse_tools, _parse_tool_choice)
 
 
 def parse_response(raw: JSON, base: str, state: ParseState) -> Message:
@@ -100,8 +93,8 @@ def parse_response(raw: JSON, base: str, state: ParseState) -> Message:
 
 _READERS = Readers(
     NS,
-    parse_messages,
-    _read_request,
+    _MESSAGES,
+    partial(read_request, readers=_REQUEST),
     parse_response,
     has_field("message"),
     refusal="not a Cohere v2 chat payload: expected messages, a response message, "

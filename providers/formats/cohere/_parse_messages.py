@@ -19,8 +19,8 @@ from typing import Any
 
 import orjson
 
-from providers.formats._chat_completions.blocks import ParseState, read_image_url
-from providers.formats._chat_completions.calls import read_call
+from providers.formats._chat_completions.blocks import ParseState, image_part_reader
+from providers.formats._chat_completions.calls import call_reader
 from providers.formats._chat_completions.content import content_hint, read_content
 from providers.formats._kit.fields import require_list, require_mapping, require_str, split
 from providers.formats._kit.paths import at, item, require
@@ -29,7 +29,6 @@ from providers.umf import (
     JSON,
     Block,
     DocumentBlock,
-    ImageBlock,
     MediaSource,
     Message,
     TextBlock,
@@ -73,7 +72,9 @@ def _parse_assistant(source: dict[str, Any], path: str, state: ParseState) -> Me
         plan.append(TextBlock(text=text, extra=NS.extra({}, field="tool_plan")))
     calls_path = at(path, "tool_calls")
     raw_calls = require_list(fields["tool_calls"], calls_path) if "tool_calls" in fields else []
-    calls = [read_call(call, item(calls_path, i), state, NS) for i, call in enumerate(raw_calls)]
+    calls = [
+        _read_call(call, item(calls_path, i), state.call_names) for i, call in enumerate(raw_calls)
+    ]
     if "citations" in fields and not _attach_citations(blocks, fields["citations"]):
         rest["citations"] = fields["citations"]
     hint = content_hint(parts, "assistant", kind)
@@ -129,7 +130,7 @@ def parse_part(raw: JSON, path: str, role: str) -> Block:
             f"a {role} content part has type {', '.join(allowed)}", field=at(path, "type")
         )
     if kind == "image_url":
-        return _parse_image(part, path)
+        return _read_image(part, path)
     if kind == "document":
         return _parse_document(part, path)
     key = "thinking" if kind == "thinking" else "text"
@@ -138,16 +139,6 @@ def parse_part(raw: JSON, path: str, role: str) -> Block:
     if kind == "thinking":
         return ThinkingBlock(text=text, provider=NS.format_id, extra=NS.extra(rest))
     return TextBlock(text=text, extra=NS.extra(rest))
-
-
-def _parse_image(part: dict[str, Any], path: str) -> Block:
-    inner_path = at(path, "image_url")
-    inner = require_mapping(part.get("image_url"), inner_path)
-    source, detail, uri, rest = read_image_url(inner, inner_path)
-    _, outer = split(part, (), handled=("type", "image_url"), path=path)
-    return ImageBlock(
-        source=source, detail=detail, extra=NS.extra(outer, inner=rest or None, uri=uri)
-    )
 
 
 def _parse_document(part: dict[str, Any], path: str) -> Block:
@@ -160,6 +151,10 @@ def _parse_document(part: dict[str, Any], path: str) -> Block:
     return DocumentBlock(
         source=source, title=title, extra=NS.extra(outer, inner=rest or None, id=doc_id)
     )
+
+
+_read_image = image_part_reader(NS)
+_read_call = call_reader(NS)
 
 
 def document_source(data: JSON, path: str) -> tuple[MediaSource, str | None]:

@@ -30,12 +30,12 @@ from providers.formats._chat_completions.shape import (
 )
 from providers.formats._kit.fields import umf_checked
 from providers.formats.base import Drift, ParseResult
-from providers.umf import JSON, Conversation, FinishReason, Message, Tool
+from providers.umf import JSON, FinishReason, Tool
 
 from ._constants import FORMAT_ID, NAMESPACE, WIRE_FINISH_REASONS
 from ._parse_messages import ParseState, parse_message, parse_messages
 from ._parse_request import PARAMETER_KEYS, parse_parameters, parse_tool_choice, parse_tools
-from ._render_response import render_usage
+from ._render_request import render_usage
 
 _FINISH_REASONS: dict[str, FinishReason] = {
     "stop": "stop",
@@ -63,11 +63,6 @@ def parse(payload: JSON) -> list[ParseResult]:
     return [ParseResult(conversation, state.drift.warnings)]
 
 
-def parse_response(raw: JSON, base: str, state: ParseState) -> Message:
-    """The assistant message of a ``chat.completion`` (``base`` is where it is)."""
-    return read_completion(raw, base, state, COMPLETION, parse_message)
-
-
 def _tools(raw: JSON, path: str) -> tuple[list[Tool], dict[str, Any]]:
     return parse_tools(raw, path), {}
 
@@ -83,15 +78,11 @@ _REQUEST: RequestReaders[ParseState] = RequestReaders(
 )
 
 
-def _read_request(raw: JSON, base: str, state: ParseState) -> Conversation:
-    return read_request(raw, base, state, _REQUEST)
-
-
 _READERS: Readers[ParseState] = Readers(
     NAMESPACE,
     parse_messages,
-    _read_request,
-    parse_response,
+    partial(read_request, readers=_REQUEST),
+    partial(read_completion, api=COMPLETION, read_message=parse_message),
     has_field("choices"),
     refusal="not an OpenAI Chat Completions payload: expected messages, choices, "
     "or a request and a response",

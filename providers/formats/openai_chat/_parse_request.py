@@ -12,37 +12,31 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from providers.formats._chat_completions.parameters import integer, number, read_checked
 from providers.formats._chat_completions.shape import read_allowed_mode, read_choice_mode
-from providers.formats._kit.fields import require_list, require_mapping, require_str, unknown_fields
-from providers.formats._kit.paths import at, is_int, is_number, item, require
+from providers.formats._kit.fields import (
+    require_bool,
+    require_list,
+    require_mapping,
+    require_str,
+    unknown_fields,
+)
+from providers.formats._kit.paths import at, item
 from providers.formats.base import FormatError
 from providers.umf import JSON, Parameters, Tool, ToolChoice
 
 from ._constants import FLOAT_PARAMETERS, NAMESPACE
 
-
-def _integer(value: JSON, field: str) -> int:
-    return int(require(value, is_int, "an integer", field))
-
-
-def _number(value: JSON, field: str) -> float:
-    return require(value, is_number, "a number", field)  # type: ignore[no-any-return]
-
-
-def _boolean(value: JSON, field: str) -> bool:
-    return require(value, lambda found: isinstance(found, bool), "a boolean", field)  # type: ignore[no-any-return]
-
-
 _CHECKS: dict[str, Callable[[JSON, str], Any]] = {
     "model": require_str,
-    "temperature": _number,
-    "top_p": _number,
-    "frequency_penalty": _number,
-    "presence_penalty": _number,
-    "seed": _integer,
+    "temperature": number,
+    "top_p": number,
+    "frequency_penalty": number,
+    "presence_penalty": number,
+    "seed": integer,
     "user": require_str,
-    "parallel_tool_calls": _boolean,
-    "stream": _boolean,
+    "parallel_tool_calls": require_bool,
+    "stream": require_bool,
 }
 
 
@@ -53,28 +47,20 @@ def parse_parameters(
     fields: dict[str, Any], base: str
 ) -> tuple[Parameters, dict[str, Any], dict[str, Any]]:
     """``(parameters, layout hints, fields kept verbatim)`` from a request's fields."""
-    values = {
-        key: check(fields[key], at(base, key)) for key, check in _CHECKS.items() if key in fields
-    }
+    values, kept, ints = read_checked(fields, base, _CHECKS, FLOAT_PARAMETERS)
     hints: dict[str, Any] = {}
-    # An integer no float can hold (absurd, but valid JSON) stays verbatim.
-    kept = {
-        key: values.pop(key)
-        for key in FLOAT_PARAMETERS
-        if key in values and float(values[key]) != values[key]
-    }
     if "max_tokens" in fields:
-        values["max_tokens"] = _integer(fields["max_tokens"], at(base, "max_tokens"))
+        values["max_tokens"] = integer(fields["max_tokens"], at(base, "max_tokens"))
         hints["max_tokens_key"] = "max_tokens"
         if "max_completion_tokens" in fields:
             kept["max_completion_tokens"] = fields["max_completion_tokens"]
     elif "max_completion_tokens" in fields:
-        values["max_tokens"] = _integer(
+        values["max_tokens"] = integer(
             fields["max_completion_tokens"], at(base, "max_completion_tokens")
         )
     if "stop" in fields:
         values["stop"], hints["stop"] = _parse_stop(fields["stop"], at(base, "stop"))
-    hints["int_parameters"] = [key for key in FLOAT_PARAMETERS if is_int(values.get(key))] or None
+    hints["int_parameters"] = ints
     return Parameters(**values), hints, kept
 
 

@@ -1,5 +1,7 @@
 """Request-level fields written: sampling parameters (clamped to OpenAI's ranges when
-converting), ``tools``, ``tool_choice``, and the nulls a converted request leaves out."""
+converting), ``tools``, ``tool_choice``, and the nulls a converted request leaves out;
+and a response's ``usage`` (the response around it is the family's
+:func:`providers.formats._chat_completions.completion.write_completion`)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from providers.formats._chat_completions.parameters import (
 from providers.formats._chat_completions.shape import choice_without_tools, unnamed_tool_choice
 from providers.formats._kit.drift import report_unsupported_parameters
 from providers.formats._kit.wire import tool_definition
-from providers.umf import JSON, Conversation, Tool, ToolChoice
+from providers.umf import JSON, Conversation, Tool, ToolChoice, Usage
 
 from ._constants import DEFAULT_MODEL, NAMESPACE
 from ._render_parts import RenderContext, report_foreign_extra
@@ -116,4 +118,28 @@ def _strip_tagged(value: Any) -> Any:
     inner = out.get(out.get("type", "function"))
     if isinstance(inner, dict):
         out[out.get("type", "function")] = _strip(inner)
+    return out
+
+
+# --------------------------------------------------------------------------- responses
+
+
+def render_usage(usage: Usage) -> dict[str, Any]:
+    """OpenAI's usage object: the provider's own when kept, else built from the counts."""
+    if usage.raw is not None:
+        return usage.raw
+    out: dict[str, Any] = {
+        "prompt_tokens": usage.prompt_tokens or 0,
+        "completion_tokens": usage.completion_tokens or 0,
+        "total_tokens": usage.total_tokens
+        or (usage.prompt_tokens or 0) + (usage.completion_tokens or 0),
+    }
+    if usage.cached_tokens is not None or usage.cache_write_tokens is not None:
+        details = {
+            "cached_tokens": usage.cached_tokens,
+            "cache_write_tokens": usage.cache_write_tokens,
+        }
+        out["prompt_tokens_details"] = {k: v for k, v in details.items() if v is not None}
+    if usage.reasoning_tokens is not None:
+        out["completion_tokens_details"] = {"reasoning_tokens": usage.reasoning_tokens}
     return out

@@ -13,33 +13,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from providers.formats._chat_completions.parameters import integer, number, read_checked
 from providers.formats._chat_completions.shape import read_allowed_mode, read_choice_mode
 from providers.formats._kit.fields import require_bool, require_list, require_mapping, require_str
-from providers.formats._kit.paths import at, is_int, is_number, item
+from providers.formats._kit.paths import at, item
 from providers.formats.base import FormatError
 from providers.umf import JSON, Parameters, Tool, ToolChoice
 
 from ._constants import NS
 from ._parse_parts import plain
 
-
-def _number(value: JSON, path: str) -> Any:
-    if not is_number(value):
-        raise FormatError("expected a number", field=path)
-    return value
-
-
-def _integer(value: JSON, path: str) -> Any:
-    if not is_int(value):
-        raise FormatError("expected an integer", field=path)
-    return value
-
-
 _CHECKS: dict[str, Callable[[JSON, str], Any]] = {
     "model": require_str,
-    "temperature": _number,
-    "top_p": _number,
-    "max_output_tokens": _integer,
+    "temperature": number,
+    "top_p": number,
+    "max_output_tokens": integer,
     "parallel_tool_calls": require_bool,
     "stream": require_bool,
     "user": require_str,
@@ -52,16 +40,7 @@ def parse_parameters(
     fields: dict[str, Any], base: str
 ) -> tuple[Parameters, dict[str, Any], dict[str, Any]]:
     """``(parameters, layout hints, fields kept verbatim)`` from a request's fields."""
-    values = {
-        key: check(fields[key], at(base, key)) for key, check in _CHECKS.items() if key in fields
-    }
-    # An integer no float can hold (absurd, but valid JSON) stays verbatim.
-    kept = {
-        key: values.pop(key)
-        for key in FLOATS
-        if key in values and float(values[key]) != values[key]
-    }
-    ints = [key for key in FLOATS if is_int(values.get(key))] or None
+    values, kept, ints = read_checked(fields, base, _CHECKS, FLOATS)
     if "max_output_tokens" in values:
         values["max_tokens"] = values.pop("max_output_tokens")
     return Parameters(**values), {"int_parameters": ints}, kept

@@ -125,10 +125,10 @@ def _parse_turn(source: dict[str, Any], role: str, path: str, state: ParseState)
     if len(fields) > (name is not None):  # an assistant's refusal, audio or tool calls
         if fields.get("tool_calls") == []:
             rest["tool_calls"] = fields.pop("tool_calls")
-        field_blocks = _parse_assistant_fields(fields, path)
+        if "refusal" in fields or "audio" in fields:  # ``blocks`` is this message's own list
+            blocks += _parse_assistant_fields(fields, path)
         calls = _parse_calls(fields, path, state)
         has_calls = bool(calls)
-        blocks += field_blocks  # ``blocks`` is this message's own list: no new one made
         blocks += calls
     content_hint = None
     if kind != "string":

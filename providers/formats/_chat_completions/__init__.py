@@ -7,9 +7,11 @@ What they share by design lives here, with each provider's words as parameters:
   and written the same way, and the request body's reader;
 * :mod:`.detect`: scoring those shapes message by message;
 * :mod:`.completion`: the ``chat.completion`` response (OpenAI-compatible APIs);
-* :mod:`.calls`: tool calls as ``{"id", "function": {"name", "arguments"}}``;
+* :mod:`.calls`: tool calls as ``{"id", "function": {"name", "arguments"}}`` (and OpenAI's
+  custom ones);
 * :mod:`.content`: how a message's ``content`` is spelled (string, parts, null, absent);
-* :mod:`.blocks`: media as URLs and data URIs, tool definitions, the thread of a tree;
+* :mod:`.blocks`: media as URLs and data URIs (and OpenAI's file ids and filenames), tool
+  definitions, the thread of a tree;
 * :mod:`.parameters`: sampling parameters (:class:`~.parameters.ParameterSpec`), read
   with their JSON spelling kept (``1`` vs ``1.0``, a lone stop string), written back
   clamped to the target's ranges;

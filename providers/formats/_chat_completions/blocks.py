@@ -1,12 +1,15 @@
-"""Blocks, media and tool definitions as both chat-like formats read and write them."""
+"""Blocks, media and tool definitions as the chat-completions formats read and write them,
+and media as the OpenAI APIs (``openai-chat``, ``openai-responses``) take it: base64 data as
+a ``data:`` URI (or, for a file's ``file_data``, bare base64), OpenAI's own file ids, and
+the filename a file wants beside its data."""
 
 from __future__ import annotations
 
+import mimetypes
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from providers.formats._chat_completions.files import base64_source
 from providers.formats._chat_completions.turns import Turn
 from providers.formats._kit.context import RenderContext as Context
 from providers.formats._kit.drift import (
@@ -17,7 +20,7 @@ from providers.formats._kit.drift import (
     report_thinking_dropped,
 )
 from providers.formats._kit.extra import Namespace
-from providers.formats._kit.fields import require_mapping, require_str, split
+from providers.formats._kit.fields import require_mapping, require_str, split, unknown_fields
 from providers.formats._kit.paths import at
 from providers.formats._kit.thread import one_thread
 from providers.formats._kit.wire import (
@@ -30,6 +33,7 @@ from providers.umf import (
     JSON,
     Block,
     Conversation,
+    DocumentBlock,
     Extra,
     ImageBlock,
     MediaSource,
@@ -71,6 +75,23 @@ def read_image_url(
     detail = require_str(fields["detail"], at(path, "detail")) if fields else None
     source, uri = source_from_url(url)
     return source, detail, uri, rest
+
+
+def image_part_reader(ns: Namespace) -> Callable[[dict[str, Any], str], ImageBlock]:
+    """The reader of an ``{"type": "image_url", "image_url": {...}}`` part (at ``path``) as
+    an image block: the part's other fields verbatim, the inner object's under ``$inner``.
+    Built once per format, so that reading a part costs no call more than its checks."""
+
+    def read_image_part(part: dict[str, Any], path: str) -> ImageBlock:
+        inner_path = at(path, "image_url")
+        inner = require_mapping(part.get("image_url"), inner_path)
+        source, detail, uri, rest = read_image_url(inner, inner_path)
+        outer = unknown_fields(part, ("type", "image_url"), path=path)
+        return ImageBlock(
+            source=source, detail=detail, extra=ns.extra(outer, inner=rest or None, uri=uri)
+        )
+
+    return read_image_part
 
 
 def media_uri(source: MediaSource, extra: Extra, ns: Namespace) -> str | None:
@@ -115,6 +136,14 @@ def image_url(
         why = f"{ctx.label} image detail is one of {', '.join(details)}"
         report_field_dropped(path, "detail", block.detail, ctx.drift, why)
     return ns.put(inner, block.extra, "inner")
+
+
+def image_part(
+    block: ImageBlock, path: str, ctx: Context, ns: Namespace, details: Collection[str] = ()
+) -> dict[str, Any] | None:
+    """An ``image_url`` part holding :func:`image_url`'s object, or None (warned)."""
+    inner = image_url(block, path, ctx, ns, details)
+    return None if inner is None else ns.put({"type": "image_url", "image_url": inner}, block.extra)
 
 
 def result_part(
@@ -232,3 +261,54 @@ def take_answer(
     if messages and is_answer(messages[-1][1]):
         return messages.pop(), shape
     return None, "request"
+
+
+# --------------------------------------------------------------------------- OpenAI files
+
+
+def base64_source(uri: str) -> tuple[MediaSource, str | None] | None:
+    """A base64 source for a ``data:`` URI, with the URI itself when the source would
+    not spell it the same way again (extra parameters, no media type); None for any other
+    URL."""
+    parsed = parse_data_uri(uri)
+    if parsed is None:
+        return None
+    media_type, data = parsed
+    source = MediaSource(type="base64", media_type=media_type, data=data)
+    return source, None if data_uri(media_type, data) == uri else uri
+
+
+def file_data_source(file_data: str, filename: str | None) -> tuple[MediaSource, str | None]:
+    """The source of a file's ``file_data`` and the ``$uri`` hint that spells it back."""
+    # file_data is a data URI in OpenAI's examples, but bare base64 is accepted too.
+    found = base64_source(file_data)
+    if found is not None:
+        return found
+    media_type = mimetypes.guess_type(filename)[0] if filename else None
+    return MediaSource(type="base64", media_type=media_type, data=file_data), file_data
+
+
+def openai_file_id(file_id: str | None) -> bool:
+    """Whether a file id is one of OpenAI's (``file-...``); other providers' ids
+    (Anthropic's ``file_...``) mean nothing to OpenAI."""
+    return file_id is not None and file_id.startswith("file-")
+
+
+def filename_for(block: DocumentBlock, path: str, ctx: Context, has_data: bool) -> str | None:
+    """The filename of a converted file: OpenAI wants one with file data, and a title is
+    the next best thing to one (``content-dropped``, info, for a title beside a filename;
+    ``parameter-defaulted``, info, for one made up from the media type)."""
+    filename = block.filename or block.title
+    if block.title is not None and block.title != filename:
+        why = f"{ctx.label} files have a filename but no title"
+        report_field_dropped(path, "title", block.title, ctx.drift, why)
+    if filename is None and has_data:
+        extension = mimetypes.guess_extension(block.source.media_type or "") or ".bin"
+        filename = f"document{extension}"
+        report_defaulted(
+            at(path, "filename"),
+            filename,
+            ctx.drift,
+            f"{ctx.label} wants a filename with file data",
+        )
+    return filename

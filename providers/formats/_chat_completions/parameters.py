@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -87,6 +87,37 @@ def _read_stop(value: JSON, path: str, kind: str, hints: dict[str, Any]) -> list
     for index, sequence in enumerate(sequences):
         require(sequence, lambda v: isinstance(v, str), "a string", item(path, index))
     return list(sequences)
+
+
+def integer(value: JSON, path: str) -> Any:
+    """``value`` if it is an integer, else a :class:`FormatError` for ``path``."""
+    return require(value, is_int, "an integer", path)
+
+
+def number(value: JSON, path: str) -> Any:
+    """``value`` if it is a number, else a :class:`FormatError` for ``path``."""
+    return require(value, is_number, "a number", path)
+
+
+def read_checked(
+    fields: dict[str, Any],
+    base: str,
+    checks: Mapping[str, Callable[[JSON, str], Any]],
+    floats: tuple[str, ...],
+) -> tuple[dict[str, Any], dict[str, Any], list[str] | None]:
+    """For a format that reads its parameters field by field (OpenAI's): ``(the values of
+    the fields ``checks`` names, each checked, fields kept verbatim, the ``int_parameters``
+    hint)``. Of the ``floats``, one no float can hold (absurd, but valid JSON) is kept
+    verbatim, and the hint lists those written as integers."""
+    values = {
+        key: check(fields[key], at(base, key)) for key, check in checks.items() if key in fields
+    }
+    kept = {
+        key: values.pop(key)
+        for key in floats
+        if key in values and float(values[key]) != values[key]
+    }
+    return values, kept, [key for key in floats if is_int(values.get(key))] or None
 
 
 def write_parameters(

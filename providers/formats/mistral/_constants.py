@@ -63,9 +63,5 @@ FINISH_REASONS: Final[dict[str, FinishReason]] = {
     "tool_calls": "tool_calls",
     "error": "error",
 }
-WIRE_FINISH_REASONS: Final[dict[str, str]] = {
-    "stop": "stop",
-    "length": "length",
-    "tool_calls": "tool_calls",
-    "error": "error",
-}
+# UMF finish reasons as a response spells them: by the same names.
+WIRE_FINISH_REASONS: Final[dict[str, str]] = {reason: reason for reason in FINISH_REASONS.values()}

@@ -12,6 +12,7 @@ response ``id`` and ``model``, the normalised ``finish_reason`` (raw in
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from providers.formats._chat_completions.blocks import ParseState, read_tool
@@ -33,7 +34,7 @@ from providers.formats._kit.fields import (
 )
 from providers.formats._kit.paths import at, is_int, item
 from providers.formats.base import FormatError, ParseResult
-from providers.umf import JSON, Conversation, Message, Tool, ToolChoice, Usage
+from providers.umf import JSON, Tool, ToolChoice, Usage
 
 from ._constants import FINISH_REASONS, NS, PARAMETERS, UNMAPPED_TOOLS, WIRE_FINISH_REASONS
 from ._parse_messages import parse_message
@@ -46,11 +47,6 @@ def parse(payload: JSON) -> list[ParseResult]:
     conversation. Raises :class:`FormatError` naming the field for anything that is not."""
     with umf_checked():
         return [ParseResult(read_shape(payload, _READERS, ParseState()))]
-
-
-def parse_messages(raw: JSON, path: str, state: ParseState) -> list[Message]:
-    """The messages of a ``messages`` array (``path`` is where the array is)."""
-    return read_list(raw, path, state, parse_message)
 
 
 def _parse_tools(raw: JSON, path: str) -> tuple[list[Tool], dict[str, Any]]:
@@ -82,30 +78,6 @@ def _parse_tool_choice(raw: JSON, path: str) -> ToolChoice:
     return ToolChoice(
         type="tool", name=name, extra=NS.extra(outer, inner=inner or None, type=type_hint)
     )
-
-
-_REQUEST = RequestReaders(
-    NS, PARAMETERS, parse_messages, _parse_tools, _parse_tool_choice, reserved=(UNMAPPED_TOOLS,)
-)
-
-
-def _read_request(raw: JSON, base: str, state: ParseState) -> Conversation:
-    return read_request(raw, base, state, _REQUEST)
-
-
-def parse_response(raw: JSON, base: str, state: ParseState) -> Message:
-    """The assistant message of a ``chat.completion`` (``base`` is where it is)."""
-    return read_completion(raw, base, state, COMPLETION, parse_message)
-
-
-_READERS = Readers(
-    NS,
-    parse_messages,
-    _read_request,
-    parse_response,
-    has_field("choices"),
-    refusal="not a Mistral chat payload: expected messages, choices, or a request and a response",
-)
 
 
 def parse_usage(raw: JSON, path: str) -> Usage:
@@ -141,4 +113,18 @@ def _usage(usage: Usage) -> dict[str, Any]:
 
 COMPLETION = Completion(
     NS, FINISH_REASONS, WIRE_FINISH_REASONS, parse_usage, _usage, role_optional=True
+)
+
+
+_MESSAGES = partial(read_list, read_one=parse_message)
+_REQUEST = RequestReaders(
+    NS, PARAMETERS, _MESSAGES, _parse_tools, _parse_tool_choice, reserved=(UNMAPPED_TOOLS,)
+)
+_READERS = Readers(
+    NS,
+    _MESSAGES,
+    partial(read_request, readers=_REQUEST),
+    partial(read_completion, api=COMPLETION, read_message=parse_message),
+    has_field("choices"),
+    refusal="not a Mistral chat payload: expected messages, choices, or a request and a response",
 )

@@ -23,7 +23,7 @@ from functools import partial
 from typing import Any
 
 from providers.formats._chat_completions.blocks import ParseState, read_image_url, source_from_url
-from providers.formats._chat_completions.calls import read_call
+from providers.formats._chat_completions.calls import call_reader
 from providers.formats._chat_completions.content import content_hint, read_content
 from providers.formats._kit.fields import require_list, require_mapping, require_str, split
 from providers.formats._kit.paths import at, item
@@ -50,6 +50,8 @@ from ._constants import (
     UNMAPPED_CHUNK_TYPES,
     UNMAPPED_CHUNKS,
 )
+
+_read_call = call_reader(NS, object_arguments=True)
 
 
 @dataclass
@@ -80,8 +82,7 @@ def parse_message(raw: JSON, path: str, state: ParseState) -> Message:
     calls_path = at(path, "tool_calls")
     raw_calls = require_list(fields["tool_calls"], calls_path) if fields else []
     calls = [
-        read_call(call, item(calls_path, i), state, NS, object_arguments=True)
-        for i, call in enumerate(raw_calls)
+        _read_call(call, item(calls_path, i), state.call_names) for i, call in enumerate(raw_calls)
     ]
     return Message(
         role=role,  # type: ignore[arg-type]  # checked against ROLES above

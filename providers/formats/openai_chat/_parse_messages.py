@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from providers.formats._chat_completions.calls import call_reader
 from providers.formats._chat_completions.content import content_shape
 from providers.formats._kit.fields import (
     require_list,
@@ -39,7 +40,7 @@ from providers.umf import (
 )
 
 from ._constants import EMPTY_CONTENT, NAMESPACE, ROLES
-from ._parse_parts import parse_custom_input, parse_part
+from ._parse_parts import parse_part
 
 # The fields each role maps to UMF (role and content are read apart); the others are
 # kept verbatim.
@@ -53,6 +54,7 @@ _MAPPED_FIELDS = {
 }
 _HANDLED = ("role", "content")
 _TURN_ROLES = frozenset({"system", "developer", "user", "assistant"})
+_read_call = call_reader(NAMESPACE, ("function", "custom"))
 
 
 @dataclass
@@ -123,10 +125,10 @@ def _parse_turn(source: dict[str, Any], role: str, path: str, state: ParseState)
     if len(fields) > (name is not None):  # an assistant's refusal, audio or tool calls
         if fields.get("tool_calls") == []:
             rest["tool_calls"] = fields.pop("tool_calls")
-        field_blocks = _parse_assistant_fields(fields, path)
+        if "refusal" in fields or "audio" in fields:  # ``blocks`` is this message's own list
+            blocks += _parse_assistant_fields(fields, path)
         calls = _parse_calls(fields, path, state)
         has_calls = bool(calls)
-        blocks += field_blocks  # ``blocks`` is this message's own list: no new one made
         blocks += calls
     content_hint = None
     if kind != "string":
@@ -140,8 +142,11 @@ def _parse_turn(source: dict[str, Any], role: str, path: str, state: ParseState)
     )
 
 
-def _parse_content(source: dict[str, Any], path: str) -> tuple[list[Block], str]:
-    """``(blocks, how content was spelled)`` for content other than a string."""
+def _parse_content(
+    source: dict[str, Any], path: str, parts: str = "content parts"
+) -> tuple[list[Block], str]:
+    """``(blocks, how content was spelled)`` for content other than a string (``parts``
+    names what its array holds, for the error)."""
     if "content" not in source:
         return [], "absent"
     content = source["content"]
@@ -150,7 +155,7 @@ def _parse_content(source: dict[str, Any], path: str) -> tuple[list[Block], str]
     if isinstance(content, list):
         return _parse_parts(content, at(path, "content")), "parts"
     raise FormatError(
-        "content must be a string, an array of content parts or null", field=at(path, "content")
+        f"content must be a string, an array of {parts} or null", field=at(path, "content")
     )
 
 
@@ -205,59 +210,12 @@ def _parse_calls(fields: dict[str, Any], path: str, state: ParseState) -> list[B
         # As for messages (parse_messages): a call's path is written only for its error.
         for index, raw in enumerate(raw_calls):
             try:
-                calls.append(_parse_call(raw, "", state))
+                calls.append(_read_call(raw, "", state.call_names))
             except FormatError as error:
                 raise placed_at(item(at(path, "tool_calls"), index), error) from None
     if "function_call" in fields:
         calls.append(_parse_legacy_call(fields["function_call"], at(path, "function_call"), state))
     return calls
-
-
-def _parse_call(raw: JSON, path: str, state: ParseState) -> Block:
-    # Every call of a conversation passes here: each value's type is checked in line, and
-    # the kit's require_* (which words the error) is called only for a value that fails.
-    call = raw if type(raw) is dict else require_mapping(raw, path)
-    call_id = call.get("id")
-    if type(call_id) is not str:
-        call_id = require_str(call_id, path, "id")
-    kind = call.get("type", "function")
-    if kind != "function" and kind != "custom":
-        raise FormatError("tool call type must be function or custom", field=at(path, "type"))
-    inner = call.get(kind)
-    if type(inner) is not dict:
-        inner = require_mapping(inner, path, kind)
-    name = inner.get("name")
-    if type(name) is not str:
-        name = require_str(name, path, f"{kind}.name")
-    argument_key = "input" if kind == "custom" else "arguments"
-    raw_arguments = inner.get(argument_key)
-    if type(raw_arguments) is not str:
-        raw_arguments = require_str(raw_arguments, path, f"{kind}.{argument_key}")
-    if kind == "custom":
-        value: JSON = parse_custom_input(raw_arguments)
-    else:
-        value, _ = parse_arguments(raw_arguments)
-    state.call_names[call_id] = name
-    # A call holds its id, its type and its function (name and arguments): anything more
-    # is kept verbatim, looked for only when there is more (None, not an empty dict, when
-    # there is none: two dicts fewer to make and free for each call).
-    rest = (
-        unknown_fields(inner, ("name", argument_key), path=at(path, kind))
-        if len(inner) > 2
-        else None
-    )
-    known = 3 if "type" in call else 2
-    outer = unknown_fields(call, ("id", "type", kind), path=path) if len(call) > known else None
-    type_hint = "absent" if "type" not in call else "custom" if kind == "custom" else None
-    return ToolUseBlock(
-        id=call_id,
-        name=name,
-        input=value,
-        raw_arguments=raw_arguments,
-        extra=NAMESPACE.extra(outer or {}, inner=rest or None, type=type_hint)
-        if outer or rest or type_hint
-        else {},
-    )
 
 
 def _parse_legacy_call(raw: JSON, path: str, state: ParseState) -> Block:
@@ -290,13 +248,14 @@ def _synthesize_id(state: ParseState, path: str, prefix: str, why: str) -> str:
 def _parse_result_message(
     source: dict[str, Any], role: str, path: str, state: ParseState
 ) -> Message:
-    raw_id = source.get("tool_call_id")
-    if role == "tool" and len(source) == 3 and "content" in source and type(raw_id) is str:
-        # The common result (role, content and the call's id): nothing to split.
-        fields: dict[str, Any] = {"tool_call_id": raw_id}
-        rest: dict[str, Any] = {}
-    else:
-        fields, rest = split(source, _MAPPED_FIELDS[role], handled=_HANDLED, path=path)
+    raw_id, content = source.get("tool_call_id"), source.get("content")
+    if role == "tool" and len(source) == 3 and type(raw_id) is str and type(content) is str:
+        # The common result (role, a string content and the call's id): nothing to split.
+        block = ToolResultBlock(
+            tool_use_id=raw_id, content=content, name=state.call_names.get(raw_id)
+        )
+        return Message(role="tool", content=[block], tool_call_id=raw_id)
+    fields, rest = split(source, _MAPPED_FIELDS[role], handled=_HANDLED, path=path)
     name = fields.get("name")
     if name is not None:
         require_str(name, path, "name")
@@ -310,11 +269,11 @@ def _parse_result_message(
         if name is None:
             raise FormatError("a function message needs name", field=at(path, "name"))
         call_id = _answer_legacy_call(state, path)
-    content = source.get("content")
     if isinstance(content, str):
         kind = "string"
     else:
-        content, kind = _parse_result_content(source, path)
+        blocks, kind = _parse_content(source, path, "text parts")
+        content = blocks if kind == "parts" else ""
     block = ToolResultBlock(
         tool_use_id=call_id, content=content, name=name or state.call_names.get(call_id)
     )
@@ -336,19 +295,4 @@ def _answer_legacy_call(state: ParseState, path: str) -> str:
         return state.legacy_calls.pop(0)
     return _synthesize_id(
         state, path, "call_legacy_orphan", "function message answers no function_call"
-    )
-
-
-def _parse_result_content(source: dict[str, Any], path: str) -> tuple[str | list[Block], str]:
-    if "content" not in source:
-        return "", "absent"
-    content = source["content"]
-    if content is None:
-        return "", "null"
-    if isinstance(content, str):
-        return content, "string"
-    if isinstance(content, list):
-        return _parse_parts(content, at(path, "content")), "parts"
-    raise FormatError(
-        "content must be a string, an array of text parts or null", field=at(path, "content")
     )

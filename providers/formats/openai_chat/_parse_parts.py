@@ -11,19 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._chat_completions.blocks import source_from_url
+from providers.formats._chat_completions.blocks import file_data_source, image_part_reader
 from providers.formats._chat_completions.content import PartParser, typed_part_reader
-from providers.formats._chat_completions.files import file_data_source
 from providers.formats._kit.fields import require_mapping, require_str, split, unknown_fields
 from providers.formats._kit.paths import at
-from providers.formats._kit.wire import parse_arguments
 from providers.formats.base import FormatError
 from providers.umf import (
-    JSON,
     AudioBlock,
     Block,
     DocumentBlock,
-    ImageBlock,
     MediaSource,
     RefusalBlock,
     TextBlock,
@@ -45,19 +41,6 @@ def _parse_refusal(part: dict[str, Any], path: str) -> Block:
     text = require_str(part.get("refusal"), at(path, "refusal"))
     return RefusalBlock(
         text=text, extra=NAMESPACE.extra(unknown_fields(part, ("type", "refusal"), path=path))
-    )
-
-
-def _parse_image(part: dict[str, Any], path: str) -> Block:
-    inner_path = at(path, "image_url")
-    inner = require_mapping(part.get("image_url"), inner_path)
-    url = require_str(inner.get("url"), at(inner_path, "url"))
-    fields, rest = split(inner, ("detail",), handled=("url",), path=inner_path)
-    detail = require_str(fields["detail"], at(inner_path, "detail")) if fields else None
-    source, uri = source_from_url(url)
-    outer = unknown_fields(part, ("type", "image_url"), path=path)
-    return ImageBlock(
-        source=source, detail=detail, extra=NAMESPACE.extra(outer, inner=rest or None, uri=uri)
     )
 
 
@@ -103,7 +86,7 @@ def _parse_file(part: dict[str, Any], path: str) -> Block:
 
 _PARSERS: dict[str, PartParser] = {
     "text": _parse_text,
-    "image_url": _parse_image,
+    "image_url": image_part_reader(NAMESPACE),
     "input_audio": _parse_audio,
     "file": _parse_file,
     "refusal": _parse_refusal,
@@ -111,10 +94,3 @@ _PARSERS: dict[str, PartParser] = {
 
 # One content part as a UMF block; FormatError for anything else.
 parse_part = typed_part_reader(_PARSERS, PART_TYPES, require_mapping)
-
-
-def parse_custom_input(text: str) -> JSON:
-    """The ``input`` of a custom tool call: the object it spells, else ``{}`` (the text
-    itself travels as ``raw_arguments``)."""
-    value, ok = parse_arguments(text)
-    return value if ok and isinstance(value, dict) else {}

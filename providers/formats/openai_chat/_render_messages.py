@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from providers.formats._chat_completions.blocks import result_part
+from providers.formats._chat_completions.calls import write_call
 from providers.formats._chat_completions.content import content_shape
 from providers.formats._chat_completions.pairing import carried, loose_tool_message
 from providers.formats._chat_completions.turns import mark_error
 from providers.formats._kit.drift import report_reasoning_details, report_thinking_dropped
 from providers.formats._kit.paths import at, item
-from providers.formats._kit.wire import arguments_string, dump_arguments, report_call_not_made
+from providers.formats._kit.wire import arguments_string, report_call_not_made
 from providers.umf import (
     AudioBlock,
     Block,
@@ -217,29 +218,8 @@ def _set_calls(
                 {"name": block.name, "arguments": arguments}, block.extra, "inner"
             )
         else:
-            out.setdefault("tool_calls", []).append(render_call(block, path, ctx))
-
-
-def render_call(block: ToolUseBlock, path: str, ctx: RenderContext) -> dict[str, Any]:
-    """One ``tool_calls`` entry; ids OpenAI would refuse are rewritten unless faithful."""
-    kind = NAMESPACE.hint(block.extra, "type")
-    call_id = block.id if ctx.faithful else ctx.ids(block.id, at(path, "id"))
-    call: dict[str, Any] = {"id": call_id}
-    if kind == "custom":
-        text = (
-            block.raw_arguments if block.raw_arguments is not None else dump_arguments(block.input)
-        )
-        call.update(
-            type="custom",
-            custom=NAMESPACE.put({"name": block.name, "input": text}, block.extra, "inner"),
-        )
-    else:
-        arguments = arguments_string(block.input, block.raw_arguments)
-        function = NAMESPACE.put({"name": block.name, "arguments": arguments}, block.extra, "inner")
-        call.update(type="function", function=function)
-    if kind == "absent" and ctx.faithful:
-        del call["type"]
-    return NAMESPACE.put(call, block.extra)
+            call_id = block.id if ctx.faithful else ctx.ids(block.id, at(path, "id"))
+            out.setdefault("tool_calls", []).append(write_call(block, call_id, ctx))
 
 
 # --------------------------------------------------------------------------- tool results

@@ -10,9 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.formats._chat_completions.blocks import media_uri
+from providers.formats._chat_completions.blocks import filename_for, image_part, media_uri
 from providers.formats._chat_completions.content import sent_as_text, write_refusal, write_text
-from providers.formats._chat_completions.files import filename_for
 from providers.formats._kit.context import RenderContext as KitContext
 from providers.formats._kit.drift import describe, report_block_dropped, report_foreign_fields
 from providers.formats._kit.ids import ToolIdMap, call_id_from_hash
@@ -71,26 +70,12 @@ def render_part(block: Block, path: str, ctx: RenderContext, role: str) -> dict[
     if isinstance(block, RefusalBlock):
         return write_refusal(block, path, ctx, role)
     if isinstance(block, ImageBlock):
-        return _render_image(block, path, ctx)
+        return image_part(block, path, ctx, NAMESPACE)
     if isinstance(block, AudioBlock):
         return _render_audio(block, path, ctx)
     if isinstance(block, DocumentBlock):
         return _render_document(block, path, ctx)
     raise TypeError(f"{block.type} blocks are not content parts")  # callers sort these out
-
-
-def _render_image(block: ImageBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:
-    url = media_uri(block.source, block.extra, NAMESPACE)
-    if url is None:
-        report_block_dropped(
-            block, path, ctx.drift, "OpenAI Chat takes images only as a URL or base64 data"
-        )
-        return None
-    inner: dict[str, Any] = {"url": url}
-    if block.detail is not None:
-        inner["detail"] = block.detail
-    NAMESPACE.put(inner, block.extra, "inner")
-    return NAMESPACE.put({"type": "image_url", "image_url": inner}, block.extra)
 
 
 def _render_audio(block: AudioBlock, path: str, ctx: RenderContext) -> dict[str, Any] | None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from providers.formats._chat_completions.calls import parse_custom_input
 from providers.formats._kit.fields import require_list, require_str
 from providers.formats._kit.paths import at, item
 from providers.formats._kit.wire import (
@@ -219,9 +220,7 @@ def _parse_call(source: dict[str, Any], path: str, reader: ItemReader) -> Block:
     call_id = require_str(source.get("call_id"), at(path, "call_id"))
     name = require_str(source.get("name"), at(path, "name"))
     raw_arguments = require_str(source.get(argument_key), at(path, argument_key))
-    value, ok = parse_arguments(raw_arguments)
-    if custom and not (ok and isinstance(value, dict)):
-        value = {}  # free text: the text itself travels as raw_arguments
+    value = parse_custom_input(raw_arguments) if custom else parse_arguments(raw_arguments)[0]
     reader.call_names[call_id] = name
     rest = {k: v for k, v in source.items() if k not in ("type", "call_id", "name", argument_key)}
     return ToolUseBlock(

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._chat_completions.blocks import source_from_url
+from providers.formats._chat_completions.blocks import file_data_source, source_from_url
 from providers.formats._chat_completions.content import PartParser, typed_part_reader
-from providers.formats._chat_completions.files import file_data_source
 from providers.formats._kit.fields import (
     refuse_kept_name,
     refuse_reserved_names,

@@ -8,13 +8,18 @@ go back as ``reasoning`` items only when this format read them and, in a request
 have their ``rs_`` id; others are dropped (``reasoning-dropped``) and so is the id of the
 item that followed them (``id-rewritten`` to None). A reasoning item with nothing after it
 is dropped from requests too. Media moves to a user message after the turn.
+
+What every role's writer shares is here too: warnings for dropped reasoning and ids, and
+tool results as output items.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from providers.formats._chat_completions.blocks import result_part
 from providers.formats._chat_completions.pairing import carried
+from providers.formats._chat_completions.turns import mark_error
 from providers.formats._kit.drift import report_block_as_text
 from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
@@ -37,7 +42,6 @@ from providers.umf import (
 )
 
 from ._constants import FORMAT_ID, NS
-from ._render_entries import checked_id, drop_reasoning, result_entry, without_id
 from ._render_parts import render_part, warn_citations
 from ._rules import Context, Entry, valid_item_id
 
@@ -239,3 +243,75 @@ def _texts(parts: Any) -> list[str] | None:
     if not all(isinstance(part, dict) and isinstance(part.get("text"), str) for part in parts):
         return None
     return [part["text"] for part in parts]
+
+
+# --------------------------------------------------------------------------- shared
+
+
+def drop_reasoning(block: ThinkingBlock, path: str, why: str, ctx: Context) -> None:
+    """Warn that a thinking block is left out (its signature or data never travels)."""
+    ctx.drift.add(
+        "reasoning-dropped",
+        f"{why}; left out",
+        field=path,
+        original=block.text or None,
+        details={
+            "provider": block.provider,
+            "redacted": block.redacted,
+            "signed": bool(block.signature or block.data),
+        },
+    )
+
+
+def without_id(fields: dict[str, Any], why: str, path: str, ctx: Context) -> dict[str, Any]:
+    """``fields`` (of the item at ``path``) without their ``id``, said (``id-rewritten``)."""
+    ctx.drift.add("id-rewritten", why, field=at(path, "id"), original=fields["id"])
+    return {key: value for key, value in fields.items() if key != "id"}
+
+
+def checked_id(fields: dict[str, Any], prefix: str, path: str, ctx: Context) -> dict[str, Any]:
+    """``fields`` (of the item at ``path``) without an ``id`` the API refuses for items
+    whose ids start ``prefix``."""
+    if "id" not in fields or valid_item_id(fields["id"], prefix):
+        return fields
+    why = f"item ids of this type start with {prefix!r}; the id is left out"
+    return without_id(fields, why, path, ctx)
+
+
+def result_entry(
+    block: ToolResultBlock,
+    path: str,
+    index: int,
+    ctx: Context,
+    owner: Message | None,
+    order: int = 0,
+) -> Entry:
+    """A ``function_call_output`` (or custom one) answering ``block.tool_use_id``; the
+    call id on the wire is settled when the result is paired with its call."""
+    custom = owner is not None and NS.hint(owner.extra, "type") == "custom"
+    wire: dict[str, Any] = {
+        "type": "custom_tool_call_output" if custom else "function_call_output",
+        "call_id": block.tool_use_id,
+        "output": _output(block, path, ctx),
+    }
+    if owner is not None:
+        NS.put(wire, owner.extra)
+    return Entry(wire, path, index, order, result=block.tool_use_id)
+
+
+_NO_REASONING = "a tool result cannot hold reasoning"
+
+
+def _output(block: ToolResultBlock, path: str, ctx: Context) -> Any:
+    if isinstance(block.content, str):
+        output: Any = block.content
+    else:
+        output = []
+        for position, inner in enumerate(block.content):
+            inner_path = item(at(path, "content"), position)
+            part = result_part(inner, inner_path, ctx, render_part, _NO_REASONING)
+            if part is not None:
+                output.append(part)
+    if block.is_error:
+        output = mark_error(output, path, ctx, what="tool outputs", text_type="input_text")
+    return output

@@ -40,8 +40,7 @@ from providers.formats._kit.wire import report_call_not_made
 from providers.umf import Block, Message, ThinkingBlock, ToolResultBlock, ToolUseBlock
 
 from ._constants import FORMAT_ID, ITEM_TYPES, NS, OUTPUT_ITEMS, UNMAPPED_ITEMS
-from ._render_assistant import AssistantWriter
-from ._render_entries import checked_id, drop_reasoning, result_entry
+from ._render_assistant import AssistantWriter, checked_id, drop_reasoning, result_entry
 from ._render_parts import render_part
 from ._rules import Context, Entry
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._chat_completions.blocks import media_uri
+from providers.formats._chat_completions.blocks import filename_for, media_uri, openai_file_id
 from providers.formats._chat_completions.content import sent_as_text, write_refusal
-from providers.formats._chat_completions.files import filename_for, openai_file_id
 from providers.formats._kit.drift import describe, report_block_dropped, report_citations_dropped
 from providers.formats._kit.extra import put_fields
 from providers.umf import AudioBlock, Block, DocumentBlock, ImageBlock, RefusalBlock, TextBlock

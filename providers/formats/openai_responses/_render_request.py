@@ -12,7 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._chat_completions.parameters import default_model, write_parallel_calls
+from providers.formats._chat_completions.parameters import (
+    ParameterSpec,
+    default_model,
+    write_parallel_calls,
+    write_values,
+)
 from providers.formats._chat_completions.shape import choice_without_tools, unnamed_tool_choice
 from providers.formats._kit.drift import (
     clamp_parameter,
@@ -23,13 +28,16 @@ from providers.formats._kit.drift import (
 from providers.formats._kit.extra import put_fields
 from providers.formats._kit.paths import at, item
 from providers.formats._kit.wire import empty_object_schema
-from providers.umf import JSON, Conversation, Parameters, Tool, ToolChoice
+from providers.umf import JSON, Conversation, Tool, ToolChoice
 
 from ._constants import DEFAULT_MODEL, NS, UNMAPPED_TOOLS
-from ._parse_request import FLOATS
 from ._rules import Context
 
-_RANGES = {"temperature": (0.0, 2.0), "top_p": (0.0, 1.0)}
+# The documented ranges; values outside them are refused by the API.
+_SAMPLING = (
+    ParameterSpec("temperature", "temperature", "float", low=0.0, high=2.0),
+    ParameterSpec("top_p", "top_p", "float", low=0.0, high=1.0),
+)
 MIN_OUTPUT_TOKENS = 16
 _UNSUPPORTED = ("top_k", "stop", "seed", "frequency_penalty", "presence_penalty")
 
@@ -41,7 +49,15 @@ def render_parameters(conversation: Conversation, ctx: Context) -> dict[str, Any
     model = default_model(parameters, DEFAULT_MODEL, ctx, "OpenAI")
     if model is not None:
         out["model"] = model
-    _render_numbers(parameters, NS.hint(conversation.extra, "int_parameters", []), out, ctx)
+    out.update(write_values(parameters, _SAMPLING, conversation.extra, ctx, "OpenAI"))
+    if parameters.max_tokens is not None:
+        limit = parameters.max_tokens
+        if not ctx.faithful:
+            why = f"OpenAI takes max_tokens between {MIN_OUTPUT_TOKENS} and inf"
+            limit = int(
+                clamp_parameter(limit, MIN_OUTPUT_TOKENS, None, ctx.drift, "max_tokens", why)
+            )
+        out["max_output_tokens"] = limit
     for key in ("stream", "user"):
         if getattr(parameters, key) is not None:
             out[key] = getattr(parameters, key)
@@ -54,30 +70,6 @@ def render_parameters(conversation: Conversation, ctx: Context) -> dict[str, Any
         custom="custom parameter {key!r} is not sent to OpenAI",
     )
     return out
-
-
-def _render_numbers(
-    parameters: Parameters, ints: list[str], out: dict[str, Any], ctx: Context
-) -> None:
-    for key in FLOATS:
-        value = getattr(parameters, key)
-        if value is not None:
-            value = value if ctx.faithful else _clamp(key, value, _RANGES[key], ctx)
-            out[key] = int(value) if key in ints and float(value).is_integer() else value
-    if parameters.max_tokens is not None:
-        limit = parameters.max_tokens
-        if not ctx.faithful:
-            limit = int(_clamp("max_tokens", limit, (MIN_OUTPUT_TOKENS, float("inf")), ctx))
-        out["max_output_tokens"] = limit
-
-
-def _clamp(key: str, value: float, bounds: tuple[float, float], ctx: Context) -> float:
-    low, high = bounds
-    if low <= value <= high:
-        return value
-    return clamp_parameter(
-        value, low, high, ctx.drift, key, f"OpenAI takes {key} between {low} and {high}"
-    )
 
 
 def render_tools(conversation: Conversation, ctx: Context) -> list[dict[str, Any]]:

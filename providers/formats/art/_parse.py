@@ -75,12 +75,20 @@ def parse_message(raw: JSON, path: str) -> Message:
 def _content_blocks(content: JSON, role: str, path: str) -> tuple[list[Block], str | None]:
     """The blocks of a content value, and the ``$content`` hint when the renderer's
     default would spell it otherwise."""
+    text, hint = _content_text(content, path)
+    if text is None:
+        return [], None if role in NULL_CONTENT_ROLES else hint
+    return [TextBlock(text=text)], hint
+
+
+def _content_text(content: JSON, path: str) -> tuple[str | None, str | None]:
+    """The text of a content value (None for null), and its ``$content`` hint."""
     if content is None:
-        return [], None if role in NULL_CONTENT_ROLES else "null"
+        return None, "null"
     if isinstance(content, str):
-        return [TextBlock(text=content)], None
+        return content, None
     if isinstance(content, dict):
-        return [TextBlock(text=json_text(content))], "object"
+        return json_text(content), "object"
     raise FormatError("content must be a string, an object or null", field=path)
 
 
@@ -117,17 +125,8 @@ def _parse_result(source: dict[str, Any], role: str, path: str) -> Message:
         raise FormatError(f"a {role} message needs tool_call_id", field=at(path, "tool_call_id"))
     call_id = require_str(fields["tool_call_id"], at(path, "tool_call_id"))
     name = require_str(fields["name"], at(path, "name")) if "name" in fields else None
-    content = source["content"]
-    hint = None
-    if content is None:
-        text, hint = "", "null"
-    elif isinstance(content, dict):
-        text, hint = json_text(content), "object"
-    elif isinstance(content, str):
-        text = content
-    else:
-        raise FormatError("content must be a string, an object or null", field=at(path, "content"))
-    block = ToolResultBlock(tool_use_id=call_id, content=text, name=name)
+    text, hint = _content_text(source["content"], at(path, "content"))
+    block = ToolResultBlock(tool_use_id=call_id, content=text or "", name=name)
     return Message(
         role="tool",
         content=[block],

@@ -17,17 +17,17 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._kit.fields import (
-    require_list,
     require_mapping,
     require_str,
     split,
     unknown_fields,
 )
-from providers.formats._kit.paths import at, item
+from providers.formats._kit.paths import at
 from providers.formats._kit.wire import parse_arguments
 from providers.formats._message_lists.shapes import (
     json_text,
     parse_result,
+    read_list,
     read_payload,
     read_role,
 )
@@ -59,8 +59,9 @@ def parse_message(raw: JSON, path: str) -> Message:
         return _parse_result(source, role, path)
     fields, rest = split(source, ("name", "tool_calls"), handled=("role", "content"), path=path)
     blocks, content_hint = _content_blocks(source["content"], role, at(path, "content"))
-    calls = _parse_calls(fields.get("tool_calls"), at(path, "tool_calls"))
-    if fields.get("tool_calls") == []:
+    raw_calls = fields.get("tool_calls")
+    calls = [] if raw_calls is None else read_list(raw_calls, at(path, "tool_calls"), _parse_call)
+    if raw_calls == []:
         rest["tool_calls"] = []  # UMF has no "an empty list was sent"
     return Message(
         role="assistant" if role == "tool_request" else role,  # type: ignore[arg-type]
@@ -90,13 +91,6 @@ def _content_text(content: JSON, path: str) -> tuple[str | None, str | None]:
     if isinstance(content, dict):
         return json_text(content), "object"
     raise FormatError("content must be a string, an object or null", field=path)
-
-
-def _parse_calls(raw: JSON, path: str) -> list[Block]:
-    if raw is None:
-        return []
-    calls = require_list(raw, path)
-    return [_parse_call(call, item(path, index)) for index, call in enumerate(calls)]
 
 
 def _parse_call(raw: JSON, path: str) -> Block:

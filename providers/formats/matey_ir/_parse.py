@@ -29,8 +29,8 @@ from providers.formats._kit.fields import (
     split,
     unknown_fields,
 )
-from providers.formats._kit.paths import at, is_int, is_number, item, require
-from providers.formats._message_lists.shapes import parse_result
+from providers.formats._kit.paths import at, is_int, is_number, require
+from providers.formats._message_lists.shapes import parse_result, read_list
 from providers.formats.base import FormatError, ParseResult
 from providers.formats.matey_ir._constants import (
     FLOAT_PARAMETERS,
@@ -43,7 +43,7 @@ from providers.formats.matey_ir._constants import (
     STREAM_MODES,
     TOOL_CHOICES,
 )
-from providers.formats.matey_ir._parse_messages import parse_message, parse_messages
+from providers.formats.matey_ir._parse_messages import parse_message
 from providers.formats.matey_ir._parse_metadata import (
     merge_metadata,
     parse_finish_reason,
@@ -67,7 +67,7 @@ def parse_payload(payload: JSON) -> tuple[Conversation, str]:
         if payload and all(isinstance(entry, dict) and "role" not in entry for entry in payload):
             answer, metadata = parse_stream(payload, "")
             return _answered(Conversation(), answer, metadata, payload), "stream"
-        return Conversation(messages=parse_messages(payload, "")), "messages"
+        return Conversation(messages=read_list(payload, "", parse_message)), "messages"
     body = require_mapping(payload, "payload")
     if "request" in body or "response" in body:
         return _parse_exchange(body), "exchange"
@@ -94,11 +94,13 @@ def parse_request(raw: JSON, path: str) -> Conversation:
         raise FormatError("a request needs messages", field=prefix + "messages")
     if "metadata" not in fields:
         raise FormatError("a request needs metadata", field=prefix + "metadata")
-    conversation = Conversation(messages=parse_messages(fields["messages"], prefix + "messages"))
+    conversation = Conversation(
+        messages=read_list(fields["messages"], prefix + "messages", parse_message)
+    )
     if fields.get("tools") == []:
         rest["tools"] = fields.pop("tools")  # UMF has no "an empty list was sent"
     if "tools" in fields:
-        conversation.tools = parse_tools(fields["tools"], prefix + "tools")
+        conversation.tools = read_list(fields["tools"], prefix + "tools", _parse_tool)
     if "toolChoice" in fields:
         conversation.tool_choice = parse_tool_choice(fields["toolChoice"], prefix + "toolChoice")
     kept = None
@@ -183,8 +185,7 @@ def parse_parameters(raw: JSON, path: str) -> tuple[Parameters, dict[str, Any]]:
         elif key in INT_PARAMETERS:
             fields[name] = require(value, is_int, "an integer", key_path)
         elif key == "stopSequences":
-            stops = require_list(value, key_path)
-            fields[name] = [require_str(stop, item(key_path, i)) for i, stop in enumerate(stops)]
+            fields[name] = read_list(value, key_path, require_str)
         elif key == "custom":
             fields[name] = dict(require_mapping(value, key_path))
             if not value:
@@ -194,13 +195,8 @@ def parse_parameters(raw: JSON, path: str) -> tuple[Parameters, dict[str, Any]]:
     return Parameters(**fields), kept
 
 
-def parse_tools(raw: JSON, path: str) -> list[Tool]:
-    """``IRTool`` definitions (name, description and parameters are required)."""
-    tools = require_list(raw, path)
-    return [_parse_tool(tool, item(path, index)) for index, tool in enumerate(tools)]
-
-
 def _parse_tool(raw: JSON, path: str) -> Tool:
+    """An ``IRTool`` definition (name, description and parameters are required)."""
     source = require_mapping(raw, path)
     parameters = require_mapping(source.get("parameters"), at(path, "parameters"))
     rest = unknown_fields(source, ("name", "description", "parameters"), path=path)

@@ -49,11 +49,10 @@ def render_message(message: Message, index: int, ctx: ListContext) -> Wire:
     role: str = message.role
     if role == "developer":
         role = developer_as_system(path, ctx, "the IR")
-    content: list[Wire] = []
-    for block_path, block in _blocks_of(message, path):
-        body = render_block(block, block_path, ctx)
-        if body is not None:
-            content.append(body)
+    blocks = _blocks_of(message, path)
+    content = [
+        body for where, block in blocks if (body := render_block(block, where, ctx)) is not None
+    ]
     wire: Wire = {"role": role, "content": content}
     if NS.hint(message.extra, "content") != "array" and _plain_text(content):
         wire["content"] = content[0]["text"] if content else ""

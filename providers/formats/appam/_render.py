@@ -96,9 +96,11 @@ def render_message(message: Message, index: int, ctx: ListContext) -> dict[str, 
     path = item("messages", index)
     report_foreign(message.extra, path, ctx)
     role, blocks = role_and_blocks(message, path, ctx)
-    content = [
-        body for where, block in blocks if (body := render_block(block, where, ctx)) is not None
-    ]
+    content = []
+    for block_path, block in blocks:
+        body = render_block(block, block_path, ctx)
+        if body is not None:
+            content.append(body)
     out: dict[str, Any] = {"role": role, "content": content}
     if message.id is not None:
         out["id"] = message.id

@@ -154,11 +154,12 @@ def _tool_text(block: ToolResultBlock, path: str, ctx: ListContext) -> str:
 def _result_text(block: ToolResultBlock, path: str, ctx: ListContext) -> str:
     if isinstance(block.content, str):
         return block.content
-    content_path = at(path, "content")
-    pieces = [
-        _piece(inner, "tool", item(content_path, i), ctx) for i, inner in enumerate(block.content)
-    ]
-    return "\n".join(piece for piece in pieces if piece is not None)
+    pieces = []
+    for position, inner in enumerate(block.content):
+        piece = _piece(inner, "tool", item(at(path, "content"), position), ctx)
+        if piece is not None:
+            pieces.append(piece)
+    return "\n".join(pieces)
 
 
 def _piece(block: Block, role: str, path: str, ctx: ListContext) -> str | None:

@@ -49,10 +49,11 @@ def render_message(message: Message, index: int, ctx: ListContext) -> Wire:
     role: str = message.role
     if role == "developer":
         role = developer_as_system(path, ctx, "the IR")
-    blocks = _blocks_of(message, path)
-    content = [
-        body for where, block in blocks if (body := render_block(block, where, ctx)) is not None
-    ]
+    content: list[Wire] = []
+    for block_path, block in _blocks_of(message, path):
+        body = render_block(block, block_path, ctx)
+        if body is not None:
+            content.append(body)
     wire: Wire = {"role": role, "content": content}
     if NS.hint(message.extra, "content") != "array" and _plain_text(content):
         wire["content"] = content[0]["text"] if content else ""

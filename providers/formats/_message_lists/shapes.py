@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from providers.formats._kit.detect import score_messages
 from providers.formats._kit.extra import Namespace
@@ -21,6 +21,7 @@ from providers.umf import JSON, Conversation, DriftWarning, Message
 
 SHAPES = ("messages", "message", "exchange")
 ReadMessage = Callable[[JSON, str], Message]
+T = TypeVar("T")
 Wire = dict[str, Any]
 
 
@@ -55,8 +56,9 @@ def parse_result(
     return [ParseResult(conversation, list(warnings))]
 
 
-def read_list(raw: JSON, path: str, read: ReadMessage) -> list[Message]:
-    """The messages of the array at ``path`` (the payload itself when ``path`` is empty)."""
+def read_list(raw: JSON, path: str, read: Callable[[JSON, str], T]) -> list[T]:
+    """What ``read`` makes of each entry of the array at ``path`` (the payload itself when
+    ``path`` is empty): its messages, blocks, tools..."""
     entries = require_list(raw, path or "payload")
     return [read(entry, item(path, index)) for index, entry in enumerate(entries)]
 

@@ -7,6 +7,13 @@ Shapes (recorded as the conversation hint ``$shape``):
 * ``exchange``: ``{"request": [UnifiedMessage...], "response": UnifiedMessage}`` with,
   optionally, the answer's ``usage`` (``UnifiedUsage``), ``stop_reason`` (``StopReason``)
   and ``model`` beside them; other envelope fields are kept verbatim.
+
+Blocks (``UnifiedContentBlock``) have serde's shape, ``#[serde(tag = "type",
+rename_all = "snake_case")]``: ``{"type": "text" | "image" | "document" | "tool_use" |
+"tool_result" | "thinking", ...}``; image sources are ``base64`` / ``url``, document
+sources ``base64_pdf`` / ``url_pdf`` / ``text``. A tool result's ``content`` is any JSON
+value: a string stays a string, a list of blocks becomes blocks (``$content: blocks``),
+anything else its JSON text (``$content: json``) so that it comes back as the same value.
 """
 
 from __future__ import annotations
@@ -14,24 +21,49 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from providers.formats._kit.fields import require_list, require_mapping, require_str, split
+from providers.formats._kit.fields import (
+    require_bool,
+    require_mapping,
+    require_str,
+    split,
+    unknown_fields,
+)
 from providers.formats._kit.paths import at, item
 from providers.formats._message_lists.shapes import (
+    json_text,
     parse_result,
+    read_list,
     read_payload,
     read_role,
 )
 from providers.formats.appam._constants import (
+    BLOCK_TYPES,
     DIALECT,
+    DOCUMENT_SOURCES,
     FORMAT_ID,
+    IMAGE_SOURCES,
     NS,
     ROLES,
     STOP_REASONS,
     USAGE_COUNTS,
+    SourceKind,
 )
-from providers.formats.appam._parse_blocks import parse_blocks
 from providers.formats.base import FormatError, ParseResult
-from providers.umf import JSON, Conversation, Message, Usage
+from providers.umf import (
+    JSON,
+    Block,
+    Conversation,
+    DocumentBlock,
+    Extra,
+    ImageBlock,
+    MediaSource,
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    Usage,
+)
 
 _MESSAGE_FIELDS = ("id", "timestamp", "reasoning", "reasoning_details")
 
@@ -55,7 +87,7 @@ def parse_message(raw: JSON, path: str) -> Message:
     timestamp_path = at(path, "timestamp")
     return Message(
         role=role,  # type: ignore[arg-type]  # checked against ROLES above
-        content=parse_blocks(source["content"], at(path, "content")),
+        content=read_list(source["content"], at(path, "content"), parse_block),
         id=require_str(fields["id"], at(path, "id")) if "id" in fields else None,
         timestamp=None if raw_timestamp is None else parse_timestamp(raw_timestamp, timestamp_path),
         reasoning=_optional_str(fields, "reasoning", path),
@@ -83,9 +115,7 @@ def _optional_str(fields: dict[str, Any], key: str, path: str) -> str | None:
 def _details(fields: dict[str, Any], path: str) -> list[dict[str, Any]] | None:
     if "reasoning_details" not in fields:
         return None
-    details_path = at(path, "reasoning_details")
-    details = require_list(fields["reasoning_details"], details_path)
-    return [require_mapping(detail, item(details_path, i)) for i, detail in enumerate(details)]
+    return read_list(fields["reasoning_details"], at(path, "reasoning_details"), require_mapping)
 
 
 def _answer_fields(body: dict[str, Any], conversation: Conversation) -> dict[str, Any]:
@@ -131,3 +161,134 @@ def _parse_usage(raw: JSON, path: str) -> Usage:
         reasoning_tokens=counts["reasoning_tokens"],
         raw=dict(usage),
     )
+
+
+def parse_block(raw: JSON, path: str) -> Block:
+    """One content block; :class:`FormatError` naming the field when it is not one."""
+    block = require_mapping(raw, path)
+    kind = block.get("type")
+    if kind not in BLOCK_TYPES:
+        raise FormatError(
+            f"unknown block type {kind!r}; Appam blocks are {', '.join(BLOCK_TYPES)}",
+            field=at(path, "type"),
+        )
+    return _PARSERS[kind](block, path)
+
+
+def _text(block: dict[str, Any], path: str) -> Block:
+    text = require_str(block.get("text"), at(path, "text"))
+    return TextBlock(text=text, extra=NS.extra(unknown_fields(block, ("type", "text"), path=path)))
+
+
+def _image(block: dict[str, Any], path: str) -> Block:
+    source, detail, extra = _media(block, path, "detail", IMAGE_SOURCES)
+    return ImageBlock(source=source, detail=detail, extra=extra)
+
+
+def _document(block: dict[str, Any], path: str) -> Block:
+    source, title, extra = _media(block, path, "title", DOCUMENT_SOURCES)
+    return DocumentBlock(source=source, title=title, extra=extra)
+
+
+def _media(
+    block: dict[str, Any],
+    path: str,
+    name: str,
+    kinds: dict[str, tuple[SourceKind, tuple[str, ...]]],
+) -> tuple[MediaSource, str | None, Extra]:
+    """A media block's source (one of ``kinds``), its optional string field ``name``
+    (``detail``, ``title``) and its extra."""
+    fields, rest = split(block, (name,), handled=("type", "source"), path=path)
+    source, source_rest = _source(block.get("source"), at(path, "source"), kinds)
+    value = require_str(fields[name], at(path, name)) if name in fields else None
+    return source, value, NS.extra(rest, source=source_rest or None)
+
+
+def _source(
+    raw: JSON, path: str, kinds: dict[str, tuple[SourceKind, tuple[str, ...]]]
+) -> tuple[MediaSource, dict[str, Any]]:
+    source = require_mapping(raw, path)
+    kind = source.get("type")
+    if not isinstance(kind, str) or kind not in kinds:
+        raise FormatError(f"source type must be one of {', '.join(kinds)}", field=at(path, "type"))
+    umf_kind, keys = kinds[kind]
+    values = {key: require_str(source.get(key), at(path, key)) for key in keys}
+    return MediaSource(type=umf_kind, **values), unknown_fields(source, ("type", *keys), path=path)
+
+
+def _tool_use(block: dict[str, Any], path: str) -> Block:
+    if "input" not in block:
+        raise FormatError("a tool_use block needs input", field=at(path, "input"))
+    return ToolUseBlock(
+        id=require_str(block.get("id"), at(path, "id")),
+        name=require_str(block.get("name"), at(path, "name")),
+        input=block["input"],
+        extra=NS.extra(unknown_fields(block, ("type", "id", "name", "input"), path=path)),
+    )
+
+
+def _tool_result(block: dict[str, Any], path: str) -> Block:
+    fields, rest = split(
+        block, ("is_error",), handled=("type", "tool_use_id", "content"), path=path
+    )
+    if "content" not in block:
+        raise FormatError("a tool_result block needs content", field=at(path, "content"))
+    content, kind = _result_content(block["content"], at(path, "content"))
+    is_error = None
+    if "is_error" in fields:
+        is_error = require_bool(fields["is_error"], at(path, "is_error"))
+    return ToolResultBlock(
+        tool_use_id=require_str(block.get("tool_use_id"), at(path, "tool_use_id")),
+        content=content,
+        is_error=is_error,
+        extra=NS.extra(rest, content=kind),
+    )
+
+
+def _result_content(value: JSON, path: str) -> tuple[str | list[Block], str | None]:
+    if isinstance(value, str):
+        return value, None
+    if _is_block_list(value):
+        return [parse_block(inner, item(path, i)) for i, inner in enumerate(value)], "blocks"
+    # Structured JSON output: kept as its JSON text (stdlib json: any integer size).
+    return json_text(value), "json"
+
+
+def _is_block_list(value: JSON) -> bool:
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(
+            isinstance(inner, dict) and inner.get("type") in ("text", "image", "document")
+            for inner in value
+        )
+    )
+
+
+def _thinking(block: dict[str, Any], path: str) -> Block:
+    fields, rest = split(block, ("signature",), handled=("type", "thinking", "redacted"), path=path)
+    text = require_str(block.get("thinking"), at(path, "thinking"))
+    signature = None
+    if "signature" in fields:
+        signature = require_str(fields["signature"], at(path, "signature"))
+    # serde's #[serde(default)]: an absent flag reads as false (remembered, to write it
+    # back absent); null is no bool and serde refuses it.
+    absent = "redacted" not in block
+    redacted = False if absent else require_bool(block["redacted"], at(path, "redacted"))
+    return ThinkingBlock(
+        text=text,
+        signature=signature,
+        redacted=redacted,
+        provider=FORMAT_ID,
+        extra=NS.extra(rest, redacted="absent" if absent else None),
+    )
+
+
+_PARSERS = {
+    "text": _text,
+    "image": _image,
+    "document": _document,
+    "tool_use": _tool_use,
+    "tool_result": _tool_result,
+    "thinking": _thinking,
+}

@@ -17,17 +17,17 @@ from __future__ import annotations
 from typing import Any
 
 from providers.formats._kit.fields import (
-    require_list,
     require_mapping,
     require_str,
     split,
     unknown_fields,
 )
-from providers.formats._kit.paths import at, item
+from providers.formats._kit.paths import at
 from providers.formats._kit.wire import parse_arguments
 from providers.formats._message_lists.shapes import (
     json_text,
     parse_result,
+    read_list,
     read_payload,
     read_role,
 )
@@ -59,8 +59,9 @@ def parse_message(raw: JSON, path: str) -> Message:
         return _parse_result(source, role, path)
     fields, rest = split(source, ("name", "tool_calls"), handled=("role", "content"), path=path)
     blocks, content_hint = _content_blocks(source["content"], role, at(path, "content"))
-    calls = _parse_calls(fields.get("tool_calls"), at(path, "tool_calls"))
-    if fields.get("tool_calls") == []:
+    raw_calls = fields.get("tool_calls")
+    calls = [] if raw_calls is None else read_list(raw_calls, at(path, "tool_calls"), _parse_call)
+    if raw_calls == []:
         rest["tool_calls"] = []  # UMF has no "an empty list was sent"
     return Message(
         role="assistant" if role == "tool_request" else role,  # type: ignore[arg-type]
@@ -75,20 +76,21 @@ def parse_message(raw: JSON, path: str) -> Message:
 def _content_blocks(content: JSON, role: str, path: str) -> tuple[list[Block], str | None]:
     """The blocks of a content value, and the ``$content`` hint when the renderer's
     default would spell it otherwise."""
+    text, hint = _content_text(content, path)
+    if text is None:
+        return [], None if role in NULL_CONTENT_ROLES else hint
+    return [TextBlock(text=text)], hint
+
+
+def _content_text(content: JSON, path: str) -> tuple[str | None, str | None]:
+    """The text of a content value (None for null), and its ``$content`` hint."""
     if content is None:
-        return [], None if role in NULL_CONTENT_ROLES else "null"
+        return None, "null"
     if isinstance(content, str):
-        return [TextBlock(text=content)], None
+        return content, None
     if isinstance(content, dict):
-        return [TextBlock(text=json_text(content))], "object"
+        return json_text(content), "object"
     raise FormatError("content must be a string, an object or null", field=path)
-
-
-def _parse_calls(raw: JSON, path: str) -> list[Block]:
-    if raw is None:
-        return []
-    calls = require_list(raw, path)
-    return [_parse_call(call, item(path, index)) for index, call in enumerate(calls)]
 
 
 def _parse_call(raw: JSON, path: str) -> Block:
@@ -117,17 +119,8 @@ def _parse_result(source: dict[str, Any], role: str, path: str) -> Message:
         raise FormatError(f"a {role} message needs tool_call_id", field=at(path, "tool_call_id"))
     call_id = require_str(fields["tool_call_id"], at(path, "tool_call_id"))
     name = require_str(fields["name"], at(path, "name")) if "name" in fields else None
-    content = source["content"]
-    hint = None
-    if content is None:
-        text, hint = "", "null"
-    elif isinstance(content, dict):
-        text, hint = json_text(content), "object"
-    elif isinstance(content, str):
-        text = content
-    else:
-        raise FormatError("content must be a string, an object or null", field=at(path, "content"))
-    block = ToolResultBlock(tool_use_id=call_id, content=text, name=name)
+    text, hint = _content_text(source["content"], at(path, "content"))
+    block = ToolResultBlock(tool_use_id=call_id, content=text or "", name=name)
     return Message(
         role="tool",
         content=[block],

@@ -18,8 +18,7 @@ from typing import Any
 from providers.formats._kit.fields import umf_checked
 from providers.formats.base import Drift, FormatError, ParseResult
 from providers.formats.chatml._constants import END, FORMAT_ID, NAME_ATTRIBUTE, ROLES, START
-from providers.formats.chatml._parse_content import ParseState, parse_content
-from providers.formats.chatml._parse_tools import split_tools_section
+from providers.formats.chatml._parse_content import ParseState, parse_content, split_tools_section
 from providers.umf import JSON, Conversation, Message, Role, ToolResultBlock
 
 

@@ -24,8 +24,7 @@ from providers.formats._kit.drift import (
 from providers.formats._message_lists.render import one_thread, render_context
 from providers.formats.base import Rendered
 from providers.formats.chatml._constants import FORMAT_ID, LABEL, NS, START
-from providers.formats.chatml._render_content import render_content, render_result
-from providers.formats.chatml._render_tools import tools_section
+from providers.formats.chatml._render_content import render_content, render_result, tools_section
 from providers.formats.chatml._rules import header_text, turn_text, valid_name, warn_foreign_extra
 from providers.umf import Conversation, Message, ToolResultBlock, extract_text
 

@@ -8,9 +8,16 @@ pair by order), the error flag of a result (said in the text: ``capability-unsup
 images, audio and non-text documents (``content-dropped``), citations
 (``content-dropped``); refusals and plain-text documents become text
 (``content-type-unsupported``), and so do turn delimiters inside content (escaped).
+
+Tools (the ``# Tools`` section of the system turn, ``<tool_call>`` JSON) are written as the
+source's own text (its ``$raw`` hint) while reading it still gives the same UMF value, else
+as the template writes them (see :mod:`._parse_content`).
 """
 
 from __future__ import annotations
+
+from operator import attrgetter
+from typing import Any
 
 from providers.formats._kit.context import RenderContext
 from providers.formats._kit.drift import (
@@ -23,13 +30,19 @@ from providers.formats._kit.drift import (
 from providers.formats._kit.ids import report_rewritten
 from providers.formats._kit.wire import (
     document_text,
+    parse_arguments,
     report_call_not_made,
     report_signature_not_written,
+    tool_definition,
 )
-from providers.formats.chatml._constants import NS
-from providers.formats.chatml._parse_content import block_kind
-from providers.formats.chatml._render_tools import call_json
-from providers.formats.chatml._rules import canonical_gap, escape_delimiters, warn_foreign_extra
+from providers.formats.chatml._constants import NS, TOOLS_HEAD, TOOLS_TAIL
+from providers.formats.chatml._parse_content import block_kind, call_from_json, tool_from_line
+from providers.formats.chatml._rules import (
+    canonical_gap,
+    escape_delimiters,
+    template_json,
+    warn_foreign_extra,
+)
 from providers.umf import (
     Block,
     DocumentBlock,
@@ -37,6 +50,7 @@ from providers.umf import (
     RefusalBlock,
     TextBlock,
     ThinkingBlock,
+    Tool,
     ToolResultBlock,
     ToolUseBlock,
 )
@@ -216,3 +230,58 @@ def _media(block: Block, path: str, ctx: RenderContext) -> str | None:
         return _escaped(text, path, ctx)
     report_block_dropped(block, path, ctx.drift, f"ChatML text cannot carry {block.type}; left out")
     return None
+
+
+def tool_line(tool: Tool) -> str:
+    """One line of the ``<tools>`` listing: the source's own text while it still says the
+    same thing, else the template's."""
+    raw = NS.hint(tool.extra, "raw")
+    if isinstance(raw, str):
+        again = tool_from_line(raw)
+        if again is not None and _same(again, tool, "name", "description", "parameters"):
+            return raw
+    function = tool_definition(tool)
+    function.update(NS.fields(tool.extra))
+    outer = NS.hint(tool.extra, "outer", {"type": "function"})
+    if outer is None and "$outer" in tool.extra.get(NS.format_id, {}):
+        return template_json(function)  # the source listed the bare function
+    return template_json({**(outer or {}), "function": function})
+
+
+def _same(one: Tool | ToolUseBlock, other: Tool | ToolUseBlock, *names: str) -> bool:
+    """Whether the source's own text, read again as ``one``, still says ``other``: the same
+    ``names`` and the same fields of this format."""
+    read = attrgetter(*names)
+    return read(one) == read(other) and NS.fields(one.extra) == NS.fields(other.extra)
+
+
+def tools_section(tools: list[Tool]) -> str:
+    """The section the templates append to the system turn."""
+    return TOOLS_HEAD + "".join(f"\n{tool_line(tool)}" for tool in tools) + TOOLS_TAIL
+
+
+def call_json(block: ToolUseBlock) -> str:
+    """The JSON body of a ``<tool_call>``: the source's own text while it still says the
+    same thing, else the template's ``{"name": ..., "arguments": ...}``."""
+    raw = NS.hint(block.extra, "raw")
+    if isinstance(raw, str):
+        again = call_from_json(raw, block.id)
+        if again is not None and _same(again, block, "name", "input", "raw_arguments"):
+            return raw
+    body: dict[str, Any] = {"name": block.name}
+    style = NS.hint(block.extra, "arguments")
+    if style == "string" and block.raw_arguments is not None:
+        body["arguments"] = block.raw_arguments
+    elif style != "absent":
+        body["arguments"] = _arguments(block)
+    body.update(NS.fields(block.extra))
+    return template_json(body)
+
+
+def _arguments(block: ToolUseBlock) -> Any:
+    """The arguments as an object when the argument string says the same, else the string
+    itself (text can carry even arguments that are not valid JSON)."""
+    if block.raw_arguments is None:
+        return block.input
+    decoded, ok = parse_arguments(block.raw_arguments)
+    return block.input if ok and decoded == block.input else block.raw_arguments

@@ -3,7 +3,7 @@
 Messages are ``{"role": "system" | "user" | "assistant" | "tool", "content": <text>}``. An
 assistant's text may hold bracketed thinking lines and ``<tool>`` calls (pure XML with
 CDATA, or the deprecated JSON form); a tool message is ``Tool: <name>`` followed by the
-result (``Error: ...`` for a failure). ``_parse`` and ``_text`` describe the reading; a
+result (``Error: ...`` for a failure). ``_parse`` and ``_parse_text`` describe the reading; a
 payload read here is written back byte for byte.
 
 What does not travel into Forge, and the warning it gives:

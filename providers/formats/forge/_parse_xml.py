@@ -1,4 +1,4 @@
-"""The XML inside Forge's ``<tool>`` blocks: a small reader (``_render_text`` writes it).
+"""The XML inside Forge's ``<tool>`` blocks: a small reader (``_render`` writes it).
 
 Forge's XML is simple: elements without attributes, text with the five predefined
 entities (and numeric references), and CDATA sections for content with special

@@ -10,6 +10,11 @@ Shapes (the conversation hint ``$shape``):
   (this module's choice for a logged pair: an object holding both; other envelope fields
   are kept verbatim). The response metadata is merged into the request's: its provider
   response id, provenance (the fuller chain) and warnings the request lacks.
+
+A request's fields other than messages and metadata: parameters map one to one onto UMF's
+(``stopSequences`` is ``stop``); what UMF cannot restate exactly is kept in the
+``$parameters`` hint (unknown keys, a float parameter given as an integer, an empty
+``custom``); ``stream`` is a parameter, ``streamMode`` an IR field.
 """
 
 from __future__ import annotations
@@ -20,14 +25,25 @@ from providers.formats._kit.fields import (
     refuse_reserved_names,
     require_list,
     require_mapping,
+    require_str,
     split,
     unknown_fields,
 )
-from providers.formats._kit.paths import at
-from providers.formats._message_lists.shapes import parse_result
+from providers.formats._kit.paths import at, is_int, is_number, require
+from providers.formats._message_lists.shapes import parse_result, read_list
 from providers.formats.base import FormatError, ParseResult
-from providers.formats.matey_ir._constants import FORMAT_ID, NS, REQUEST_KEYS, RESPONSE_KEYS
-from providers.formats.matey_ir._parse_messages import parse_message, parse_messages
+from providers.formats.matey_ir._constants import (
+    FLOAT_PARAMETERS,
+    FORMAT_ID,
+    INT_PARAMETERS,
+    NS,
+    PARAMETER_KEYS,
+    REQUEST_KEYS,
+    RESPONSE_KEYS,
+    STREAM_MODES,
+    TOOL_CHOICES,
+)
+from providers.formats.matey_ir._parse_messages import parse_message
 from providers.formats.matey_ir._parse_metadata import (
     merge_metadata,
     parse_finish_reason,
@@ -35,14 +51,8 @@ from providers.formats.matey_ir._parse_metadata import (
     parse_usage,
     state_digest,
 )
-from providers.formats.matey_ir._parse_request import (
-    parse_parameters,
-    parse_stream_fields,
-    parse_tool_choice,
-    parse_tools,
-)
 from providers.formats.matey_ir._parse_stream import parse_stream
-from providers.umf import JSON, Conversation, Message, Metadata
+from providers.umf import JSON, Conversation, Message, Metadata, Parameters, Tool, ToolChoice
 
 
 def parse(payload: JSON) -> list[ParseResult]:
@@ -57,7 +67,7 @@ def parse_payload(payload: JSON) -> tuple[Conversation, str]:
         if payload and all(isinstance(entry, dict) and "role" not in entry for entry in payload):
             answer, metadata = parse_stream(payload, "")
             return _answered(Conversation(), answer, metadata, payload), "stream"
-        return Conversation(messages=parse_messages(payload, "")), "messages"
+        return Conversation(messages=read_list(payload, "", parse_message)), "messages"
     body = require_mapping(payload, "payload")
     if "request" in body or "response" in body:
         return _parse_exchange(body), "exchange"
@@ -84,11 +94,13 @@ def parse_request(raw: JSON, path: str) -> Conversation:
         raise FormatError("a request needs messages", field=prefix + "messages")
     if "metadata" not in fields:
         raise FormatError("a request needs metadata", field=prefix + "metadata")
-    conversation = Conversation(messages=parse_messages(fields["messages"], prefix + "messages"))
+    conversation = Conversation(
+        messages=read_list(fields["messages"], prefix + "messages", parse_message)
+    )
     if fields.get("tools") == []:
         rest["tools"] = fields.pop("tools")  # UMF has no "an empty list was sent"
     if "tools" in fields:
-        conversation.tools = parse_tools(fields["tools"], prefix + "tools")
+        conversation.tools = read_list(fields["tools"], prefix + "tools", _parse_tool)
     if "toolChoice" in fields:
         conversation.tool_choice = parse_tool_choice(fields["toolChoice"], prefix + "toolChoice")
     kept = None
@@ -157,3 +169,64 @@ def parse_response(raw: JSON, path: str) -> tuple[Message, Metadata]:
     own = answer.extra.setdefault(FORMAT_ID, {})
     own.update({key: value for key, value in hints.items() if value is not None})
     return answer, metadata
+
+
+def parse_parameters(raw: JSON, path: str) -> tuple[Parameters, dict[str, Any]]:
+    """UMF parameters and the ``$parameters`` hint (values kept verbatim)."""
+    source = require_mapping(raw, path)
+    values, kept = split(source, PARAMETER_KEYS, path=path)
+    fields: dict[str, Any] = {}
+    for key, value in values.items():
+        name, key_path = PARAMETER_KEYS[key], at(path, key)
+        if key in FLOAT_PARAMETERS:
+            fields[name] = float(require(value, is_number, "a number", key_path))
+            if is_int(value):
+                kept[key] = value  # 1, not 1.0: written back as it was
+        elif key in INT_PARAMETERS:
+            fields[name] = require(value, is_int, "an integer", key_path)
+        elif key == "stopSequences":
+            fields[name] = read_list(value, key_path, require_str)
+        elif key == "custom":
+            fields[name] = dict(require_mapping(value, key_path))
+            if not value:
+                kept[key] = {}
+        else:
+            fields[name] = require_str(value, key_path)
+    return Parameters(**fields), kept
+
+
+def _parse_tool(raw: JSON, path: str) -> Tool:
+    """An ``IRTool`` definition (name, description and parameters are required)."""
+    source = require_mapping(raw, path)
+    parameters = require_mapping(source.get("parameters"), at(path, "parameters"))
+    rest = unknown_fields(source, ("name", "description", "parameters"), path=path)
+    return Tool(
+        name=require_str(source.get("name"), at(path, "name")),
+        description=require_str(source.get("description"), at(path, "description")),
+        parameters=dict(parameters),
+        extra=NS.extra(rest),
+    )
+
+
+def parse_tool_choice(raw: JSON, path: str) -> ToolChoice:
+    """``'auto' | 'required' | 'none' | {name}``."""
+    if isinstance(raw, str) and raw in TOOL_CHOICES:
+        return ToolChoice(type=raw)  # type: ignore[arg-type]  # checked against TOOL_CHOICES
+    if isinstance(raw, dict):
+        name = require_str(raw.get("name"), at(path, "name"))
+        rest = unknown_fields(raw, ("name",), path=path)
+        return ToolChoice(type="tool", name=name, extra=NS.extra(rest))
+    raise FormatError("toolChoice is auto, required, none or {name}", field=path)
+
+
+def parse_stream_fields(fields: dict[str, Any], conversation: Conversation) -> dict[str, Any]:
+    """``stream`` onto the parameters; ``streamMode`` (checked) stays an IR field."""
+    if "stream" in fields:
+        if not isinstance(fields["stream"], bool):
+            raise FormatError("expected a boolean", field="stream")
+        conversation.parameters.stream = fields["stream"]
+    if "streamMode" in fields:
+        if fields["streamMode"] not in STREAM_MODES:
+            raise FormatError("streamMode is delta or accumulated", field="streamMode")
+        return {"streamMode": fields["streamMode"]}
+    return {}

@@ -20,7 +20,7 @@ from providers.formats._kit.fields import (
     unknown_fields,
 )
 from providers.formats._kit.paths import at, item
-from providers.formats._message_lists.shapes import read_list, read_role
+from providers.formats._message_lists.shapes import read_role
 from providers.formats.base import FormatError
 from providers.formats.matey_ir._constants import BLOCK_TYPES, NS, ROLES
 from providers.umf import (
@@ -33,11 +33,6 @@ from providers.umf import (
     ToolResultBlock,
     ToolUseBlock,
 )
-
-
-def parse_messages(raw: JSON, path: str) -> list[Message]:
-    """The messages of an array at ``path``."""
-    return read_list(raw, path, parse_message)
 
 
 def parse_message(raw: JSON, path: str) -> Message:

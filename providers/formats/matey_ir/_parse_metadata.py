@@ -13,9 +13,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from providers.formats._kit.fields import require_list, require_mapping, require_str
-from providers.formats._kit.paths import at, is_int, is_number, item, require
+from providers.formats._kit.fields import require_mapping, require_str
+from providers.formats._kit.paths import at, is_int, is_number, require
 from providers.formats._kit.wire import json_digest
+from providers.formats._message_lists.shapes import read_list
 from providers.formats.base import FormatError
 from providers.formats.matey_ir._constants import FINISH_REASONS, SEVERITIES, USAGE_KEYS
 from providers.umf import (
@@ -51,7 +52,8 @@ def parse_metadata(raw: JSON, path: str, *, partial: bool = False) -> Metadata:
     if source.get("provenance") is not None:
         fields["provenance"] = _parse_provenance(source["provenance"], at(path, "provenance"))
     if source.get("warnings") is not None:
-        fields["warnings"] = _parse_warnings(source["warnings"], at(path, "warnings"))
+        warnings = read_list(source["warnings"], at(path, "warnings"), _parse_warning)
+        fields["warnings"] = [warning for warning in warnings if warning is not None]
     if source.get("custom") is not None:
         fields["custom"] = dict(require_mapping(source["custom"], at(path, "custom")))
     return Metadata(**fields)
@@ -64,20 +66,8 @@ def _parse_provenance(raw: JSON, path: str) -> Provenance:
         if source.get(key) is not None:
             fields[key] = require_str(source[key], at(path, key))
     if source.get("middleware") is not None:
-        middleware = require_list(source["middleware"], at(path, "middleware"))
-        fields["middleware"] = [
-            require_str(name, item(at(path, "middleware"), i)) for i, name in enumerate(middleware)
-        ]
+        fields["middleware"] = read_list(source["middleware"], at(path, "middleware"), require_str)
     return Provenance(**fields)
-
-
-def _parse_warnings(raw: JSON, path: str) -> list[DriftWarning]:
-    warnings = []
-    for index, entry in enumerate(require_list(raw, path)):
-        warning = _parse_warning(entry, item(path, index))
-        if warning is not None:
-            warnings.append(warning)
-    return warnings
 
 
 def _parse_warning(raw: JSON, path: str) -> DriftWarning | None:

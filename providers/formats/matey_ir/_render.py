@@ -1,12 +1,23 @@
 """UMF conversation -> IR payload: the shape it was read in (a request, a bare message
 array, a response, stream chunks or an exchange), else a request. What was read comes back
-as it was while the digest of what UMF says is unchanged (see :mod:`._parse_metadata`)."""
+as it was while the digest of what UMF says is unchanged (see :mod:`._parse_metadata`).
+
+A value kept verbatim in the ``$parameters`` hint is written back only while UMF still says
+the same; conversions follow the IR's rules (:mod:`._rules`). Stream chunks read are not
+written back as they were once the answer changed: the stream is then start, a chunk per
+text or call block, and done (or error) with the whole message."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from providers.formats._kit.drift import no_place_for_message_facts, report_unplaced
+from providers.formats._kit.drift import (
+    no_place_for_message_facts,
+    report_parameters_dropped,
+    report_unplaced,
+)
+from providers.formats._kit.paths import at, item
+from providers.formats._kit.wire import arguments_string, empty_object_schema
 from providers.formats._message_lists.render import (
     ListContext,
     one_thread,
@@ -14,7 +25,14 @@ from providers.formats._message_lists.render import (
     report_foreign,
 )
 from providers.formats.base import Rendered
-from providers.formats.matey_ir._constants import ANSWER_SHAPES, FORMAT_ID, LABEL, NS, SHAPES
+from providers.formats.matey_ir._constants import (
+    ANSWER_SHAPES,
+    FORMAT_ID,
+    LABEL,
+    NS,
+    PARAMETER_KEYS,
+    SHAPES,
+)
 from providers.formats.matey_ir._parse_metadata import state_digest
 from providers.formats.matey_ir._render_messages import render_message
 from providers.formats.matey_ir._render_metadata import (
@@ -22,14 +40,8 @@ from providers.formats.matey_ir._render_metadata import (
     render_metadata,
     render_usage,
 )
-from providers.formats.matey_ir._render_request import (
-    render_parameters,
-    render_tool_choice,
-    render_tools,
-)
-from providers.formats.matey_ir._render_stream import render_stream
-from providers.formats.matey_ir._rules import finish_reason
-from providers.umf import JSON, Conversation, Message
+from providers.formats.matey_ir._rules import default_tool_field, finish_reason, fit_parameter
+from providers.umf import JSON, Conversation, Message, TextBlock, ToolChoice, ToolUseBlock
 
 _NO_MESSAGE_METADATA = no_place_for_message_facts("an ai.matey IR request")
 
@@ -130,3 +142,120 @@ def render_response(
     body["metadata"] = metadata
     body.update(NS.hint(answer.extra, "response", {}))
     return body
+
+
+def render_parameters(conversation: Conversation, ctx: ListContext) -> dict[str, Any] | None:
+    """The ``parameters`` object (None when there is none to write)."""
+    parameters = conversation.parameters
+    kept: dict[str, Any] | None = NS.hint(conversation.extra, "parameters")
+    out: dict[str, Any] = {}
+    for key, name in PARAMETER_KEYS.items():
+        value = getattr(parameters, name)
+        if value is not None and not ctx.faithful:
+            value = fit_parameter(name, value, ctx)
+        if value is not None and value != {}:
+            out[key] = value
+    if parameters.parallel_tool_calls is not None:
+        dropped = {"parallel_tool_calls": parameters.parallel_tool_calls}
+        report_parameters_dropped(dropped, ctx.drift, "the IR has no parallel tool calls switch")
+    for key, value in (kept or {}).items():
+        if _still_true(key, value, out):
+            out[key] = value
+    return out if out or kept is not None else None
+
+
+def _still_true(key: str, value: Any, out: dict[str, Any]) -> bool:
+    """Whether a value kept verbatim still says what UMF says: an unknown key always; a
+    null or empty custom while UMF holds nothing; an integer while UMF holds its float."""
+    if key not in PARAMETER_KEYS:
+        return True
+    if key not in out:
+        return value is None or value == {}
+    return bool(out[key] == value)
+
+
+def render_tools(conversation: Conversation, ctx: ListContext) -> list[dict[str, Any]]:
+    """``IRTool`` definitions; a missing description or schema is filled in."""
+    out = []
+    for index, tool in enumerate(conversation.tools):
+        path = item("tools", index)
+        report_foreign(tool.extra, path, ctx)
+        description = tool.description
+        if description is None:
+            description = default_tool_field(ctx, at(path, "description"), "")
+        schema = tool.parameters
+        if schema is None:
+            schema = default_tool_field(ctx, at(path, "parameters"), empty_object_schema())
+        body = {"name": tool.name, "description": description, "parameters": schema}
+        out.append(NS.put(body, tool.extra))
+    return out
+
+
+def render_tool_choice(choice: ToolChoice, ctx: ListContext) -> Any:
+    """``toolChoice`` as the IR spells it."""
+    report_foreign(choice.extra, "tool_choice", ctx)
+    if choice.type != "tool":
+        return choice.type
+    if choice.name is None:
+        ctx.drift.add(
+            "parameter-normalized",
+            "a forced tool choice that names no tool is sent as required",
+            field="tool_choice",
+            original="tool",
+            transformed="required",
+        )
+        return "required"
+    return NS.put({"name": choice.name}, choice.extra)
+
+
+def render_stream(
+    answer: Message, index: int, metadata: dict[str, Any], mode: str | None, ctx: ListContext
+) -> list[dict[str, Any]]:
+    """A chunk array for the answer (UMF message ``index``): start, a chunk per text or
+    call block, and done (or error) with the whole message."""
+    chunks: list[dict[str, Any]] = [{"type": "start", "sequence": 0, "metadata": metadata}]
+    so_far = ""
+    for block in answer.content:
+        sequence = len(chunks)
+        if isinstance(block, TextBlock):
+            so_far += block.text
+            chunk: dict[str, Any] = {"type": "content", "sequence": sequence, "delta": block.text}
+            if mode == "accumulated":
+                chunk["accumulated"] = so_far
+            chunks.append(chunk)
+        elif isinstance(block, ToolUseBlock):
+            arguments = arguments_string(block.input, block.raw_arguments)
+            chunks.append(
+                {
+                    "type": "tool_use",
+                    "sequence": sequence,
+                    "id": block.id,
+                    "name": block.name,
+                    "inputDelta": arguments,
+                }
+            )
+    chunks.append(_last_chunk(answer, index, len(chunks), ctx))
+    return chunks
+
+
+def _last_chunk(answer: Message, index: int, sequence: int, ctx: ListContext) -> dict[str, Any]:
+    error = answer.metadata.get("error")
+    if answer.finish_reason == "error" and _is_error(error):
+        return {"type": "error", "sequence": sequence, "error": error}
+    done: dict[str, Any] = {
+        "type": "done",
+        "sequence": sequence,
+        "finishReason": finish_reason(answer, index, ctx),
+    }
+    if answer.usage is not None:
+        done["usage"] = render_usage(answer.usage)
+    done["message"] = render_message(answer, index, ctx)
+    return done
+
+
+def _is_error(error: Any) -> bool:
+    return (
+        isinstance(error, dict)
+        and isinstance(error.get("code"), str)
+        and isinstance(error.get("message"), str)
+    )

@@ -1,5 +1,5 @@
 """A conversation -> UMF JSON: the canonical dump (defaults omitted) plus whatever the
-document it was read from spelled out (:mod:`._parse_spelled`), string content,
+document it was read from spelled out (:mod:`._parse`), string content,
 OpenAI-shaped tools and a bare list of messages as they came in. Nothing is ever lost:
 UMF holds everything."""
 
@@ -103,7 +103,7 @@ def _render_tool(tool: Tool) -> dict[str, Any]:
 
 def _put_back(value: UMFModel, out: dict[str, Any], own: dict[str, Any]) -> None:
     """Write into ``out``, ``value``'s canonical dump, what its document spelled otherwise
-    (:class:`~._parse_spelled.Spelled`, kept as ``$present``, ``$present_in`` and ``$written``)."""
+    (:class:`~._parse.Spelled`, kept as ``$present``, ``$present_in`` and ``$written``)."""
     for key in own.get("$present", ()):
         out.setdefault(key, _dump_default(value, key))
     # In document order: an object that held only defaults is put back before its keys.
